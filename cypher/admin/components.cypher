@@ -1,0 +1,5 @@
+// Server name, version and edition.
+// params: none
+// returns: name, versions, edition
+CALL dbms.components() YIELD name, versions, edition
+RETURN name, versions, edition

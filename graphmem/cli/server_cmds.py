@@ -1,0 +1,119 @@
+"""``graphmem server start|stop|status|logs``: the local Neo4j 5.26 + GDS."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import click
+
+from graphmem.cli.common import app, emit, handle_errors, json_option
+from graphmem.config import Settings
+from graphmem.errors import GraphmemError
+from graphmem.server import process
+from graphmem.server.runtime import fetch_runtime
+from graphmem.store import GraphStore
+
+
+@click.group("server")
+def server() -> None:
+    """Run a local Neo4j 5.26 with GDS (fetched with mvn; no Docker needed).
+
+    When NEO4J_URI is set, graphmem uses that server and never starts its own."""
+
+
+@server.command("fetch")
+@json_option
+@click.pass_context
+@handle_errors
+def fetch_cmd(ctx: click.Context, as_json: bool) -> None:
+    """Download the Neo4j + GDS jars with mvn into the cache (reused when present)."""
+    settings = app(ctx).settings
+    runtime, seconds = fetch_runtime(settings)
+    emit({"runtime": str(runtime.root), "fetch_seconds": round(seconds, 1)}, as_json)
+
+
+@server.command("start")
+@json_option
+@click.pass_context
+@handle_errors
+def start_cmd(ctx: click.Context, as_json: bool) -> None:
+    """Start the server (no-op when it already runs) and wait until Bolt answers."""
+    settings = app(ctx).settings
+    if not as_json and not settings.external and process.running_pid(settings) is None:
+        click.echo("starting Neo4j (the first start fetches ~160 MB of jars with mvn)...", err=True)
+    result = process.start(settings)
+    if result.get("external"):
+        msg = f"NEO4J_URI is set ({settings.neo4j_uri}): using that server, not starting one"
+        emit(result, as_json, lambda _: msg)
+        return
+    emit({**result, **_status(settings)}, as_json)
+
+
+@server.command("stop")
+@json_option
+@click.pass_context
+@handle_errors
+def stop_cmd(ctx: click.Context, as_json: bool) -> None:
+    """Stop the local server cleanly."""
+    stopped = process.stop(app(ctx).settings)
+    emit({"stopped": stopped}, as_json, lambda d: "stopped" if d["stopped"] else "not running")
+
+
+def _status(settings: Settings) -> dict[str, Any]:
+    lay = process.layout(settings)
+    pid = None if settings.external else process.running_pid(settings)
+    info: dict[str, Any] = {
+        "mode": "external" if settings.external else "local",
+        "running": bool(pid) or settings.external,
+        "pid": pid,
+        "bolt": settings.neo4j_uri or f"bolt://127.0.0.1:{settings.bolt_port}",
+        "http": None if settings.external else f"http://127.0.0.1:{settings.http_port}/browser/",
+        "data_dir": None if settings.external else str(lay.data),
+        "password_file": None if settings.external else str(settings.password_file),
+    }
+    if pid:
+        rss = process.rss_bytes(pid)
+        info["rss_mb"] = round(rss / 2**20) if rss else None
+    if info["running"]:
+        try:
+            with GraphStore(settings) as store:
+                comp = store.read("admin.components")[0]
+                info["neo4j"] = f"{comp['versions'][0]} {comp['edition']}"
+                info["gds"] = store.read("admin.gds_version")[0]["version"]
+        except GraphmemError as exc:
+            info["error"] = exc.message
+        except Exception as exc:  # GDS missing shows up as a Cypher error
+            info["gds"] = f"unavailable ({type(exc).__name__})"
+    return info
+
+
+@server.command("status")
+@json_option
+@click.pass_context
+@handle_errors
+def status_cmd(ctx: click.Context, as_json: bool) -> None:
+    """Versions of Neo4j and GDS, ports, data dir, pid and memory."""
+    emit(_status(app(ctx).settings), as_json)
+
+
+@server.command("logs")
+@click.option("-n", "--lines", default=40, show_default=True, help="Lines to show.")
+@click.option("-f", "--follow", is_flag=True, help="Keep printing new lines.")
+@click.pass_context
+@handle_errors
+def logs_cmd(ctx: click.Context, lines: int, follow: bool) -> None:
+    """The tail of the server's console and debug logs."""
+    settings = app(ctx).settings
+    click.echo(process.log_tail(settings, lines))
+    if not follow:
+        return
+    path = process.layout(settings).console_log
+    with path.open(errors="replace") as fh:
+        fh.seek(0, 2)
+        while True:
+            line = fh.readline()
+            if line:
+                click.echo(line, nl=False)
+            else:
+                time.sleep(0.5)

@@ -1,0 +1,102 @@
+"""Settings, built once (``Settings()``) at the edge and passed down; nothing reads the
+environment at import time."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def _xdg(var: str, fallback: str) -> Path:
+    base = os.environ.get(var)
+    return Path(base) if base else Path.home() / fallback
+
+
+def _default_home() -> Path:
+    return _xdg("XDG_DATA_HOME", ".local/share") / "graphmem"
+
+
+def _default_cache() -> Path:
+    return _xdg("XDG_CACHE_HOME", ".cache") / "graphmem"
+
+
+class Settings(BaseSettings):
+    """Every knob graphmem has. Environment: ``GRAPHMEM_<FIELD>``; ``NEO4J_URI``,
+    ``NEO4J_USER``, ``NEO4J_PASSWORD`` and ``NEO4J_DATABASE`` are honoured as they are."""
+
+    model_config = SettingsConfigDict(env_prefix="GRAPHMEM_", extra="ignore")
+
+    # --- where things live -------------------------------------------------------------
+    home: Path = Field(default_factory=_default_home, description="data, logs, secrets")
+    cache_dir: Path = Field(default_factory=_default_cache, description="jars, LLM cache")
+
+    # --- an external Neo4j (when set, graphmem never starts its own) -------------------
+    neo4j_uri: str | None = Field(
+        default=None, validation_alias=AliasChoices("NEO4J_URI", "GRAPHMEM_NEO4J_URI")
+    )
+    neo4j_user: str = Field(
+        default="neo4j", validation_alias=AliasChoices("NEO4J_USER", "GRAPHMEM_NEO4J_USER")
+    )
+    neo4j_password: SecretStr | None = Field(
+        default=None,
+        validation_alias=AliasChoices("NEO4J_PASSWORD", "GRAPHMEM_NEO4J_PASSWORD"),
+    )
+    neo4j_database: str = Field(
+        default="neo4j",
+        validation_alias=AliasChoices("NEO4J_DATABASE", "GRAPHMEM_NEO4J_DATABASE"),
+    )
+
+    # --- the embedded (self-started) Neo4j ---------------------------------------------
+    neo4j_version: str = "5.26.24"
+    gds_version: str = "2.13.9"
+    browser_version: str = "5.24.0"
+    bolt_port: int = 7687
+    http_port: int = 7474
+    heap_size: str = "2g"
+    pagecache_size: str = "1g"
+    start_timeout_s: float = 180.0
+    java: str = "java"
+    mvn: str = "mvn"
+
+    # --- models ------------------------------------------------------------------------
+    embedder: Literal["minilm", "openai"] = "minilm"
+    embedding_model: str = "all-MiniLM-L6-v2"
+    embedding_batch_size: int = 64
+    embedding_dim: int = Field(default=384, description="only read for the openai embedder")
+    spacy_model: str = "auto"
+
+    # --- LLM (OpenAI-compatible); offline backend when llm_model is unset ---------------
+    llm_base_url: str | None = None
+    llm_model: str | None = None
+    llm_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("GRAPHMEM_LLM_API_KEY", "OPENAI_API_KEY")
+    )
+    llm_timeout_s: float = 60.0
+    llm_max_retries: int = 4
+    llm_concurrency: int = 4
+    llm_cache: bool = True
+
+    @property
+    def external(self) -> bool:
+        return bool(self.neo4j_uri)
+
+    @property
+    def llm_enabled(self) -> bool:
+        return bool(self.llm_model)
+
+    @property
+    def run_dir(self) -> Path:
+        return self.home / "neo4j"
+
+    @property
+    def password_file(self) -> Path:
+        return self.home / "secrets" / "neo4j-password"
+
+    @property
+    def runtime_dir(self) -> Path:
+        """Where mvn puts the Neo4j + GDS jars, one folder per version pair."""
+        return self.cache_dir / f"neo4j-{self.neo4j_version}-gds-{self.gds_version}"

@@ -1,0 +1,5 @@
+"""One ``Embedder`` interface: local all-MiniLM-L6-v2 (default) or OpenAI-compatible."""
+
+from graphmem.embed.base import Embedder, build_embedder
+
+__all__ = ["Embedder", "build_embedder"]

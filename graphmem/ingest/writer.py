@@ -1,0 +1,184 @@
+"""Write conversations into the graph: one transaction per session, content-hash ids, MERGE.
+
+Re-ingesting the same data writes nothing (each session's content hash is compared first);
+an interrupted ingest resumes at the first session that is not stored; a session whose
+content changed is rewritten whole inside its own transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphmem.embed import Embedder
+from graphmem.ingest.models import ConversationIn, SessionIn, Turn
+from graphmem.store import GraphStore, Tx
+
+
+def content_id(*parts: object) -> str:
+    """Stable id from content: the same input always maps to the same node."""
+    blob = json.dumps([str(p) for p in parts], ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:24]
+
+
+def render_turn(turn: Turn, date_text: str | None) -> str:
+    """The text a reader (and the embedder) sees for one turn."""
+    head = f"({date_text}) " if date_text else ""
+    photo = f" [shares a photo of {turn.caption}]" if turn.caption else ""
+    return f"{head}{turn.speaker}: {turn.text}{photo}"
+
+
+def session_date_text(session: SessionIn) -> str | None:
+    if session.source_date:
+        return session.source_date
+    return session.started_at.strftime("%Y-%m-%d %H:%M") if session.started_at else None
+
+
+def passage_id(conv: ConversationIn, session: SessionIn, turn: Turn) -> str:
+    return content_id(
+        conv.conversation_id, session.source_id, turn.source_id, turn.speaker, turn.text
+    )
+
+
+def session_id(conv: ConversationIn, session: SessionIn) -> str:
+    return content_id(conv.conversation_id, "session", session.source_id)
+
+
+@dataclass
+class IngestReport:
+    conversations: int = 0
+    sessions_written: int = 0
+    sessions_skipped: int = 0
+    passages_written: int = 0
+    seconds: float = 0.0
+    written_sessions: list[str] = field(default_factory=list)
+
+    @property
+    def turns_per_second(self) -> float:
+        return self.passages_written / self.seconds if self.seconds else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "conversations": self.conversations,
+            "sessions_written": self.sessions_written,
+            "sessions_skipped": self.sessions_skipped,
+            "passages_written": self.passages_written,
+            "seconds": round(self.seconds, 2),
+            "turns_per_second": round(self.turns_per_second, 1),
+        }
+
+
+class PassageWriter:
+    """Core layer only: conversations, sessions, speakers, passages, NEXT chains."""
+
+    def __init__(self, store: GraphStore, embedder: Embedder) -> None:
+        self._store = store
+        self._embedder = embedder
+
+    def write_conversation(
+        self,
+        space: str,
+        conv: ConversationIn,
+        report: IngestReport,
+        on_session: Callable[[int], None] | None = None,
+    ) -> None:
+        started = time.perf_counter()
+        report.conversations += 1
+        previous_last: str | None = None
+        previous_session: str | None = None
+        for session in conv.sessions:
+            sid = session_id(conv, session)
+            ids = [passage_id(conv, session, t) for t in session.turns]
+            digest = content_id(*ids)
+            state = self._store.read("core.session_state", space=space, session_id=sid)[0]
+            if state["content_hash"] == digest:
+                report.sessions_skipped += 1
+            else:
+                rows = self._rows(conv, session, ids)
+                with self._store.transaction() as tx:
+                    self._write_session(tx, space, conv, session, sid, digest, rows)
+                    self._link(tx, space, ids, previous_last, previous_session, sid)
+                report.sessions_written += 1
+                report.passages_written += len(rows)
+                report.written_sessions.append(sid)
+            previous_last = ids[-1] if ids else previous_last
+            previous_session = sid
+            if on_session:
+                on_session(len(session.turns))
+        report.seconds += time.perf_counter() - started
+
+    def _rows(
+        self, conv: ConversationIn, session: SessionIn, ids: Sequence[str]
+    ) -> list[dict[str, Any]]:
+        date_text = session_date_text(session)
+        texts = [render_turn(t, date_text) for t in session.turns]
+        vectors = self._embedder.embed(texts)
+        tokens = self._embedder.count_tokens_many(texts)
+        return [
+            {
+                "id": pid,
+                "source_id": turn.source_id,
+                "speaker": turn.speaker,
+                "speaker_id": content_id("speaker", turn.speaker),
+                "text": turn.text,
+                "caption": turn.caption,
+                "ts": turn.timestamp or session.started_at,
+                "turn_index": turn.index,
+                "tokens": n_tokens,
+                "embedding": [float(x) for x in vec],
+            }
+            for pid, turn, vec, n_tokens in zip(ids, session.turns, vectors, tokens, strict=True)
+        ]
+
+    def _write_session(
+        self,
+        tx: Tx,
+        space: str,
+        conv: ConversationIn,
+        session: SessionIn,
+        sid: str,
+        digest: str,
+        rows: list[dict[str, Any]],
+    ) -> None:
+        tx.run(
+            "core.upsert_conversation",
+            space=space,
+            conversation_id=conv.conversation_id,
+            source_id=conv.conversation_id,
+            speakers=conv.speakers,
+        )
+        tx.run(
+            "core.upsert_session",
+            space=space,
+            conversation_id=conv.conversation_id,
+            session_id=sid,
+            index=session.index,
+            source_id=session.source_id,
+            started_at=session.started_at,
+            date_text=session_date_text(session),
+            content_hash=digest,
+            passages=len(rows),
+        )
+        tx.run("core.prune_session", space=space, session_id=sid, keep=[r["id"] for r in rows])
+        tx.run("core.upsert_passages", space=space, session_id=sid, rows=rows)
+
+    @staticmethod
+    def _link(
+        tx: Tx,
+        space: str,
+        ids: list[str],
+        previous_last: str | None,
+        previous_session: str | None,
+        sid: str,
+    ) -> None:
+        chain = ([previous_last] if previous_last else []) + ids
+        pairs = [[a, b] for a, b in itertools.pairwise(chain)]
+        if pairs:
+            tx.run("core.link_passages", space=space, pairs=pairs)
+        if previous_session:
+            tx.run("core.link_sessions", space=space, pairs=[[previous_session, sid]])

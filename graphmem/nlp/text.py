@@ -1,0 +1,268 @@
+"""spaCy-based text helpers for the offline backend.
+
+Every helper takes a string or an already parsed ``Doc``: over thousands of turns, parse
+once with :func:`analyse_many` (``nlp.pipe``) and hand the docs to the helpers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span, Token
+
+from graphmem.errors import InputError
+from graphmem.nlp.spacy_loader import get_nlp
+
+TextOrDoc = str | Doc
+
+# Entity labels that are quantities or dates: not things a memory is *about*.
+NON_TOPICAL_LABELS = frozenset(
+    {"DATE", "TIME", "CARDINAL", "ORDINAL", "PERCENT", "MONEY", "QUANTITY"}
+)
+_CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "NUM"})
+# Lemmas that carry no memory on their own: chit-chat, politeness, reactions, and the
+# light verbs of "what do you think?"; a sentence made only of these is filler.
+_FILLER_WORDS = """
+    haha hahaha lol lmao omg wow yay yeah yep yes no nope ok okay alright thank thanks great
+    awesome cool nice good amazing wonderful fantastic incredible lovely sweet beautiful
+    brilliant sure glad hear sound love happy proud excited appreciate welcome bye goodbye hi
+    hello hey congrats congratulation sorry care luck fun interesting true right totally
+    definitely absolutely really be have do get think know mean say tell guess see feel want
+    let keep go talk chat hope wish agree bet cheer awww aww oh ah hmm um thing stuff lot bit
+    way"""
+_FILLER_LEMMAS = frozenset(_FILLER_WORDS.split())
+_LAUGHTER = re.compile(r"^(?:a*(?:ha|he|hi)+h?|lo+l|x+d+|a+w+|o+h+|u+m+|h+m+)$", re.IGNORECASE)
+_GENERIC_NOUNS = frozenset({"thing", "stuff", "lot", "bit", "kind", "sort", "way", "time"})
+_TRIM_POS = frozenset({"DET", "PRON", "PUNCT", "CCONJ", "ADP", "PART", "SPACE"})
+
+
+def analyse(text: TextOrDoc, nlp: Language | None = None) -> Doc:
+    """``text`` parsed (a ``Doc`` passes through untouched)."""
+    if isinstance(text, Doc):
+        return text
+    return (nlp or get_nlp())(text)
+
+
+def analyse_many(
+    texts: Iterable[str], *, batch_size: int = 256, n_process: int = 1, nlp: Language | None = None
+) -> list[Doc]:
+    """Parses many texts at ``nlp.pipe`` throughput, in input order."""
+    pipeline = nlp or get_nlp()
+    return list(pipeline.pipe(texts, batch_size=batch_size, n_process=n_process))
+
+
+def sentences(text: TextOrDoc) -> list[str]:
+    return [s.text.strip() for s in analyse(text).sents if s.text.strip()]
+
+
+def entities(text: TextOrDoc) -> list[tuple[str, str]]:
+    """Named entities as (text, label), first occurrence of each, in text order."""
+    seen: set[tuple[str, str]] = set()
+    out: list[tuple[str, str]] = []
+    for ent in analyse(text).ents:
+        item = (ent.text.strip(), ent.label_)
+        if any(ch.isalnum() for ch in item[0]) and item not in seen:
+            seen.add(item)
+            out.append(item)
+    return out
+
+
+def persons(text: TextOrDoc) -> list[str]:
+    return [name for name, label in entities(text) if label == "PERSON"]
+
+
+# --- key phrases ------------------------------------------------------------------------
+def _has_word(tok: Token) -> bool:
+    # Emoji and symbols get tagged as nouns; they name nothing.
+    return any(ch.isalnum() for ch in tok.text)
+
+
+def trim_span(span: Span) -> Span | None:
+    """``span`` without leading/trailing determiners, pronouns, punctuation and stopwords;
+    None when nothing with content is left."""
+    start, end = span.start, span.end
+    doc = span.doc
+    while start < end and (doc[start].pos_ in _TRIM_POS or doc[start].is_stop):
+        start += 1
+    while end > start and (doc[end - 1].pos_ in _TRIM_POS or doc[end - 1].is_stop):
+        end -= 1
+    trimmed = doc[start:end]
+    if not any(t.pos_ in _CONTENT_POS and _has_word(t) for t in trimmed):
+        return None
+    return trimmed
+
+
+def phrase_key(span: Span) -> str:
+    """Case- and inflection-insensitive identity of a phrase, for deduplication."""
+    return " ".join(t.lemma_.lower() for t in span if not t.is_punct)
+
+
+@dataclass
+class _Candidate:
+    text: str
+    first: int
+    score: float
+
+
+def _candidates(doc: Doc) -> Iterable[tuple[Span, bool]]:
+    for ent in doc.ents:
+        if ent.label_ not in NON_TOPICAL_LABELS:
+            yield ent, True
+    for chunk in doc.noun_chunks:
+        if not any(t.ent_type_ in NON_TOPICAL_LABELS for t in chunk if t.pos_ != "DET"):
+            yield chunk, False
+
+
+def keyphrases(text: TextOrDoc, k: int = 10) -> list[str]:
+    """Up to ``k`` noun phrases and entities, most salient first: salience counts
+    repetition, named entities, proper nouns and multi-word specificity."""
+    scored: dict[str, _Candidate] = {}
+    for span, is_entity in _candidates(analyse(text)):
+        trimmed = trim_span(span)
+        if trimmed is None:
+            continue
+        key = phrase_key(trimmed)
+        if not key or key in _GENERIC_NOUNS:
+            continue
+        proper = is_entity or any(t.pos_ == "PROPN" for t in trimmed)
+        bonus = (1.0 if is_entity else 0.0) + (0.5 if proper else 0.0)
+        bonus += 0.25 * min(len(trimmed) - 1, 3)
+        shown = trimmed.text if proper else trimmed.text.lower()
+        found = scored.get(key)
+        if found is None:
+            scored[key] = _Candidate(shown, trimmed.start, 1.0 + bonus)
+        else:
+            found.score += 1.0 + (bonus if is_entity else 0.0) * 0.5
+    ranked = sorted(scored.values(), key=lambda c: (-c.score, c.first))
+    return [c.text for c in ranked[:k]]
+
+
+# --- first person -> speaker ------------------------------------------------------------
+_CONTRACTIONS = {"'m": "is", "m": "is", "'ve": "has", "'ll": "will", "'s": "is"}
+_IRREGULAR_3SG = {"be": "is", "am": "is", "have": "has", "do": "does", "go": "goes"}
+# Past and present are spelled alike; the tagger's "present" is a guess, so keep the word.
+_SAME_PAST_WORDS = "read put set hit cut let hurt quit shut spread cost bet cast burst split upset"
+_SAME_PAST = frozenset(_SAME_PAST_WORDS.split())
+
+
+def third_person(verb: Token) -> str:
+    """The third-person-singular present of a present-tense verb (``verb`` as written
+    otherwise), keeping the written capitalisation."""
+    low = verb.lower_
+    if low == "'d":
+        nxt = verb.nbor(1) if verb.i + 1 < len(verb.doc) else None
+        return "had" if nxt is not None and nxt.tag_ == "VBN" else "would"
+    if low in _CONTRACTIONS:
+        return _CONTRACTIONS[low]
+    if verb.tag_ not in ("VBP", "VB") or low in _SAME_PAST or low in ("can", "will", "must"):
+        return verb.text
+    lemma = verb.lemma_.lower() if verb.lemma_ else low
+    if lemma in _IRREGULAR_3SG or low in _IRREGULAR_3SG:
+        out = _IRREGULAR_3SG.get(lemma, _IRREGULAR_3SG.get(low, low))
+    elif re.search(r"(?:s|sh|ch|x|z|o)$", lemma):
+        out = lemma + "es"
+    elif re.search(r"[^aeiou]y$", lemma):
+        out = lemma[:-1] + "ies"
+    else:
+        out = lemma + "s"
+    return out[0].upper() + out[1:] if verb.text[:1].isupper() else out
+
+
+def _agreeing_verbs(subject: Token) -> list[Token]:
+    """The verbs whose form follows ``subject``: the finite verb and present-tense
+    verbs coordinated with it ("I love and miss")."""
+    if subject.dep_ not in ("nsubj", "nsubjpass"):
+        return []
+    head = subject.head
+    auxes = [c for c in head.children if c.dep_ in ("aux", "auxpass") and c.tag_ != "TO"]
+    finite = min(auxes, key=lambda t: t.i) if auxes else head
+    if finite.tag_ != "VBP" and finite.lower_ not in _CONTRACTIONS and finite.lower_ != "'d":
+        return []
+    out = [finite]
+    if finite is head:
+        out += [
+            c
+            for c in head.children
+            if c.dep_ == "conj"
+            and c.tag_ in ("VB", "VBP")
+            and not any(g.dep_.startswith("nsubj") for g in c.children)
+        ]
+    return out
+
+
+def _first_person_replacements(doc: Doc, speaker: str) -> dict[int, str]:
+    possessive = f"{speaker}'" if speaker.endswith("s") else f"{speaker}'s"
+    repl: dict[int, str] = {}
+    for tok in doc:
+        low = tok.lower_
+        # The tagger often calls possessive "mine" a noun; the pit always has a modifier.
+        bare_mine = low == "mine" and not any(True for _ in tok.children)
+        if tok.pos_ != "PRON" and tok.tag_ not in ("PRP", "PRP$") and not bare_mine:
+            continue
+        if low == "i":
+            repl[tok.i] = speaker
+            for verb in _agreeing_verbs(tok):
+                repl[verb.i] = third_person(verb)
+        elif low == "me":
+            repl[tok.i] = speaker
+        elif low in ("my", "mine"):
+            repl[tok.i] = possessive
+        elif low == "myself":
+            # A reflexive argument names the speaker; emphatic "myself" only stresses.
+            is_argument = tok.dep_ in ("dobj", "pobj", "dative", "iobj")
+            repl[tok.i] = speaker if is_argument else "themself"
+    return repl
+
+
+def first_person_to_name(text: TextOrDoc, speaker: str) -> str:
+    """``text`` with the speaker's first-person references replaced by their name and the
+    verbs agreeing: "I'm sure my dog likes me" -> "Caroline is sure Caroline's dog likes
+    Caroline". Never drops a word; only pronouns and verb forms change."""
+    if not speaker.strip():
+        raise InputError("speaker name is empty", field="speaker")
+    doc = analyse(text)
+    if not doc.text.strip():
+        return doc.text
+    repl = _first_person_replacements(doc, speaker.strip())
+    pieces: list[str] = []
+    for tok in doc:
+        new = repl.get(tok.i, tok.text)
+        glued = tok.i > 0 and not doc[tok.i - 1].whitespace_
+        # "I'm" is two tokens with nothing between; the expansion needs a space.
+        if tok.i in repl and glued and (tok.text[:1] in ("'", "’") or tok.lower_ == "m"):
+            new = " " + new
+        pieces.append(new + tok.whitespace_)
+    return "".join(pieces)
+
+
+def first_person_to_name_many(texts: Iterable[str], speakers: Iterable[str]) -> list[str]:
+    """Batch :func:`first_person_to_name`, parsing with ``nlp.pipe``."""
+    return [
+        first_person_to_name(doc, speaker)
+        for doc, speaker in zip(analyse_many(texts), speakers, strict=True)
+    ]
+
+
+# --- filler detection -------------------------------------------------------------------
+def is_content_token(tok: Token) -> bool:
+    """Whether ``tok`` carries meaning worth remembering."""
+    if tok.pos_ not in _CONTENT_POS or tok.is_stop or tok.is_punct or not _has_word(tok):
+        return False
+    lemma = tok.lemma_.lower()
+    if lemma in _FILLER_LEMMAS or tok.lower_ in _FILLER_LEMMAS or _LAUGHTER.match(tok.text):
+        return False
+    # Addressing the listener by name ("Thanks, Melanie!") says nothing about them.
+    return not (tok.ent_type_ == "PERSON" and tok.dep_ in ("npadvmod", "appos", "intj", "dep"))
+
+
+def is_contentless(sentence: TextOrDoc) -> bool:
+    """True for greetings, thanks, laughter, reactions and content-free questions."""
+    return not any(is_content_token(t) for t in analyse(sentence))
+
+
+def contentless_many(texts: Iterable[str]) -> list[bool]:
+    """Batch :func:`is_contentless`, parsing with ``nlp.pipe``."""
+    return [is_contentless(doc) for doc in analyse_many(texts)]

@@ -1,0 +1,254 @@
+"""Offline open information extraction over the dependency parse:
+(subject, relation, object, time) from each clause, first person resolved to the speaker."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+
+from spacy.tokens import Doc, Span, Token
+
+from graphmem.nlp.temporal import TemporalMention, normalise_temporal, render
+from graphmem.nlp.text import (
+    NON_TOPICAL_LABELS,
+    TextOrDoc,
+    analyse,
+    phrase_key,
+    third_person,
+    trim_span,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Triple:
+    subject: str
+    relation: str
+    object: str
+    time: str | None = None  # a rendered temporal mention: "2023-05-07", "Before 2023-05"
+
+
+_SUBJECT_DEPS = ("nsubj", "nsubjpass")
+_OBJECT_DEPS = ("dobj", "attr", "acomp", "oprd")
+_FIRST_SINGULAR = frozenset({"i", "me", "myself"})
+_FIRST_PLURAL = frozenset({"we", "us", "ourselves"})
+_FIRST_POSSESSIVE = frozenset({"my", "mine", "our", "ours"})
+# Clauses and asides that hang off a noun are facts of their own, not part of its name.
+_PHRASE_CUTS = frozenset(
+    {"relcl", "acl", "conj", "cc", "appos", "punct", "advcl", "parataxis", "ccomp", "dep"}
+)
+_MAX_PHRASE_TOKENS = 8
+_QUESTION_WORDS = frozenset(
+    {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "whatever"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    speaker: str | None
+    temporal: frozenset[int]  # token indices inside a time expression
+
+
+def _is_first_person(tok: Token) -> bool:
+    low = tok.lower_
+    return low in _FIRST_SINGULAR or low in _FIRST_PLURAL
+
+
+def _collect(tok: Token, ctx: _Context, out: list[Token], root: Token) -> None:
+    if tok is not root and (tok.dep_ in _PHRASE_CUTS or tok.i in ctx.temporal):
+        return
+    out.append(tok)
+    for child in tok.children:
+        _collect(child, ctx, out, root)
+
+
+def _render_tokens(tokens: list[Token], ctx: _Context) -> str:
+    words: list[str] = []
+    for tok in tokens:
+        low = tok.lower_
+        text = tok.text
+        if ctx.speaker and low in _FIRST_POSSESSIVE:
+            text = f"{ctx.speaker}'" if ctx.speaker.endswith("s") else f"{ctx.speaker}'s"
+        elif ctx.speaker and _is_first_person(tok):
+            text = ctx.speaker
+        words.append(text + tok.whitespace_)
+    return "".join(words).strip()
+
+
+def _phrase(head: Token, ctx: _Context) -> str | None:
+    """The noun phrase headed by ``head``: its subtree without clauses, determiners or
+    time expressions; None for a bare pronoun (other than first person) or a time."""
+    if head.i in ctx.temporal or head.ent_type_ in ("DATE", "TIME"):
+        return None
+    if _is_first_person(head):
+        return ctx.speaker or head.text
+    if head.pos_ == "PRON" or head.lower_ in _QUESTION_WORDS:
+        return None
+    tokens: list[Token] = []
+    _collect(head, ctx, tokens, head)
+    tokens.sort(key=lambda t: t.i)
+    if len(tokens) > _MAX_PHRASE_TOKENS:
+        tokens = [t for t in tokens if t.i <= head.i]  # keep the head and its modifiers
+    while tokens and (
+        tokens[0].pos_ in ("DET", "PUNCT", "CCONJ")
+        or tokens[0].dep_ == "prep"
+        or (tokens[0].pos_ == "ADV" and tokens[0].is_stop)  # "so happy" -> "happy"
+    ):
+        tokens.pop(0)
+    while tokens and tokens[-1].pos_ in ("PUNCT", "CCONJ", "ADP", "DET"):
+        tokens.pop()
+    text = _render_tokens(tokens, ctx)
+    return text or None
+
+
+def _subjects(verb: Token) -> list[Token]:
+    found = [c for c in verb.children if c.dep_ in _SUBJECT_DEPS]
+    if not found and verb.dep_ == "conj" and verb.head is not verb:
+        # "I cooked and ate": coordinated verbs share their subject.
+        found = [c for c in verb.head.children if c.dep_ in _SUBJECT_DEPS]
+    return [s for head in found for s in (head, *head.conjuncts)]
+
+
+def _relation_base(verb: Token, first_person_subject: bool) -> list[str]:
+    aux = [
+        c
+        for c in verb.children
+        if c.dep_ in ("aux", "auxpass", "neg") and c.i < verb.i and c.tag_ != "TO"
+    ]
+    tokens = [*sorted(aux, key=lambda t: t.i), verb]
+    tokens += [c for c in verb.children if c.dep_ == "prt"]
+    words = [t.lower_ for t in tokens]
+    if first_person_subject and tokens and tokens[0].tag_ in ("VBP", "MD"):
+        words[0] = third_person(tokens[0]).lower()
+    return ["not" if w in ("n't", "nt") else w for w in words]
+
+
+def _objects(verb: Token, ctx: _Context, depth: int = 0) -> Iterator[tuple[list[str], str]]:
+    """(relation words after the verb, object phrase) for each argument of ``verb``."""
+    for child in verb.children:
+        if child.dep_ in _OBJECT_DEPS or child.dep_ == "agent":
+            if child.dep_ == "agent":
+                targets = [g for g in child.children if g.dep_ == "pobj"]
+                words = ["by"]
+            else:
+                targets, words = [child], []
+            for target in targets:
+                for obj in (target, *target.conjuncts):
+                    phrase = _phrase(obj, ctx)
+                    if phrase:
+                        yield words, phrase
+        elif child.dep_ == "prep":
+            yield from _prep_objects(child, ctx)
+        elif child.dep_ == "xcomp" and child.pos_ in ("VERB", "AUX") and depth == 0:
+            yield from _xcomp_objects(child, ctx)
+
+
+def _prep_objects(prep: Token, ctx: _Context) -> Iterator[tuple[list[str], str]]:
+    for pobj in (g for g in prep.children if g.dep_ == "pobj"):
+        for obj in (pobj, *pobj.conjuncts):
+            phrase = _phrase(obj, ctx)
+            if phrase:
+                yield [prep.lower_], phrase
+
+
+def _xcomp_objects(xcomp: Token, ctx: _Context) -> Iterator[tuple[list[str], str]]:
+    """ "want to paint a sunset" -> (["to", "paint"], "sunset"); an xcomp with no argument
+    of its own becomes the object: "love to paint" -> ([], "to paint")."""
+    marker = [c.lower_ for c in xcomp.children if c.tag_ == "TO"]
+    head = [*marker, xcomp.lower_, *(c.lower_ for c in xcomp.children if c.dep_ == "prt")]
+    inner = list(_objects(xcomp, ctx, depth=1))
+    if not inner and xcomp.i not in ctx.temporal:
+        yield [], " ".join(head)
+    for words, phrase in inner:
+        yield [*head, *words], phrase
+
+
+def _sentence_time(sent: Span, mentions: list[TemporalMention]) -> str | None:
+    for mention in mentions:
+        if sent.start_char <= mention.start < sent.end_char:
+            return render(mention)
+    return None
+
+
+def _temporal_tokens(doc: Doc, mentions: list[TemporalMention]) -> frozenset[int]:
+    inside = {t.i for t in doc if t.ent_type_ in ("DATE", "TIME")}
+    for mention in mentions:
+        span = doc.char_span(mention.start, mention.end, alignment_mode="expand")
+        if span is not None:
+            inside.update(t.i for t in span)
+    return frozenset(inside)
+
+
+def _clause_triples(verb: Token, ctx: _Context, time: str | None) -> Iterator[Triple]:
+    for subj in _subjects(verb):
+        subject = _phrase(subj, ctx)
+        if not subject:
+            continue
+        base = _relation_base(verb, _is_first_person(subj) and subj.lower_ != "me")
+        for words, obj in _objects(verb, ctx):
+            relation = " ".join([*base, *words]).strip()
+            if relation and obj.lower() != subject.lower():
+                yield Triple(subject, relation, obj, time)
+
+
+def extract_triples(
+    doc_or_text: TextOrDoc, speaker: str | None = None, reference: datetime | None = None
+) -> list[Triple]:
+    """(subject, relation, object, time) facts stated in ``doc_or_text``; first person is
+    the ``speaker``, and times are resolved against ``reference`` when one is given."""
+    doc = analyse(doc_or_text)
+    mentions = normalise_temporal(doc.text, reference) if reference is not None else []
+    ctx = _Context((speaker or "").strip() or None, _temporal_tokens(doc, mentions))
+    out: list[Triple] = []
+    seen: set[tuple[str, str, str]] = set()
+    for sent in doc.sents:
+        time = _sentence_time(sent, mentions)
+        for tok in sent:
+            # An xcomp ("want to *paint*") is reported with the verb that governs it.
+            if tok.pos_ not in ("VERB", "AUX") or tok.dep_ in ("aux", "auxpass", "xcomp"):
+                continue
+            for triple in _clause_triples(tok, ctx, time):
+                key = (triple.subject.lower(), triple.relation, triple.object.lower())
+                if key not in seen:
+                    seen.add(key)
+                    out.append(triple)
+    return out
+
+
+def extract_triples_many(
+    docs: Iterable[Doc], speakers: Iterable[str | None], references: Iterable[datetime | None]
+) -> list[list[Triple]]:
+    """Batch :func:`extract_triples` over docs parsed with ``analyse_many``."""
+    return [
+        extract_triples(doc, speaker, ref)
+        for doc, speaker, ref in zip(docs, speakers, references, strict=True)
+    ]
+
+
+def query_entities(text: TextOrDoc) -> list[str]:
+    """What a question is about: entities, noun phrases and proper nouns, without the
+    question words, times or quantities; case-insensitively unique, entities first."""
+    doc = analyse(text)
+    spans: list[Span] = [e for e in doc.ents if e.label_ not in NON_TOPICAL_LABELS]
+    for chunk in doc.noun_chunks:
+        spans.append(chunk)
+        # "Melanie's favorite technique" is also asked about as "favorite technique".
+        case = [t for t in chunk if t.dep_ == "case"]
+        if case and case[-1].i + 1 < chunk.end:
+            spans.append(doc[case[-1].i + 1 : chunk.end])
+    spans += [doc[t.i : t.i + 1] for t in doc if t.pos_ == "PROPN"]
+    out: list[str] = []
+    seen: set[str] = set()
+    for span in spans:
+        trimmed = trim_span(span)
+        if trimmed is None or any(t.ent_type_ in NON_TOPICAL_LABELS for t in trimmed):
+            continue
+        words = [t for t in trimmed if t.lower_ not in _QUESTION_WORDS]
+        if not words:
+            continue
+        phrase = doc[words[0].i : words[-1].i + 1]
+        key = phrase_key(phrase)
+        if key and key not in seen:
+            seen.add(key)
+            out.append(phrase.text)
+    return out

@@ -1,0 +1,280 @@
+"""Start, stop and inspect the local Neo4j process (the real CommunityEntryPoint, no Docker)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from graphmem.config import Settings
+from graphmem.errors import ServerError
+from graphmem.server.runtime import Runtime, fetch_runtime
+
+_ENTRY = "org.neo4j.server.CommunityEntryPoint"
+_ADMIN = "org.neo4j.cli.AdminTool"
+# The JVM options Neo4j's own start script passes; without the add-opens the page cache
+# falls back to a slower mode.
+_JVM_OPTS = [
+    "-XX:+UseG1GC",
+    "-XX:-OmitStackTraceInFastThrow",
+    "-XX:+UnlockExperimentalVMOptions",
+    "-XX:+TrustFinalNonStaticFields",
+    "-XX:+DisableExplicitGC",
+    "-Djdk.nio.maxCachedBufferSize=1024",
+    "-Dio.netty.tryReflectionSetAccessible=true",
+    "-Dlog4j2.disable.jmx=true",
+    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+    "--enable-native-access=ALL-UNNAMED",
+]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Per-user folders of the local server, all under ``settings.home``."""
+
+    root: Path
+
+    @property
+    def conf(self) -> Path:
+        return self.root / "conf"
+
+    @property
+    def data(self) -> Path:
+        return self.root / "data"
+
+    @property
+    def logs(self) -> Path:
+        return self.root / "logs"
+
+    @property
+    def run(self) -> Path:
+        return self.root / "run"
+
+    @property
+    def pid_file(self) -> Path:
+        return self.run / "graphmem-neo4j.pid"
+
+    @property
+    def console_log(self) -> Path:
+        return self.logs / "console.log"
+
+
+def layout(settings: Settings) -> Layout:
+    return Layout(settings.run_dir)
+
+
+def render_conf(settings: Settings, lay: Layout, runtime: Runtime) -> str:
+    return "\n".join(
+        [
+            "# written by graphmem on every start; edit GRAPHMEM_* settings instead",
+            "server.default_listen_address=127.0.0.1",
+            "server.default_advertised_address=127.0.0.1",
+            f"server.bolt.listen_address=127.0.0.1:{settings.bolt_port}",
+            f"server.http.listen_address=127.0.0.1:{settings.http_port}",
+            "server.https.enabled=false",
+            "dbms.security.auth_enabled=true",
+            f"server.memory.heap.initial_size={settings.heap_size}",
+            f"server.memory.heap.max_size={settings.heap_size}",
+            f"server.memory.pagecache.size={settings.pagecache_size}",
+            f"server.directories.data={lay.data}",
+            f"server.directories.logs={lay.logs}",
+            f"server.directories.run={lay.run}",
+            f"server.directories.plugins={runtime.plugins}",
+            f"server.directories.import={lay.root / 'import'}",
+            "dbms.security.procedures.unrestricted=gds.*",
+            "dbms.security.procedures.allowlist=gds.*",
+            "dbms.usage_report.enabled=false",
+            "db.tx_log.rotation.retention_policy=1 days",
+            "",
+        ]
+    )
+
+
+def read_password(settings: Settings) -> str | None:
+    path = settings.password_file
+    return path.read_text().strip() if path.is_file() else None
+
+
+def _ensure_password(settings: Settings, lay: Layout, runtime: Runtime) -> None:
+    auth_ini = lay.data / "dbms" / "auth.ini"
+    if read_password(settings) is None:
+        if auth_ini.exists():
+            raise ServerError(
+                f"the database in {lay.data} has a password but {settings.password_file} is gone",
+                hint=f"restore the file, or delete {lay.data} to start from an empty database",
+            )
+        settings.password_file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(settings.password_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(secrets.token_urlsafe(24))
+    if not auth_ini.exists():
+        _admin(settings, lay, runtime, ["dbms", "set-initial-password", read_password(settings)])
+
+
+def _admin(settings: Settings, lay: Layout, runtime: Runtime, args: list[str | None]) -> None:
+    env = {**os.environ, "NEO4J_HOME": str(lay.root), "NEO4J_CONF": str(lay.conf)}
+    cmd = [settings.java, "-cp", runtime.classpath, _ADMIN, *[str(a) for a in args]]
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300, check=False)
+    if proc.returncode != 0:
+        raise ServerError(f"neo4j-admin {args[0]} {args[1]} failed:\n{proc.stderr[-2000:]}")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    cmdline = Path(f"/proc/{pid}/cmdline")
+    return not cmdline.exists() or _ENTRY.encode() in cmdline.read_bytes()
+
+
+def running_pid(settings: Settings) -> int | None:
+    """The pid of our server, or None; a stale pid file is removed on the way."""
+    pid_file = layout(settings).pid_file
+    if not pid_file.is_file():
+        return None
+    try:
+        pid = int(pid_file.read_text().strip())
+    except ValueError:
+        pid = -1
+    if pid > 0 and _alive(pid):
+        return pid
+    pid_file.unlink(missing_ok=True)
+    return None
+
+
+def port_open(port: int, host: str = "127.0.0.1") -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.settimeout(0.5)
+        return sock.connect_ex((host, port)) == 0
+
+
+def log_tail(settings: Settings, lines: int = 40) -> str:
+    lay = layout(settings)
+    chunks = []
+    for path in (lay.console_log, lay.logs / "debug.log"):
+        if path.is_file():
+            text = path.read_text(errors="replace").splitlines()[-lines:]
+            chunks.append(f"--- {path} ---\n" + "\n".join(text))
+    return "\n".join(chunks) or "(no log written yet)"
+
+
+def _check_ports(settings: Settings) -> None:
+    for port in (settings.bolt_port, settings.http_port):
+        if port_open(port):
+            raise ServerError(
+                f"port {port} on 127.0.0.1 is taken by another process",
+                hint="stop it, or set GRAPHMEM_BOLT_PORT / GRAPHMEM_HTTP_PORT",
+            )
+
+
+def _spawn(settings: Settings, lay: Layout, runtime: Runtime) -> subprocess.Popen[bytes]:
+    cmd = [
+        settings.java,
+        f"-Xms{settings.heap_size}",
+        f"-Xmx{settings.heap_size}",
+        *_JVM_OPTS,
+        "-cp",
+        runtime.classpath,
+        _ENTRY,
+        f"--home-dir={lay.root}",
+        f"--config-dir={lay.conf}",
+        "--console-mode=true",
+    ]
+    log = lay.console_log.open("ab")
+    try:
+        proc = subprocess.Popen(
+            cmd,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,  # survives the CLI that started it
+            env={**os.environ, "NEO4J_HOME": str(lay.root), "NEO4J_CONF": str(lay.conf)},
+        )
+    except FileNotFoundError:
+        raise ServerError(
+            f"java not found ({settings.java!r})",
+            hint="install a JDK 17 or 21 (apt-get install -y openjdk-17-jdk-headless)",
+        ) from None
+    finally:
+        log.close()
+    lay.pid_file.write_text(str(proc.pid))
+    return proc
+
+
+def start(settings: Settings) -> dict[str, object]:
+    """Start the local server and wait until Bolt answers. A no-op when it already runs."""
+    if settings.external:
+        return {"started": False, "external": True, "uri": settings.neo4j_uri}
+    pid = running_pid(settings)
+    if pid is not None:
+        return {"started": False, "pid": pid, "already_running": True}
+    runtime, fetch_s = fetch_runtime(settings)
+    lay = layout(settings)
+    for folder in (lay.conf, lay.data, lay.logs, lay.run, lay.root / "import"):
+        folder.mkdir(parents=True, exist_ok=True)
+    (lay.conf / "neo4j.conf").write_text(render_conf(settings, lay, runtime))
+    _check_ports(settings)
+    _ensure_password(settings, lay, runtime)
+    began = time.monotonic()
+    proc = _spawn(settings, lay, runtime)
+    _wait_ready(settings, proc, began)
+    return {
+        "started": True,
+        "pid": proc.pid,
+        "fetch_seconds": round(fetch_s, 1),
+        "ready_seconds": round(time.monotonic() - began, 1),
+    }
+
+
+def _wait_ready(settings: Settings, proc: subprocess.Popen[bytes], began: float) -> None:
+    from graphmem.store import bolt_ready  # local: the store imports this module too
+
+    while time.monotonic() - began < settings.start_timeout_s:
+        if proc.poll() is not None:
+            layout(settings).pid_file.unlink(missing_ok=True)
+            raise ServerError(f"Neo4j exited during start-up:\n{log_tail(settings)}")
+        if port_open(settings.bolt_port) and bolt_ready(settings):
+            return
+        time.sleep(0.5)
+    proc.terminate()
+    layout(settings).pid_file.unlink(missing_ok=True)
+    raise ServerError(
+        f"Neo4j did not answer on Bolt within {settings.start_timeout_s:.0f}s:\n"
+        f"{log_tail(settings)}",
+        hint="raise GRAPHMEM_START_TIMEOUT_S, or see `graphmem server logs`",
+    )
+
+
+def stop(settings: Settings, timeout_s: float = 60.0) -> bool:
+    """Stop the local server cleanly (SIGTERM, then SIGKILL after ``timeout_s``)."""
+    pid = running_pid(settings)
+    if pid is None:
+        return False
+    os.killpg(pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline and _alive(pid):
+        time.sleep(0.3)
+    if _alive(pid):
+        os.killpg(pid, signal.SIGKILL)
+    layout(settings).pid_file.unlink(missing_ok=True)
+    return True
+
+
+def rss_bytes(pid: int) -> int | None:
+    status = Path(f"/proc/{pid}/status")
+    if not status.is_file():
+        return None
+    for line in status.read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return None

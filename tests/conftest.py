@@ -1,0 +1,77 @@
+"""Shared fixtures. The database is always a real Neo4j with GDS:
+
+1. ``NEO4J_URI`` (+ ``NEO4J_USER``/``NEO4J_PASSWORD``) when set;
+2. else a testcontainers Neo4j when a Docker engine answers and testcontainers is installed;
+3. else graphmem's own launcher (``graphmem server start``: mvn-fetched Neo4j 5.26 + GDS).
+
+Every test that writes gets its own space and deletes it afterwards.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+from graphmem.config import Settings
+from graphmem.embed import Embedder, build_embedder
+from graphmem.schema import init_schema
+from graphmem.server import process
+from graphmem.store import GraphStore
+
+
+def _docker_answers() -> bool:
+    if shutil.which("docker") is None:
+        return False
+    try:
+        return subprocess.run(["docker", "info"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@pytest.fixture(scope="session")
+def settings() -> Iterator[Settings]:
+    base = Settings()
+    if base.external:
+        yield base
+        return
+    if _docker_answers():
+        try:
+            from testcontainers.neo4j import Neo4jContainer  # type: ignore[import-not-found]
+        except ImportError:
+            pass
+        else:
+            container = Neo4jContainer("neo4j:5.26-community", password="graphmem-test")
+            container.with_env("NEO4J_PLUGINS", '["graph-data-science"]')
+            container.with_env("NEO4J_dbms_security_procedures_unrestricted", "gds.*")
+            with container:
+                yield Settings(
+                    NEO4J_URI=container.get_connection_url(),
+                    NEO4J_PASSWORD="graphmem-test",
+                )
+            return
+    process.start(base)
+    yield base
+
+
+@pytest.fixture(scope="session")
+def embedder(settings: Settings) -> Embedder:
+    return build_embedder(settings)
+
+
+@pytest.fixture(scope="session")
+def store(settings: Settings, embedder: Embedder) -> Iterator[GraphStore]:
+    with GraphStore(settings) as graph:
+        init_schema(graph, embedder)
+        yield graph
+
+
+@pytest.fixture
+def space(store: GraphStore) -> Iterator[str]:
+    name = f"test-{uuid.uuid4().hex[:10]}"
+    yield name
+    while store.write("core.delete_space_batch", space=name, batch=5000)[0]["deleted"]:
+        pass

@@ -1,0 +1,37 @@
+"""Small conversations built in code for integration tests."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from graphmem.ingest.models import ConversationIn, SessionIn, Turn
+
+TOPICS = [
+    ("Ana", "I adopted a grey kitten named Pixel from the shelter last week."),
+    ("Ben", "Nice! I finally finished the marathon in Lisbon, it took me four hours."),
+    ("Ana", "My sister is moving to Toronto for a job in robotics."),
+    ("Ben", "I started learning the cello because my grandfather played it."),
+    ("Ana", "We planted tomatoes and basil in the community garden."),
+    ("Ben", "My startup ships a budgeting app for students next month."),
+]
+
+
+def tiny_conversation(conversation_id: str = "conv-test", sessions: int = 2) -> ConversationIn:
+    start = datetime(2023, 5, 8, 13, 56)
+    out = []
+    for s in range(sessions):
+        at = start + timedelta(days=7 * s)
+        turns = [
+            Turn(
+                source_id=f"D{s + 1}:{i + 1}",
+                speaker=speaker,
+                text=f"{text} (session {s + 1})",
+                timestamp=at,
+                index=i,
+            )
+            for i, (speaker, text) in enumerate(TOPICS)
+        ]
+        out.append(SessionIn(index=s, source_id=f"session_{s + 1}", started_at=at, turns=turns))
+    return ConversationIn(
+        conversation_id=conversation_id, speakers=["Ana", "Ben"], sessions=out, meta={}
+    )

