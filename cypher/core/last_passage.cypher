@@ -1,7 +1,9 @@
-// The latest passage of a conversation (streaming appends chain NEXT from it).
-// params: $space, $conversation_id
-// returns: id, session_index, turn_index
+// The latest passage and session of a conversation before a session index (streaming
+// appends chain NEXT from them).
+// params: $space, $conversation_id, $before
+// returns: id, session
 MATCH (p:Passage {space: $space, conversation: $conversation_id})
-RETURN p.id AS id, p.session_index AS session_index, p.turn_index AS turn_index
-ORDER BY session_index DESC, turn_index DESC
+WHERE p.session_index < $before
+RETURN p.id AS id, p.session AS session
+ORDER BY p.session_index DESC, p.turn_index DESC
 LIMIT 1

@@ -7,7 +7,7 @@ MERGE (p:Passage {space: $space, id: row.id})
 SET p.source_id = row.source_id, p.speaker = row.speaker, p.text = row.text,
     p.ts = row.ts, p.caption = row.caption, p.turn_index = row.turn_index,
     p.session_index = s.index, p.session = s.id, p.conversation = s.conversation,
-    p.tokens = row.tokens, p.builder = 'core'
+    p.tokens = row.tokens, p.date_text = s.date_text, p.builder = 'core'
 WITH s, p, row
 CALL db.create.setNodeVectorProperty(p, 'embedding', row.embedding)
 MERGE (p)-[:IN_SESSION]->(s)

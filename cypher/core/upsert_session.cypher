@@ -5,6 +5,6 @@ MATCH (c:Conversation {space: $space, id: $conversation_id})
 MERGE (s:Session {space: $space, id: $session_id})
 SET s.index = $index, s.source_id = $source_id, s.started_at = $started_at,
     s.date_text = $date_text, s.content_hash = $content_hash, s.passages = $passages,
-    s.conversation = $conversation_id
+    s.conversation = $conversation_id, s.built_by = []
 MERGE (s)-[:IN_CONVERSATION]->(c)
 RETURN s.id AS session

@@ -89,8 +89,7 @@ class PassageWriter:
     ) -> None:
         started = time.perf_counter()
         report.conversations += 1
-        previous_last: str | None = None
-        previous_session: str | None = None
+        previous_last, previous_session = self._before(space, conv)
         for session in conv.sessions:
             sid = session_id(conv, session)
             ids = [passage_id(conv, session, t) for t in session.turns]
@@ -111,6 +110,18 @@ class PassageWriter:
             if on_session:
                 on_session(len(session.turns))
         report.seconds += time.perf_counter() - started
+
+    def _before(self, space: str, conv: ConversationIn) -> tuple[str | None, str | None]:
+        """Where the chain continues from when this input starts mid-conversation."""
+        if not conv.sessions or conv.sessions[0].index == 0:
+            return None, None
+        rows = self._store.read(
+            "core.last_passage",
+            space=space,
+            conversation_id=conv.conversation_id,
+            before=conv.sessions[0].index,
+        )
+        return (rows[0]["id"], rows[0]["session"]) if rows else (None, None)
 
     def _rows(
         self, conv: ConversationIn, session: SessionIn, ids: Sequence[str]

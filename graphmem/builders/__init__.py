@@ -1,0 +1,1 @@
+"""Memory builders: each design writes its layer into the one graph."""

@@ -1,0 +1,177 @@
+"""``graphmem ingest | query | ask | forget | stats``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from tqdm import tqdm
+
+from graphmem.builders.registry import builder_names
+from graphmem.cli.common import app, emit, handle_errors, json_option
+from graphmem.ingest.formats import load
+from graphmem.memory import Memory, QueryResult
+from graphmem.retrieval.registry import strategy_names
+from graphmem.stats import space_stats
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+space_option = click.option(
+    "--space", required=True, help="The memory space (tenant): a user, agent or dataset."
+)
+budget_option = click.option(
+    "--budget", default=1000, show_default=True, help="Context budget in tokens."
+)
+
+
+def strategy_option(default: str = "hybrid") -> Callable[[F], F]:
+    return click.option(
+        "--strategy",
+        default=default,
+        show_default=True,
+        type=click.Choice(strategy_names()),
+        help="Retrieval strategy.",
+    )
+
+
+def _builders(value: str) -> list[str]:
+    if value == "all":
+        return builder_names()
+    return [v.strip() for v in value.split(",") if v.strip() and v.strip() != "none"]
+
+
+@click.command("ingest")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@space_option
+@click.option(
+    "--format",
+    "fmt",
+    default="auto",
+    show_default=True,
+    type=click.Choice(["auto", "locomo", "longmemeval", "jsonl"]),
+    help="Input format (auto detects it).",
+)
+@click.option(
+    "--builders",
+    default="all",
+    show_default=True,
+    help="Comma-separated memory builders to run after the core passages ('none' for core only).",
+)
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+@json_option
+@click.pass_context
+@handle_errors
+def ingest(
+    ctx: click.Context,
+    path: Path,
+    space: str,
+    fmt: str,
+    builders: str,
+    no_progress: bool,
+    as_json: bool,
+) -> None:
+    """Ingest conversations from PATH into a space. Idempotent and resumable: stored
+    sessions are skipped; a failure never leaves half a session behind."""
+    dataset = load(path, fmt)  # type: ignore[arg-type]  # validated by click.Choice
+    total = sum(len(s.turns) for c in dataset.conversations for s in c.sessions)
+    with (
+        Memory(app(ctx).settings) as memory,
+        tqdm(total=total, unit="turn", disable=no_progress or as_json) as bar,
+    ):
+        report, built = memory.ingest_dataset(dataset, space, _builders(builders), bar.update)
+    emit({**report.as_dict(), "builders": [b.as_dict() for b in built]}, as_json)
+
+
+def _render_query(data: dict[str, Any], explain: bool) -> str:
+    head = (
+        f"# {data['strategy']} | {data['tokens']}/{data['budget']} tokens | "
+        f"{len(data['items'])} items | {data['latency_ms']} ms"
+    )
+    lines = [head, data["context"]]
+    if explain:
+        lines.append("\n# explain")
+        for item in data["items"]:
+            where = item["source_id"] or item["kind"]
+            lines.append(f"{where}: {item['strategy']} via {'; '.join(item['path'])}")
+    return "\n".join(lines)
+
+
+@click.command("query")
+@click.argument("question")
+@space_option
+@strategy_option()
+@budget_option
+@click.option("--explain", is_flag=True, help="Show which strategy and path gave each item.")
+@json_option
+@click.pass_context
+@handle_errors
+def query(
+    ctx: click.Context,
+    question: str,
+    space: str,
+    strategy: str,
+    budget: int,
+    explain: bool,
+    as_json: bool,
+) -> None:
+    """Retrieve a cited, chronological context for QUESTION within a token budget."""
+    with Memory(app(ctx).settings) as memory:
+        found: QueryResult = memory.query(question, space, strategy, budget)
+    data = found.as_dict(explain)
+    emit(data, as_json, lambda d: _render_query(d, explain))
+
+
+@click.command("ask")
+@click.argument("question")
+@space_option
+@strategy_option()
+@budget_option
+@json_option
+@click.pass_context
+@handle_errors
+def ask(
+    ctx: click.Context, question: str, space: str, strategy: str, budget: int, as_json: bool
+) -> None:
+    """Answer QUESTION from memory with the configured LLM. Without an LLM, prints the
+    context an LLM would get and says so."""
+    with Memory(app(ctx).settings) as memory:
+        answer, found = memory.ask(question, space, strategy, budget)
+    data = {**found.as_dict(), "answer": answer, "llm": memory.settings.llm_model}
+
+    def text(d: dict[str, Any]) -> str:
+        if d["answer"] is None:
+            return (
+                "no LLM configured (set GRAPHMEM_LLM_MODEL / GRAPHMEM_LLM_BASE_URL); "
+                f"this is the context it would get:\n\n{d['context']}"
+            )
+        return f"{d['answer']}\n\ncited turns: {', '.join(map(str, d['citations']))}"
+
+    emit(data, as_json, text)
+
+
+@click.command("forget")
+@space_option
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@json_option
+@click.pass_context
+@handle_errors
+def forget(ctx: click.Context, space: str, yes: bool, as_json: bool) -> None:
+    """Delete everything stored in a space."""
+    if not yes:
+        click.confirm(f"Delete every memory of space {space!r}?", abort=True)
+    with Memory(app(ctx).settings) as memory:
+        deleted = memory.forget(space)
+    emit({"space": space, "deleted_nodes": deleted}, as_json)
+
+
+@click.command("stats")
+@space_option
+@json_option
+@click.pass_context
+@handle_errors
+def stats(ctx: click.Context, space: str, as_json: bool) -> None:
+    """Counts of every kind of memory in a space, and each design's own ratios."""
+    with Memory(app(ctx).settings) as memory:
+        emit(space_stats(memory.store, space), as_json)

@@ -1,0 +1,238 @@
+"""``Memory``: the Python API for agent builders (ingest, add_messages, query, ask, forget).
+
+A thin facade: it wires settings, store, embedder, LLM, builders and retrievers together and
+delegates; the work lives in the components.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from graphmem.builders.base import BuildContext, BuildReport, SessionBatch
+from graphmem.builders.registry import build_builders
+from graphmem.config import Settings
+from graphmem.embed import Embedder, build_embedder
+from graphmem.ingest.formats import load
+from graphmem.ingest.models import ConversationIn, Dataset, SessionIn, Turn
+from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id
+from graphmem.llm import Message, StructuredLLM, build_llm
+from graphmem.projections import drop_space_graphs
+from graphmem.retrieval.base import RetrievalContext, RetrievalResult
+from graphmem.retrieval.packer import PackedContext, pack
+from graphmem.retrieval.registry import build_retriever
+from graphmem.schema import check_embedder, init_schema
+from graphmem.store import GraphStore
+
+Format = Literal["auto", "locomo", "longmemeval", "jsonl"]
+
+
+@dataclass
+class QueryResult:
+    result: RetrievalResult
+    context: PackedContext
+
+    def as_dict(self, explain: bool = False) -> dict[str, Any]:
+        items = [
+            {
+                "kind": item.kind,
+                "text": item.text,
+                "tokens": item.tokens,
+                "source_id": item.passage.source_id if item.passage else None,
+                **({"strategy": item.strategy, "path": item.path} if explain else {}),
+            }
+            for item in self.context.items
+        ]
+        return {
+            "query": self.result.query,
+            "strategy": self.result.strategy,
+            "budget": self.context.budget,
+            "tokens": self.context.tokens,
+            "latency_ms": round(self.result.timings_ms.get("total", 0.0), 1),
+            "citations": sorted(self.context.source_ids),
+            "items": items,
+            "context": self.context.render(),
+        }
+
+
+class Memory:
+    """Constructing one does no I/O: the driver, the embedder and the LLM open on first use."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        store: GraphStore | None = None,
+        embedder: Embedder | None = None,
+        llm: StructuredLLM | None = None,
+    ) -> None:
+        self.settings = settings or Settings()
+        self.store = store or GraphStore(self.settings)
+        self.embedder = embedder or build_embedder(self.settings)
+        self._llm = llm
+        self._checked = False
+
+    @property
+    def llm(self) -> StructuredLLM | None:
+        if self._llm is None and self.settings.llm_enabled:
+            self._llm = build_llm(self.settings)
+        return self._llm
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _ready(self) -> None:
+        if not self._checked:
+            check_embedder(self.store, self.embedder)
+            self._checked = True
+
+    def init(self) -> dict[str, Any]:
+        return init_schema(self.store, self.embedder)
+
+    # --- writing -------------------------------------------------------------------
+    def ingest(
+        self,
+        path: Path,
+        space: str,
+        fmt: Format = "auto",
+        builders: Sequence[str] = (),
+        progress: Callable[[int], None] | None = None,
+    ) -> tuple[IngestReport, list[BuildReport]]:
+        """Load a file completely (bad input fails here, before anything is written), then
+        write it conversation by conversation, session by session."""
+        return self.ingest_dataset(load(path, fmt), space, builders, progress)
+
+    def ingest_dataset(
+        self,
+        dataset: Dataset,
+        space: str,
+        builders: Sequence[str] = (),
+        progress: Callable[[int], None] | None = None,
+    ) -> tuple[IngestReport, list[BuildReport]]:
+        self._ready()
+        report = IngestReport()
+        writer = PassageWriter(self.store, self.embedder)
+        ctx = BuildContext(self.store, self.embedder, self.settings, space, self.llm)
+        active = build_builders(list(builders), ctx)
+        build_reports = {b.name: BuildReport(b.name) for b in active}
+        for conv in dataset.conversations:
+            writer.write_conversation(space, conv, report, progress)
+            for builder in active:
+                batch = self._pending(space, conv, builder.name)
+                if batch.sessions:
+                    _merge(build_reports[builder.name], builder.build(batch))
+                    self.store.write(
+                        "core.mark_built",
+                        space=space,
+                        session_ids=list(batch.session_ids),
+                        builder=builder.name,
+                    )
+        for builder in active:
+            builder.finish()
+        return report, list(build_reports.values())
+
+    def _pending(self, space: str, conv: ConversationIn, builder: str) -> SessionBatch:
+        rows = self.store.read(
+            "core.pending_sessions",
+            space=space,
+            conversation_id=conv.conversation_id,
+            builder=builder,
+        )
+        wanted = {row["session_id"] for row in rows}
+        sessions = [s for s in conv.sessions if session_id(conv, s) in wanted]
+        return SessionBatch(
+            conversation=conv,
+            sessions=sessions,
+            session_ids=[session_id(conv, s) for s in sessions],
+            passage_ids=[[passage_id(conv, s, t) for t in s.turns] for s in sessions],
+        )
+
+    def add_messages(
+        self,
+        space: str,
+        conversation_id: str,
+        session: str,
+        messages: Sequence[dict[str, Any]],
+        started_at: datetime | None = None,
+        builders: Sequence[str] = (),
+    ) -> tuple[IngestReport, list[BuildReport]]:
+        """Streaming: store one session (or the turns of it seen so far). Calling it again
+        with more turns of the same session rewrites that session in one transaction."""
+        turns = [
+            Turn(
+                source_id=str(m.get("id") or f"{session}:{i}"),
+                speaker=str(m["speaker"]),
+                text=str(m["text"]),
+                timestamp=m.get("timestamp") or started_at,
+                caption=m.get("caption"),
+                index=i,
+            )
+            for i, m in enumerate(messages)
+        ]
+        index = self._session_index(space, conversation_id, session)
+        conv = ConversationIn(
+            conversation_id=conversation_id,
+            speakers=sorted({t.speaker for t in turns}),
+            sessions=[
+                SessionIn(index=index, source_id=session, started_at=started_at, turns=turns)
+            ],
+            meta={},
+        )
+        return self.ingest_dataset(Dataset(conversations=[conv], qa={}), space, builders)
+
+    def _session_index(self, space: str, conversation_id: str, session: str) -> int:
+        rows = self.store.read(
+            "core.session_index", space=space, conversation_id=conversation_id, source_id=session
+        )
+        return int(rows[0]["index"]) if rows else 0
+
+    def forget(self, space: str) -> int:
+        """Delete every node of a space (and its in-memory projections)."""
+        drop_space_graphs(self.store, space)
+        deleted = 0
+        while True:
+            rows = self.store.write("core.delete_space_batch", space=space, batch=5000)
+            if not rows[0]["deleted"]:
+                return deleted
+            deleted += rows[0]["deleted"]
+
+    # --- reading -------------------------------------------------------------------
+    def query(
+        self, question: str, space: str, strategy: str = "hybrid", budget: int = 1000
+    ) -> QueryResult:
+        self._ready()
+        ctx = RetrievalContext(self.store, self.embedder, self.settings, space)
+        result = build_retriever(strategy, ctx).retrieve(question, budget)
+        return QueryResult(result, pack(result.hits, budget, self.embedder.count_tokens))
+
+    def ask(
+        self, question: str, space: str, strategy: str = "hybrid", budget: int = 1000
+    ) -> tuple[str | None, QueryResult]:
+        """Answer with the LLM from the packed context; ``None`` without an LLM."""
+        found = self.query(question, space, strategy, budget)
+        if self.llm is None:
+            return None, found
+        from graphmem.answer import answer_question
+
+        return answer_question(self.llm, question, found.context.render()), found
+
+
+def _merge(total: BuildReport, part: BuildReport) -> None:
+    total.sessions += part.sessions
+    total.seconds += part.seconds
+    total.llm_calls += part.llm_calls
+    total.llm_tokens += part.llm_tokens
+    for key, value in part.counts.items():
+        total.counts[key] = total.counts.get(key, 0) + value
+
+
+__all__ = ["Memory", "Message", "QueryResult"]

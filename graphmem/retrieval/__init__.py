@@ -1,0 +1,1 @@
+"""Retrievers and the context packer."""

@@ -1,0 +1,121 @@
+"""What every retriever returns, and the interface they share.
+
+A ``Hit`` is any ranked node (a passage, a fact, a frame, an event...) with its score, the
+path that produced it (for ``--explain``) and its provenance: the source passages it came
+from. The packer only ever needs hits; it never knows which design produced them.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from graphmem.config import Settings
+from graphmem.embed import Embedder
+from graphmem.store import GraphStore
+
+
+class PassageRef(BaseModel):
+    """One source turn, as stored on its ``Passage`` node."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    source_id: str
+    speaker: str
+    text: str
+    caption: str | None = None
+    ts: datetime | None = None
+    date_text: str | None = None
+    session_index: int = 0
+    turn_index: int = 0
+    tokens: int | None = None
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> PassageRef:
+        ts = row.get("ts")
+        if ts is not None and hasattr(ts, "to_native"):
+            ts = ts.to_native()
+        fields: dict[str, Any] = {k: row[k] for k in cls.model_fields if k in row}
+        fields["ts"] = ts
+        return cls.model_validate(fields)
+
+    def render(self) -> str:
+        date = f"({self.date_text}) " if self.date_text else ""
+        photo = f" [shares a photo of {self.caption}]" if self.caption else ""
+        return f"[{self.source_id}] {date}{self.speaker}: {self.text}{photo}"
+
+
+class Hit(BaseModel):
+    """A ranked memory. ``text`` is what the reader sees for a derived node (a fact, a
+    frame summary); for a passage hit it is empty and the passage itself is shown."""
+
+    node_id: str
+    label: str
+    score: float
+    strategy: str
+    path: list[str] = Field(default_factory=list)
+    text: str = ""
+    passages: list[PassageRef] = Field(default_factory=list)
+
+
+class RetrievalResult(BaseModel):
+    query: str
+    strategy: str
+    hits: list[Hit]
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+
+    def ranked_source_ids(self) -> list[str]:
+        """Source turn ids in hit order, each once: the list recall@k is measured on."""
+        seen: dict[str, None] = {}
+        for hit in self.hits:
+            for passage in hit.passages:
+                seen.setdefault(passage.source_id, None)
+        return list(seen)
+
+
+@dataclass(frozen=True)
+class RetrievalContext:
+    """What a retriever needs, passed down once: no retriever opens its own connection."""
+
+    store: GraphStore
+    embedder: Embedder
+    settings: Settings
+    space: str
+
+
+def k_for_budget(budget: int, per_item_tokens: int = 12, floor: int = 20, cap: int = 300) -> int:
+    """How many hits to ask for so that the packer can fill ``budget`` tokens even after
+    de-duplication: about one hit per ``per_item_tokens`` tokens, at least ``floor``."""
+    return max(floor, min(cap, math.ceil(budget / per_item_tokens)))
+
+
+class Retriever(ABC):
+    """``retrieve(query, budget)`` returns hits with scores and provenance, best first."""
+
+    name: str
+
+    def __init__(self, ctx: RetrievalContext) -> None:
+        self.ctx = ctx
+
+    @abstractmethod
+    def retrieve(self, query: str, budget: int) -> RetrievalResult: ...
+
+
+class SearchRetriever(Retriever):
+    """A retriever whose whole work is one ranked search for ``k`` hits."""
+
+    @abstractmethod
+    def search(self, query: str, k: int) -> list[Hit]: ...
+
+    def retrieve(self, query: str, budget: int) -> RetrievalResult:
+        started = time.perf_counter()
+        hits = self.search(query, k_for_budget(budget))
+        ms = (time.perf_counter() - started) * 1000
+        return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms={"total": ms})
