@@ -10,3 +10,7 @@ export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false
 graphmem server start
 graphmem init
 graphmem doctor
+graphmem ingest examples/sample_conversation.jsonl --space demo
+graphmem stats --space demo
+graphmem query "When did Maya adopt her dog and what is its name?" --space demo --budget 300 --explain
+graphmem ask "Where is Maya moving, and why did she pick her apartment?" --space demo --budget 300

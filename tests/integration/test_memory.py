@@ -1,0 +1,170 @@
+"""The memory core against the real database: ingest safety (bad input, failures, resume,
+streaming), retrievers, the packer, forget, and the query/ask commands."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from graphmem.cli.main import cli
+from graphmem.config import Settings
+from graphmem.embed import Embedder
+from graphmem.errors import InputError
+from graphmem.ingest.models import Dataset
+from graphmem.memory import Memory
+from graphmem.store import GraphStore
+from tests.fakes.openai_server import FakeOpenAIServer, Reply
+from tests.integration.helpers import tiny_conversation
+
+pytestmark = pytest.mark.integration
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def _counts(store: GraphStore, space: str) -> dict[str, int]:
+    return {r["label"]: r["count"] for r in store.read("core.space_counts", space=space)}
+
+
+def _dataset(sessions: int = 2) -> Dataset:
+    conv = tiny_conversation(sessions=sessions)
+    return Dataset(conversations=[conv], qa={conv.conversation_id: []})
+
+
+@pytest.fixture
+def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
+    return Memory(settings, store=store, embedder=embedder)
+
+
+def test_bad_input_fails_before_touching_stored_data(
+    memory: Memory, store: GraphStore, space: str
+) -> None:
+    memory.ingest_dataset(_dataset(), space)
+    before = _counts(store, space)
+    with pytest.raises(InputError) as caught:
+        memory.ingest(FIXTURES / "broken_line.jsonl", space)
+    assert "broken_line.jsonl" in str(caught.value) and "line" in str(caught.value)
+    assert _counts(store, space) == before
+
+
+class _FailingEmbedder(Embedder):
+    """Delegates to the real embedder but fails on a chosen call (a crash mid-ingest)."""
+
+    def __init__(self, inner: Embedder, fail_on_call: int) -> None:
+        self.name, self.dim = inner.name, inner.dim
+        self._inner, self._fail_on, self._calls = inner, fail_on_call, 0
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:  # type: ignore[type-arg]
+        self._calls += 1
+        if self._calls == self._fail_on:
+            raise RuntimeError("simulated crash")
+        return self._inner.embed(texts)
+
+    def count_tokens(self, text: str) -> int:
+        return self._inner.count_tokens(text)
+
+
+def test_crash_leaves_whole_sessions_and_ingest_resumes(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str
+) -> None:
+    broken = Memory(settings, store=store, embedder=_FailingEmbedder(embedder, fail_on_call=2))
+    with pytest.raises(RuntimeError, match="simulated crash"):
+        broken.ingest_dataset(_dataset(sessions=3), space)
+    assert _counts(store, space)["Passage"] == 6  # session 1 whole, nothing of session 2
+    report, _ = Memory(settings, store=store, embedder=embedder).ingest_dataset(
+        _dataset(sessions=3), space
+    )
+    assert report.sessions_skipped == 1 and report.sessions_written == 2
+    assert _counts(store, space)["Passage"] == 18 and _counts(store, space)["Session"] == 3
+
+
+def test_streaming_add_messages_chains_turns_and_sessions(
+    memory: Memory, store: GraphStore, space: str
+) -> None:
+    turns = [
+        {"speaker": "Ana", "text": "I bought a red bicycle.", "id": "a1"},
+        {"speaker": "Ben", "text": "Where will you ride it?", "id": "a2"},
+        {"speaker": "Ana", "text": "Along the river to work.", "id": "a3"},
+    ]
+    memory.add_messages(space, "chat", "morning", turns[:2])
+    memory.add_messages(space, "chat", "morning", turns)  # the session grew: rewritten whole
+    memory.add_messages(space, "chat", "evening", [{"speaker": "Ben", "text": "Nice ride?"}])
+    chain = store.read("core.passage_chain", space=space, conversation_id="chat")
+    assert [(r["source_id"], r["next_source_id"]) for r in chain] == [
+        ("a1", "a2"),
+        ("a2", "a3"),
+        ("a3", "evening:0"),
+        ("evening:0", None),
+    ]
+    assert _counts(store, space)["Session"] == 2
+
+
+@pytest.mark.parametrize("strategy", ["dense", "fulltext", "hybrid"])
+def test_retrievers_return_cited_passages_within_budget(
+    memory: Memory, space: str, strategy: str
+) -> None:
+    memory.ingest_dataset(_dataset(), space)
+    found = memory.query("Which instrument is Ben learning?", space, strategy, budget=120)
+    assert found.result.hits, "no hits"
+    assert all(h.passages for h in found.result.hits)
+    assert "cello" in found.result.hits[0].passages[0].text
+    assert 0 < found.context.tokens <= 120
+    rendered = found.context.render()
+    by_time = sorted(found.context.passages, key=lambda p: (p.session_index, p.turn_index))
+    positions = [rendered.index(f"[{p.source_id}] ") for p in by_time]
+    assert positions == sorted(positions), "context is not in conversation order"
+    assert len({p.id for p in found.context.passages}) == len(found.context.passages)
+
+
+def test_hybrid_explains_both_paths(memory: Memory, space: str) -> None:
+    memory.ingest_dataset(_dataset(), space)
+    found = memory.query("grandfather cello", space, "hybrid", budget=200)
+    paths = " ".join(found.result.hits[0].path)
+    assert "vector index" in paths and "full-text" in paths
+
+
+def test_forget_removes_the_space(memory: Memory, store: GraphStore, space: str) -> None:
+    memory.ingest_dataset(_dataset(), space)
+    assert memory.forget(space) > 0
+    assert _counts(store, space) == {}
+
+
+def test_query_and_ask_commands(memory: Memory, space: str) -> None:
+    memory.ingest_dataset(_dataset(), space)
+    runner = CliRunner()
+    out = runner.invoke(cli, ["query", "Who moved to Toronto?", "--space", space, "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["strategy"] == "hybrid" and data["citations"] and data["tokens"] <= 1000
+    asked = runner.invoke(cli, ["ask", "Who moved to Toronto?", "--space", space])
+    assert asked.exit_code == 0 and "no LLM configured" in asked.output
+
+
+def test_unknown_space_strategy_is_a_clean_error(space: str) -> None:
+    out = CliRunner().invoke(cli, ["query", "x", "--space", space, "--strategy", "nope"])
+    assert out.exit_code == 2 and "nope" in out.output
+
+
+def test_ask_with_an_llm_answers_from_the_context(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str, tmp_path: Path
+) -> None:
+    with FakeOpenAIServer() as server:
+        server.enqueue(Reply.json({"answer": "Ana's sister"}))
+        llm_settings = settings.model_copy(
+            update={
+                "llm_model": "fake-model",
+                "llm_base_url": server.base_url,
+                "llm_cache": False,
+                "cache_dir": tmp_path,
+            }
+        )
+        memory = Memory(llm_settings, store=store, embedder=embedder)
+        memory.ingest_dataset(_dataset(), space)
+        answer, found = memory.ask("Who moved to Toronto?", space, "hybrid", 300)
+        prompt = server.bodies()[0]["messages"][-1]["content"]
+    assert answer == "Ana's sister"
+    assert "Toronto" in prompt and "Who moved to Toronto?" in prompt
+    assert found.context.source_ids
