@@ -93,6 +93,8 @@ class Memory:
     def _ready(self) -> None:
         if not self._checked:
             check_embedder(self.store, self.embedder)
+            # Load the model now, so the first query's latency is the query's, not the load's.
+            self.embedder.embed(["warm-up"])
             self._checked = True
 
     def init(self) -> dict[str, Any]:
