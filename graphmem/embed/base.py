@@ -53,6 +53,7 @@ class MiniLMEmbedder(Embedder):
 
     def __init__(self, settings: Settings) -> None:
         self._batch = settings.embedding_batch_size
+        self._threads = max(1, os.cpu_count() or 1)
         self._model: Any = None
         self._lock = threading.Lock()
 
@@ -80,6 +81,12 @@ class MiniLMEmbedder(Embedder):
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self._load()
+        import torch
+
+        # A query is a handful of tokens: one thread avoids intra-op sync costs that dominate
+        # (and explode when the cores are busy, e.g. Neo4j answering in parallel); batches
+        # from ingest use every core.
+        torch.set_num_threads(1 if len(texts) <= 4 else self._threads)
         out = model.encode(
             list(texts),
             batch_size=self._batch,

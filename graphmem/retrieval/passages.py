@@ -26,15 +26,22 @@ class _FetchPlanner:
 
     def __init__(self, ctx: RetrievalContext) -> None:
         self._ctx = ctx
-        self._ratio: float | None = None
+        self._totals: tuple[int, int] | None = None
+
+    def _load(self) -> tuple[int, int]:
+        if self._totals is None:
+            row = self._ctx.store.read("retrieval.passage_totals", space=self._ctx.space)[0]
+            self._totals = (int(row["total"]), int(row["in_space"]))
+        return self._totals
 
     def fetch(self, k: int) -> int:
-        if self._ratio is None:
-            row = self._ctx.store.read("retrieval.passage_totals", space=self._ctx.space)[0]
-            total, mine = row["total"], row["in_space"]
-            self._ratio = (total / mine) if mine else 1.0
-            self._total = total
-        return int(min(max(self._total, k), math.ceil(k * self._ratio * 1.5) + 10))
+        total, mine = self._load()
+        ratio = total / mine if mine else 1.0
+        return int(min(max(total, k), math.ceil(k * ratio * 1.5) + 10))
+
+    def scan_is_cheaper(self, k: int) -> bool:
+        """An exact scan touches the space's passages; the index would touch ``fetch``."""
+        return self._load()[1] <= self.fetch(k)
 
 
 def _hits(rows: list[dict[str, Any]], strategy: str, path: str) -> list[Hit]:
@@ -60,6 +67,11 @@ class DenseRetriever(SearchRetriever):
 
     def search(self, query: str, k: int) -> list[Hit]:
         embedding = self.ctx.embedder.embed_one(query)
+        if self._planner.scan_is_cheaper(k):
+            rows = self.ctx.store.read(
+                "retrieval.dense_passages_exact", space=self.ctx.space, embedding=embedding, k=k
+            )
+            return _hits(rows, self.name, "exact cosine over the space's passages")
         rows = self.ctx.store.read(
             "retrieval.dense_passages",
             space=self.ctx.space,

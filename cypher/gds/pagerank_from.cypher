@@ -1,0 +1,9 @@
+// Personalized PageRank on a named in-memory graph from weighted source nodes
+// ($sources: [[nodeId, weight], ...]).
+// params: $graph, $sources, $damping
+// returns: node_id, score
+CALL gds.pageRank.stream($graph, {sourceNodes: $sources, dampingFactor: $damping})
+YIELD nodeId, score
+RETURN nodeId AS node_id, score
+ORDER BY score DESC
+LIMIT 100
