@@ -51,15 +51,14 @@ def test_bad_input_fails_before_touching_stored_data(
 
 
 class _FailingEmbedder(Embedder):
-    """Delegates to the real embedder but fails on a chosen call (a crash mid-ingest)."""
+    """Delegates to the real embedder but crashes on a chosen text (a crash mid-ingest)."""
 
-    def __init__(self, inner: Embedder, fail_on_call: int) -> None:
+    def __init__(self, inner: Embedder, fail_on: str) -> None:
         self.name, self.dim = inner.name, inner.dim
-        self._inner, self._fail_on, self._calls = inner, fail_on_call, 0
+        self._inner, self._fail_on = inner, fail_on
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:  # type: ignore[type-arg]
-        self._calls += 1
-        if self._calls == self._fail_on:
+        if any(self._fail_on in t for t in texts):
             raise RuntimeError("simulated crash")
         return self._inner.embed(texts)
 
@@ -70,7 +69,9 @@ class _FailingEmbedder(Embedder):
 def test_crash_leaves_whole_sessions_and_ingest_resumes(
     settings: Settings, store: GraphStore, embedder: Embedder, space: str
 ) -> None:
-    broken = Memory(settings, store=store, embedder=_FailingEmbedder(embedder, fail_on_call=2))
+    broken = Memory(
+        settings, store=store, embedder=_FailingEmbedder(embedder, fail_on="(session 2)")
+    )
     with pytest.raises(RuntimeError, match="simulated crash"):
         broken.ingest_dataset(_dataset(sessions=3), space)
     assert _counts(store, space)["Passage"] == 6  # session 1 whole, nothing of session 2
@@ -123,7 +124,7 @@ def test_hybrid_explains_both_paths(memory: Memory, space: str) -> None:
     memory.ingest_dataset(_dataset(), space)
     found = memory.query("grandfather cello", space, "hybrid", budget=200)
     paths = " ".join(found.result.hits[0].path)
-    assert "vector index" in paths and "full-text" in paths
+    assert "cosine" in paths and "full-text" in paths
 
 
 def test_forget_removes_the_space(memory: Memory, store: GraphStore, space: str) -> None:
