@@ -16,7 +16,11 @@ TOPICS = [
 ]
 
 
-def tiny_conversation(conversation_id: str = "conv-test", sessions: int = 2) -> ConversationIn:
+def tiny_conversation(
+    conversation_id: str = "conv-test", sessions: int = 2, extra: str | None = None
+) -> ConversationIn:
+    """``sessions`` weekly sessions of the six TOPICS turns; ``extra`` adds one more turn
+    (said by Ana) at the end of the last session."""
     start = datetime(2023, 5, 8, 13, 56)
     out = []
     for s in range(sessions):
@@ -31,6 +35,10 @@ def tiny_conversation(conversation_id: str = "conv-test", sessions: int = 2) -> 
             )
             for i, (speaker, text) in enumerate(TOPICS)
         ]
+        if extra and s == sessions - 1:
+            turns.append(
+                Turn(source_id=f"D{s + 1}:7", speaker="Ana", text=extra, timestamp=at, index=6)
+            )
         out.append(SessionIn(index=s, source_id=f"session_{s + 1}", started_at=at, turns=turns))
     return ConversationIn(
         conversation_id=conversation_id, speakers=["Ana", "Ben"], sessions=out, meta={}
