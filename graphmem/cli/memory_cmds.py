@@ -80,7 +80,11 @@ def ingest(
         Memory(app(ctx).settings) as memory,
         tqdm(total=total, unit="turn", disable=no_progress or as_json) as bar,
     ):
-        report, built = memory.ingest_dataset(dataset, space, _builders(builders), bar.update)
+
+        def advance(turns: int) -> None:
+            bar.update(turns)
+
+        report, built = memory.ingest_dataset(dataset, space, _builders(builders), advance)
     emit({**report.as_dict(), "builders": [b.as_dict() for b in built]}, as_json)
 
 
