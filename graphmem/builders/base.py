@@ -54,7 +54,7 @@ class BuildReport:
     llm_tokens: int = 0
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "builder": self.builder,
             "sessions": self.sessions,
             "seconds": round(self.seconds, 2),
@@ -62,6 +62,16 @@ class BuildReport:
             "llm_tokens": self.llm_tokens,
             **self.counts,
         }
+        # A builder that counts the turns it read gets its construction cost per turn
+        # (computed from the totals, so it stays right after reports are merged).
+        turns = self.counts.get("turns", 0)
+        if turns:
+            out["per_turn"] = {
+                "ms": round(1000 * self.seconds / turns, 2),
+                "llm_calls": round(self.llm_calls / turns, 3),
+                "llm_tokens": round(self.llm_tokens / turns, 1),
+            }
+        return out
 
 
 class Builder(ABC):

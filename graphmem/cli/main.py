@@ -6,6 +6,7 @@ import click
 
 from graphmem import __version__
 from graphmem.cli.admin_cmds import doctor, init
+from graphmem.cli.eval_cmds import eval_group
 from graphmem.cli.memory_cmds import ask, forget, ingest, query, stats
 from graphmem.cli.server_cmds import server
 
@@ -26,6 +27,7 @@ def cli() -> None:
 cli.add_command(server)
 cli.add_command(init)
 cli.add_command(doctor)
+cli.add_command(eval_group)
 for command in (ingest, query, ask, forget, stats):
     cli.add_command(command)
 

@@ -1,9 +1,12 @@
 """Fit ranked hits into a token budget and render them as a cited, chronological context.
 
-Selection goes in rank order (best hits first) and stops adding once the next item would
-exceed the budget; each passage is included once however many hits point at it. The chosen
-items are then shown in conversation order with their dates and speakers, derived memories
-(facts, frames, events) first as a short "memories" block.
+Selection goes in rank order (best hits first) and skips an item that would exceed the
+budget (a smaller later one may still fit); each passage is included once however many hits
+point at it. The chosen items are then shown in conversation order: derived memories (facts,
+frames, events) first as a short "Memories" block, then the turns grouped by session under
+one date header per session, each turn cited as ``[source_id]``. A date header costs its
+tokens once, when the first turn of its session is chosen; repeating it on every turn would
+spend about a quarter of the budget on dates.
 """
 
 from __future__ import annotations
@@ -27,6 +30,17 @@ class PackedItem:
     path: list[str] = field(default_factory=list)
 
 
+def session_header(passage: PassageRef) -> str:
+    # Just the date: when hits scatter one turn per session this costs exactly what a
+    # per-turn date prefix would; every further turn of the session then rides free.
+    return f"({passage.date_text or 'date unknown'})"
+
+
+def turn_line(passage: PassageRef) -> str:
+    photo = f" [shares a photo of {passage.caption}]" if passage.caption else ""
+    return f"[{passage.source_id}] {passage.speaker}: {passage.text}{photo}"
+
+
 @dataclass
 class PackedContext:
     budget: int
@@ -42,59 +56,74 @@ class PackedContext:
         return {p.source_id for p in self.passages}
 
     def render(self) -> str:
-        memories = [i for i in self.items if i.passage is None]
-        turns = sorted(
-            (i for i in self.items if i.passage is not None),
-            key=lambda i: (i.passage.session_index, i.passage.turn_index) if i.passage else (0, 0),
-        )
+        memories = sorted((i for i in self.items if i.passage is None), key=lambda m: m.rank)
+        turns = sorted(self.passages, key=lambda p: (p.session_index, p.turn_index))
         parts: list[str] = []
         if memories:
             parts.append("Memories:")
-            parts.extend(f"- {m.text}" for m in sorted(memories, key=lambda m: m.rank))
+            parts.extend(f"- {m.text}" for m in memories)
         if turns:
             if memories:
                 parts.append("")
             parts.append("Conversation excerpts:")
-            parts.extend(t.text for t in turns)
+        current: int | None = None
+        for passage in turns:
+            if passage.session_index != current:
+                parts.append(session_header(passage))
+                current = passage.session_index
+            parts.append(turn_line(passage))
         return "\n".join(parts)
 
 
-def _passage_tokens(passage: PassageRef, text: str, count: TokenCounter) -> int:
-    # The stored count covers the rendered turn; only the citation prefix is new.
-    if passage.tokens is None:
-        return count(text)
-    return passage.tokens + count(f"[{passage.source_id}]")
+class _Budget:
+    """Token accounting, with each session header charged once."""
+
+    def __init__(self, budget: int, count: TokenCounter) -> None:
+        self.budget, self.used, self._count = budget, 0, count
+        self._headers: set[int] = set()
+
+    def passage_cost(self, passage: PassageRef) -> int:
+        cost = self._count(turn_line(passage))
+        if passage.session_index not in self._headers:
+            cost += self._count(session_header(passage))
+        return cost
+
+    def take_passage(self, passage: PassageRef, cost: int) -> None:
+        self.used += cost
+        self._headers.add(passage.session_index)
+
+    def fits(self, cost: int) -> bool:
+        return self.used + cost <= self.budget
 
 
 def pack(hits: Sequence[Hit], budget: int, count: TokenCounter) -> PackedContext:
     """Greedy by rank: a hit brings its own text (derived nodes) and its source passages."""
     items: list[PackedItem] = []
-    used = 0
+    meter = _Budget(budget, count)
     seen_passages: set[str] = set()
     seen_texts: set[str] = set()
     for rank, hit in enumerate(hits):
-        candidates: list[PackedItem] = []
         if hit.text and hit.text not in seen_texts:
-            candidates.append(
-                PackedItem(hit.label, hit.text, count(hit.text), rank, None, hit.strategy, hit.path)
-            )
+            cost = count(hit.text)
+            if meter.fits(cost):
+                meter.used += cost
+                seen_texts.add(hit.text)
+                items.append(
+                    PackedItem(hit.label, hit.text, cost, rank, None, hit.strategy, hit.path)
+                )
         for passage in hit.passages:
             if passage.id in seen_passages:
                 continue
-            text = passage.render()
-            tokens = _passage_tokens(passage, text, count)
-            candidates.append(
-                PackedItem("passage", text, tokens, rank, passage, hit.strategy, hit.path)
+            cost = meter.passage_cost(passage)
+            if not meter.fits(cost):
+                continue
+            meter.take_passage(passage, cost)
+            seen_passages.add(passage.id)
+            items.append(
+                PackedItem(
+                    "passage", turn_line(passage), cost, rank, passage, hit.strategy, hit.path
+                )
             )
-        for item in candidates:
-            if used + item.tokens > budget:
-                continue  # a smaller later item may still fit
-            used += item.tokens
-            items.append(item)
-            if item.passage is not None:
-                seen_passages.add(item.passage.id)
-            else:
-                seen_texts.add(item.text)
-        if used >= budget:
+        if meter.used >= budget:
             break
-    return PackedContext(budget=budget, items=items, tokens=used)
+    return PackedContext(budget=budget, items=items, tokens=meter.used)

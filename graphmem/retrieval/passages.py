@@ -97,7 +97,7 @@ class FulltextRetriever(SearchRetriever):
             k=k,
             fetch=self._planner.fetch(k),
         )
-        return _hits(rows, self.name, "full-text index passage_text (BM25)")
+        return _hits(rows, self.name, "full-text index passage_search (BM25)")
 
 
 def rrf(rankings: list[list[Hit]], strategy: str, k: int = 60) -> list[Hit]:

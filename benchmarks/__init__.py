@@ -1,0 +1,1 @@
+"""Performance benchmarks (run with ``python -m benchmarks.run``)."""

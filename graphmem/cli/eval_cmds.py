@@ -1,0 +1,150 @@
+"""``graphmem eval locomo | longmemeval``: retrieval (and answer) benchmarks."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+import click
+
+from graphmem.cli.common import app, emit, handle_errors, json_option
+from graphmem.errors import ConfigError
+from graphmem.eval.aggregate import select_one_or_all
+from graphmem.eval.harness import run_locomo, run_longmemeval
+from graphmem.eval.report import render_markdown
+from graphmem.memory import Memory
+from graphmem.retrieval.registry import strategy_names
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Runner(Protocol):
+    def __call__(
+        self,
+        memory: Memory,
+        path: Path,
+        strategies: Sequence[str],
+        budgets: Sequence[int],
+        *,
+        space_prefix: str = ...,
+        limit_conversations: int | None = ...,
+        progress: bool = ...,
+    ) -> list[dict[str, Any]]: ...
+
+
+def parse_strategies(values: Sequence[str]) -> list[str]:
+    """Repeated ``--strategy`` values and comma lists, ``all`` for every registered one."""
+    known = strategy_names()
+    names: list[str] = []
+    for value in values:
+        for name in (part.strip() for part in value.split(",")):
+            if not name:
+                continue
+            for one in known if name == "all" else [name]:
+                if one not in known:
+                    raise ConfigError(
+                        f"unknown strategy {one!r}", hint=f"choose from all, {', '.join(known)}"
+                    )
+                if one not in names:
+                    names.append(one)
+    if not names:
+        raise ConfigError("no strategy given", hint="pass --strategy NAME (or all)")
+    return names
+
+
+def write_outputs(out: Path, results: list[dict[str, Any]]) -> list[Path]:
+    """``results.json`` (every result) and ``report.md`` (the Markdown tables) in ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    data_file, report_file = out / "results.json", out / "report.md"
+    data_file.write_text(json.dumps(results, indent=2, default=str) + "\n", encoding="utf-8")
+    report_file.write_text(render_markdown(results), encoding="utf-8")
+    return [data_file, report_file]
+
+
+def eval_options(fn: F) -> F:
+    options = [
+        click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path)),
+        click.option(
+            "--strategy",
+            "strategies",
+            multiple=True,
+            default=("hybrid",),
+            show_default=True,
+            help="Strategy to evaluate: a name, a comma list or 'all'; repeatable.",
+        ),
+        click.option(
+            "--budget",
+            "budgets",
+            multiple=True,
+            type=click.IntRange(min=1),
+            default=(1000,),
+            show_default=True,
+            help="Context budget in tokens; repeatable.",
+        ),
+        click.option("--limit", type=click.IntRange(min=1), help="Only the first N conversations."),
+        click.option("--space-prefix", help="Space name prefix (default: the dataset name)."),
+        click.option(
+            "--out",
+            type=click.Path(file_okay=False, path_type=Path),
+            help="Write results.json and report.md into this directory.",
+        ),
+        click.option("--no-progress", is_flag=True, help="No progress bar (it goes to stderr)."),
+        json_option,
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+def _run(
+    ctx: click.Context,
+    runner: Runner,
+    dataset: str,
+    path: Path,
+    params: dict[str, Any],
+) -> None:
+    strategies = parse_strategies(params["strategies"])
+    with Memory(app(ctx).settings) as memory:
+        results = runner(
+            memory,
+            path,
+            strategies,
+            list(params["budgets"]),
+            space_prefix=params["space_prefix"] or dataset,
+            limit_conversations=params["limit"],
+            progress=not params["no_progress"],
+        )
+    if params["out"] is not None:
+        for written in write_outputs(params["out"], results):
+            click.echo(f"wrote {written}", err=True)
+    if params["as_json"]:
+        emit(select_one_or_all(results), True)
+    else:
+        click.echo(render_markdown(results))
+
+
+@click.group("eval")
+def eval_group() -> None:
+    """Benchmark retrieval strategies (LoCoMo, LongMemEval): evidence recall@k, recall and
+    answer-token recall within a token budget, latency; answer F1/BLEU-1/judge with an LLM."""
+
+
+@eval_group.command("locomo")
+@eval_options
+@click.pass_context
+@handle_errors
+def locomo(ctx: click.Context, /, path: Path, **params: Any) -> None:
+    """Evaluate on a LoCoMo file; each conversation is ingested into its own space
+    (<prefix>-<sample id>; stored sessions are skipped). Category 5 is left out."""
+    _run(ctx, run_locomo, "locomo", path, params)
+
+
+@eval_group.command("longmemeval")
+@eval_options
+@click.pass_context
+@handle_errors
+def longmemeval(ctx: click.Context, /, path: Path, **params: Any) -> None:
+    """Evaluate on a LongMemEval file; each item's haystack is its own space."""
+    _run(ctx, run_longmemeval, "longmemeval", path, params)

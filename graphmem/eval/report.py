@@ -1,0 +1,100 @@
+"""Markdown rendering of harness results: one section per budget, strategies as rows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from graphmem.eval.aggregate import COUNT_KEY, LATENCY_KEY
+
+_TITLES = {"locomo": "LoCoMo", "longmemeval": "LongMemEval"}
+_FIXED = {
+    "evidence_recall_at_budget": "ER@B",
+    "answer_token_recall_at_budget": "ATR@B",
+    "f1": "F1",
+    "bleu1": "BLEU-1",
+    "judge": "J",
+}
+_PREFIXES = {
+    "evidence_recall_at_": "ER@",
+    "coverage_at_": "Cov@",
+    "recall_any_at_": "Any@",
+    "recall_all_at_": "All@",
+}
+_LEGEND = (
+    "Metrics in percent. ER@k: share of gold evidence turns among the top-k ranked source "
+    "turns; Cov@k: questions with all gold turns in the top k; ER@B: gold evidence turns "
+    "inside the packed context; ATR@B: gold-answer tokens found in the rendered context; "
+    "Any@k / All@k: LongMemEval session recall; F1, BLEU-1, J (LLM judge): answers "
+    "generated from the packed context. Latency: one retrieval call at the largest budget."
+)
+
+
+def short_name(metric: str) -> str:
+    """Column header of a metric ("evidence_recall_at_10" -> "ER@10")."""
+    if metric in _FIXED:
+        return _FIXED[metric]
+    for prefix, short in _PREFIXES.items():
+        if metric.startswith(prefix):
+            return short + metric[len(prefix) :]
+    return metric
+
+
+def _percent(value: Any) -> str:
+    return "–" if value is None else f"{100 * float(value):.1f}"
+
+
+def breakdown_key(result: dict[str, Any]) -> str:
+    """The per-group key of a result ("by_category", "by_question_type")."""
+    return next(key for key in result if key.startswith("by_"))
+
+
+def metric_columns(summary: dict[str, Any]) -> list[str]:
+    return [key for key in summary if key not in (LATENCY_KEY, COUNT_KEY)]
+
+
+def table(rows: Sequence[tuple[str, dict[str, Any]]], metrics: Sequence[str]) -> list[str]:
+    """A Markdown table: one row per (label, summary), metric columns then latency and n."""
+    header = ["strategy", *(short_name(m) for m in metrics), "p50 ms", "p95 ms", "p99 ms", "n"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for label, summary in rows:
+        latency = summary.get(LATENCY_KEY) or {}
+        cells = [label, *(_percent(summary.get(m)) for m in metrics)]
+        cells += [f"{latency[p]:.1f}" if p in latency else "–" for p in ("p50", "p95", "p99")]
+        cells.append(str(summary.get(COUNT_KEY, 0)))
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def _meta_lines(meta: dict[str, Any]) -> list[str]:
+    skipped = ", ".join(
+        f"{key.replace('_', ' ')}: {value}"
+        for key, value in meta.items()
+        if key.startswith(("skipped", "ignored"))
+    )
+    return [
+        f"{meta.get('n_conversations', 0)} conversations, {meta.get('n_questions', 0)} "
+        f"questions; {skipped}; LLM: {meta.get('llm') or 'none (answer metrics not computed)'}.",
+        "",
+        _LEGEND,
+    ]
+
+
+def render_markdown(results: Sequence[dict[str, Any]]) -> str:
+    """The whole report: a header, then per budget the overall table and one table per
+    breakdown group (category or question type)."""
+    if not results:
+        return "# Evaluation\n\nNo results.\n"
+    meta = results[0]["meta"]
+    lines = [f"# {_TITLES.get(meta.get('dataset', ''), 'Evaluation')} evaluation", ""]
+    lines += _meta_lines(meta)
+    key = breakdown_key(results[0])
+    for budget in sorted({r["budget"] for r in results}):
+        at_budget = [r for r in results if r["budget"] == budget]
+        metrics = metric_columns(at_budget[0]["overall"])
+        lines += ["", f"## Budget {budget} tokens", "", "### overall", ""]
+        lines += table([(r["strategy"], r["overall"]) for r in at_budget], metrics)
+        for group in at_budget[0][key]:
+            lines += ["", f"### {group}", ""]
+            lines += table([(r["strategy"], r[key][group]) for r in at_budget], metrics)
+    return "\n".join(lines) + "\n"

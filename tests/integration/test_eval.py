@@ -1,0 +1,301 @@
+"""The evaluation harness end to end on small fixtures, against the real database."""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from graphmem.cli.common import AppContext
+from graphmem.cli.main import cli
+from graphmem.config import Settings
+from graphmem.embed import Embedder
+from graphmem.eval.harness import (
+    locomo_metric_names,
+    longmemeval_metric_names,
+    run_locomo,
+    run_longmemeval,
+)
+from graphmem.eval.metrics import CATEGORY_NAMES, bleu1
+from graphmem.memory import Memory
+from graphmem.store import GraphStore
+from tests.fakes.openai_server import FakeOpenAIServer, Reply
+
+pytestmark = pytest.mark.integration
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+LOCOMO = FIXTURES / "locomo_eval.json"
+LONGMEMEVAL = FIXTURES / "longmemeval_eval.json"
+STRATEGIES = ["dense", "fulltext", "hybrid"]
+BUDGETS = [40, 2000]
+LOCOMO_SPACES = ("conv-x", "conv-y")
+LONGMEMEVAL_SPACES = ("q-single", "q-multi", "q-temporal_abs")
+ADVERSARIAL = ("What did Ben adopt from the shelter?", "What did Di buy in Oslo?")
+
+
+def _prefix() -> str:
+    return f"test-{uuid.uuid4().hex[:10]}"
+
+
+def _forget(memory: Memory, prefix: str, names: tuple[str, ...]) -> None:
+    for name in names:
+        memory.forget(f"{prefix}-{name}")
+
+
+def _find(results: list[dict[str, Any]], strategy: str, budget: int) -> dict[str, Any]:
+    return next(r for r in results if r["strategy"] == strategy and r["budget"] == budget)
+
+
+@pytest.fixture(scope="module")
+def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
+    # Not closed here: it shares the session's store.
+    return Memory(settings, store=store, embedder=embedder)
+
+
+@pytest.fixture(scope="module")
+def locomo_results(memory: Memory) -> Iterator[list[dict[str, Any]]]:
+    prefix = _prefix()
+    try:
+        yield run_locomo(memory, LOCOMO, STRATEGIES, BUDGETS, space_prefix=prefix, progress=False)
+    finally:
+        _forget(memory, prefix, LOCOMO_SPACES)
+
+
+@pytest.fixture(scope="module")
+def longmemeval_results(memory: Memory) -> Iterator[list[dict[str, Any]]]:
+    prefix = _prefix()
+    try:
+        yield run_longmemeval(
+            memory, LONGMEMEVAL, STRATEGIES, BUDGETS, space_prefix=prefix, progress=False
+        )
+    finally:
+        _forget(memory, prefix, LONGMEMEVAL_SPACES)
+
+
+# ---------------------------------------------------------------- LoCoMo
+
+
+def test_locomo_one_result_per_strategy_and_budget(locomo_results: list[dict[str, Any]]) -> None:
+    pairs = [(r["strategy"], r["budget"]) for r in locomo_results]
+    assert pairs == [(s, b) for s in STRATEGIES for b in BUDGETS]
+    expected = [*locomo_metric_names(with_llm=False), "latency_ms", "n"]
+    for result in locomo_results:
+        assert set(result) == {"strategy", "budget", "overall", "by_category", "meta"}
+        assert list(result["overall"]) == expected
+        assert list(result["by_category"]) == list(CATEGORY_NAMES.values())
+        assert set(result["overall"]["latency_ms"]) == {"p50", "p95", "p99"}
+        assert not {"f1", "bleu1", "judge"} & set(result["overall"])  # no LLM, no fake scores
+
+
+def test_locomo_counts_skip_category_5_and_bad_evidence(
+    locomo_results: list[dict[str, Any]],
+) -> None:
+    for result in locomo_results:
+        by_category = result["by_category"]
+        # 7 questions of categories 1-4; the 2 adversarial ones are never asked
+        assert result["overall"]["n"] == 7
+        assert {k: v["n"] for k, v in by_category.items()} == {
+            "multi-hop": 1,
+            "temporal": 2,
+            "open-domain": 1,
+            "single-hop": 3,
+        }
+        assert result["meta"] == {
+            "dataset": "locomo",
+            "n_conversations": 2,
+            "skipped_adversarial": 2,
+            "n_questions": 7,
+            "ignored_evidence_ids": 2,  # D9:99 and D7:7 name no stored turn
+            "skipped_no_evidence": 1,  # the Toronto question had only D7:7
+            "llm": None,
+        }
+
+
+def test_locomo_lexical_match_is_found_by_fulltext(locomo_results: list[dict[str, Any]]) -> None:
+    open_domain = _find(locomo_results, "fulltext", 2000)["by_category"]["open-domain"]
+    assert open_domain["evidence_recall_at_5"] == 1.0
+    assert open_domain["coverage_at_5"] == 1.0
+
+
+def test_locomo_budget_limits_the_context(locomo_results: list[dict[str, Any]]) -> None:
+    small = _find(locomo_results, "dense", 40)["overall"]
+    large = _find(locomo_results, "dense", 2000)["overall"]
+    # 2000 tokens hold the whole conversation: every valid gold turn is in the context
+    assert large["evidence_recall_at_budget"] == 1.0
+    assert small["evidence_recall_at_budget"] < large["evidence_recall_at_budget"]
+    # ranking metrics come from the one retrieval call, whatever the budget
+    assert small["evidence_recall_at_10"] == large["evidence_recall_at_10"]
+    assert small["latency_ms"] == large["latency_ms"]
+    # every single-hop gold answer is in the whole conversation
+    assert (
+        _find(locomo_results, "dense", 2000)["by_category"]["single-hop"][
+            "answer_token_recall_at_budget"
+        ]
+        == 1.0
+    )
+
+
+# ---------------------------------------------------------------- LongMemEval
+
+
+def test_longmemeval_metrics_and_counts(longmemeval_results: list[dict[str, Any]]) -> None:
+    expected = [*longmemeval_metric_names(with_llm=False), "latency_ms", "n"]
+    assert len(longmemeval_results) == len(STRATEGIES) * len(BUDGETS)
+    for result in longmemeval_results:
+        assert list(result["overall"]) == expected
+        assert result["overall"]["n"] == 3
+        assert sorted(result["by_question_type"]) == [
+            "multi-session",
+            "single-session-user",
+            "temporal-reasoning",
+        ]
+        meta = result["meta"]
+        assert meta["skipped_no_evidence"] == 1
+        assert meta["skipped_no_answer_sessions"] == 1
+        assert meta["n_conversations"] == 3
+        # the abstention question has no answer sessions: left out of session recall
+        abstention = result["by_question_type"]["temporal-reasoning"]
+        assert abstention["n"] == 1
+        assert abstention["recall_any_at_5"] is None
+
+
+def test_longmemeval_session_recall(longmemeval_results: list[dict[str, Any]]) -> None:
+    single = _find(longmemeval_results, "fulltext", 2000)["by_question_type"]
+    assert single["single-session-user"]["recall_any_at_5"] == 1.0
+    assert single["single-session-user"]["evidence_recall_at_budget"] == 1.0
+    for strategy in STRATEGIES:
+        multi = _find(longmemeval_results, strategy, 2000)["by_question_type"]["multi-session"]
+        # four sessions in that haystack: the top 5 sessions are all of them
+        assert multi["recall_all_at_5"] == 1.0
+
+
+# ---------------------------------------------------------------- CLI
+
+
+def _invoke(settings: Settings, args: list[str]) -> Any:
+    context = AppContext()
+    context.settings = settings
+    return CliRunner().invoke(cli, args, obj={"app": context})
+
+
+def test_cli_json_is_one_object_for_one_pair(memory: Memory, settings: Settings) -> None:
+    prefix = _prefix()
+    try:
+        args = ["eval", "locomo", str(LOCOMO), "--strategy", "fulltext", "--budget", "300"]
+        result = _invoke(settings, [*args, "--space-prefix", prefix, "--json", "--no-progress"])
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout)
+        assert isinstance(data, dict)
+        assert (data["strategy"], data["budget"]) == ("fulltext", 300)
+        assert data["overall"]["n"] == 7
+    finally:
+        _forget(memory, prefix, LOCOMO_SPACES)
+
+
+def test_cli_out_writes_results_and_report(
+    memory: Memory, settings: Settings, tmp_path: Path
+) -> None:
+    prefix = _prefix()
+    out = tmp_path / "report"
+    try:
+        args = ["eval", "locomo", str(LOCOMO), "--strategy", "dense,fulltext", "--strategy"]
+        args += ["fulltext", "--budget", "100", "--budget", "300", "--out", str(out)]
+        result = _invoke(settings, [*args, "--space-prefix", prefix, "--no-progress"])
+        assert result.exit_code == 0, result.output
+        saved = json.loads((out / "results.json").read_text(encoding="utf-8"))
+        assert [(r["strategy"], r["budget"]) for r in saved] == [
+            ("dense", 100),
+            ("dense", 300),
+            ("fulltext", 100),
+            ("fulltext", 300),
+        ]
+        report = (out / "report.md").read_text(encoding="utf-8")
+        assert "## Budget 100 tokens" in report and "## Budget 300 tokens" in report
+        assert report.count("### multi-hop") == 2
+        assert re.search(r"^\| fulltext \| ", report, re.MULTILINE)
+        assert "# LoCoMo evaluation" in result.stdout  # without --json: the report
+    finally:
+        _forget(memory, prefix, LOCOMO_SPACES)
+
+
+def test_cli_rejects_unknown_strategy(settings: Settings) -> None:
+    result = _invoke(settings, ["eval", "locomo", str(LOCOMO), "--strategy", "nope"])
+    assert result.exit_code == 2
+    assert "unknown strategy 'nope'" in result.output
+
+
+# ---------------------------------------------------------------- with an LLM
+
+# The fake model answers from this table and judges by exact match; the multi-hop answer
+# is half right on purpose.
+CANNED = {
+    "What is the name of Ana's kitten?": "Pixel",
+    "Which instruments does Ben play?": "cello",
+    "Who bought a blue kayak named Zephyr at the harbour market?": "Ana",
+    "When did Ben run the Lisbon marathon?": "May 2023",
+    "Where is Ana's sister moving?": "Toronto",
+    "What did Cy bring back from Oslo?": "a wool sweater",
+    "When did Di get engaged?": "31 December 2023",
+}
+_JUDGE = re.compile(r"Question: (.*)\nGold answer: (.*)\nGenerated answer: (.*)\n")
+_ANSWER = re.compile(r"Question: (.*)\nAnswer:$")
+
+
+def _fake_model(body: dict[str, Any]) -> Reply:
+    prompt = str(body["messages"][-1]["content"])
+    judged = _JUDGE.search(prompt)
+    if judged:
+        label = "CORRECT" if judged[2] == judged[3] else "WRONG"
+        return Reply.json({"reasoning": "compared", "label": label})
+    asked = _ANSWER.search(prompt)
+    question = asked[1] if asked else ""
+    return Reply.json({"answer": CANNED.get(question, "Not mentioned in the conversation.")})
+
+
+@pytest.fixture
+def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+
+
+@pytest.mark.usefixtures("_no_proxy")
+def test_llm_answer_metrics_from_canned_answers(
+    settings: Settings, store: GraphStore, embedder: Embedder, tmp_path: Path
+) -> None:
+    prefix = _prefix()
+    with FakeOpenAIServer(default=_fake_model) as server:
+        llm_settings = settings.model_copy(
+            update={
+                "llm_model": "fake-model",
+                "llm_base_url": server.base_url,
+                "llm_cache": False,
+                "llm_max_retries": 0,
+                "cache_dir": tmp_path,
+            }
+        )
+        memory = Memory(llm_settings, store=store, embedder=embedder)
+        try:
+            results = run_locomo(
+                memory, LOCOMO, ["fulltext"], [2000], space_prefix=prefix, progress=False
+            )
+        finally:
+            _forget(memory, prefix, LOCOMO_SPACES)
+        prompts = [str(b["messages"][-1]["content"]) for b in server.bodies()]
+    (result,) = results
+    overall, by_category = result["overall"], result["by_category"]
+    assert result["meta"]["llm"] == "fake-model"
+    assert len(prompts) == 2 * 7  # one answer and one verdict per question
+    assert not any(q in p for q in ADVERSARIAL for p in prompts)
+    assert by_category["single-hop"]["f1"] == 1.0
+    assert by_category["single-hop"]["judge"] == 1.0
+    assert by_category["multi-hop"]["f1"] == 0.5  # "cello" covers one of two gold parts
+    assert by_category["multi-hop"]["judge"] == 0.0
+    assert overall["judge"] == round(6 / 7, 4)
+    assert overall["f1"] == round(6.5 / 7, 4)
+    assert overall["bleu1"] == round((6 + bleu1("cello", "cello, piano")) / 7, 4)
