@@ -66,7 +66,7 @@ def ppr_latency(settings: Settings, queries: int) -> dict[str, Any]:
             samples = []
             for _ in range(queries):
                 began = time.perf_counter()
-                store.read("gds.pagerank_from", graph=name, sources=[[source, 1.0]], damping=0.5)
+                store.read("gds.pagerank_from", graph=name, sources=[source], damping=0.5)
                 samples.append((time.perf_counter() - began) * 1000)
         finally:
             memory.forget(space)

@@ -1,5 +1,5 @@
-// Personalized PageRank on a named in-memory graph from weighted source nodes
-// ($sources: [[nodeId, weight], ...]).
+// Personalized PageRank on a named in-memory graph from source nodes
+// ($sources: a list of node ids).
 // params: $graph, $sources, $damping
 // returns: node_id, score
 CALL gds.pageRank.stream($graph, {sourceNodes: $sources, dampingFactor: $damping})
