@@ -6,8 +6,14 @@ from graphmem.builders.base import BuildContext, Builder
 from graphmem.errors import ConfigError
 
 BUILDERS: dict[str, type[Builder]] = {}
+from graphmem.seem.builder import SeemBuilder  # noqa: E402
+
+BUILDERS["seem"] = SeemBuilder
 # <seem-builders>
 # <anchormem-builders>
+from graphmem.anchormem.builder import AnchorMemBuilder  # noqa: E402
+
+BUILDERS["anchormem"] = AnchorMemBuilder
 
 
 def builder_names() -> list[str]:

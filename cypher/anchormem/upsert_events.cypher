@@ -1,0 +1,21 @@
+// Associative events: narrative, embedding, INTEGRATES to their facts and FROM to the
+// union of their facts' source turns.
+// params: $space, $rows, $backend, $prompt_version
+// returns: written
+UNWIND $rows AS row
+MERGE (e:AssocEvent {space: $space, id: row.id})
+  ON CREATE SET e.created_at = datetime()
+SET e.text = row.text, e.ts = row.ts, e.size = size(row.members),
+    e.builder = 'anchormem', e.backend = $backend, e.prompt_version = $prompt_version
+WITH e, row
+CALL db.create.setNodeVectorProperty(e, 'embedding', row.embedding)
+CALL {
+  WITH e, row
+  UNWIND row.members AS fid
+  MATCH (f:AtomicFact {space: $space, id: fid})
+  MERGE (e)-[:INTEGRATES]->(f)
+  WITH e, f
+  MATCH (f)-[:FROM]->(p:Passage)
+  MERGE (e)-[:FROM]->(p)
+}
+RETURN count(DISTINCT e) AS written

@@ -1,0 +1,17 @@
+// Episodic Event Frames, new or fused: summary, slots, embedding and FROM every source.
+// params: $space, $rows, $builder, $backend, $prompt_version
+// returns: written
+UNWIND $rows AS row
+MERGE (f:EventFrame {space: $space, id: row.id})
+  ON CREATE SET f.created_at = datetime()
+SET f.summary = row.summary, f.participants = row.participants, f.topics = row.topics,
+    f.statements = row.statements,
+    f.start = row.start, f.end = row.end, f.passages = size(row.passage_ids),
+    f.builder = $builder, f.backend = $backend, f.prompt_version = $prompt_version
+WITH f, row
+CALL db.create.setNodeVectorProperty(f, 'embedding', row.embedding)
+WITH f, row
+UNWIND row.passage_ids AS pid
+MATCH (p:Passage {space: $space, id: pid})
+MERGE (f)-[:FROM]->(p)
+RETURN count(DISTINCT f) AS written

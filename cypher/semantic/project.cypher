@@ -1,0 +1,23 @@
+// The per-space semantic graph for Personalized PageRank (HippoRAG 2): passage and entity
+// nodes; passage-entity (MENTIONS), entity-entity (one per fact, weights add up) and SYNONYM
+// (weight = similarity) edges, all undirected. Only this space takes part.
+// params: $space, $graph
+// returns: graph, nodes, relationships
+CALL {
+  MATCH (p:Passage {space: $space})
+  OPTIONAL MATCH (p)-[:MENTIONS]->(e:Entity)
+  RETURN p AS source, e AS target, 1.0 AS weight
+  UNION ALL
+  MATCH (s:Entity {space: $space})<-[:SUBJECT]-(:Fact)-[:OBJECT]->(o:Entity)
+  RETURN s AS source, o AS target, 1.0 AS weight
+  UNION ALL
+  MATCH (a:Entity {space: $space})-[r:SYNONYM]->(b:Entity)
+  RETURN a AS source, b AS target, r.score AS weight
+}
+WITH source, target, sum(weight) AS weight
+WITH gds.graph.project(
+  $graph, source, target,
+  {relationshipProperties: CASE WHEN target IS NULL THEN {} ELSE {weight: weight} END},
+  {undirectedRelationshipTypes: ['*']}
+) AS g
+RETURN g.graphName AS graph, g.nodeCount AS nodes, g.relationshipCount AS relationships

@@ -1,0 +1,10 @@
+// Entity (phrase) nodes of the semantic layer, with their embedding.
+// params: $space, $rows, $builder, $backend
+// returns: written
+UNWIND $rows AS row
+MERGE (e:Entity {space: $space, id: row.id})
+  ON CREATE SET e.key = row.key, e.name = row.name, e.aliases = [], e.builder = $builder,
+                e.backend = $backend, e.created_at = datetime()
+WITH e, row
+CALL db.create.setNodeVectorProperty(e, 'embedding', row.embedding)
+RETURN count(e) AS written

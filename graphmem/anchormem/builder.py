@@ -1,0 +1,252 @@
+"""AnchorMem's builder: fact-context units, then the associative event graph.
+
+Per batch of sessions: extract facts from the context units and store them (embedded,
+``FROM`` their source turns); find each new fact's neighbours among all facts of the space
+through the vector index (so a chunked ingest associates new facts with old ones); link
+``SIMILAR`` pairs; prune redundant groups; integrate the kept ones into ``AssocEvent``
+nodes. Construction cost (time, LLM calls and tokens) comes back in the BuildReport.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from typing import Any, TypeVar
+
+from graphmem.anchormem.config import PROMPT_VERSION, AnchorMemConfig
+from graphmem.anchormem.events import (
+    Group,
+    MemberFact,
+    Neighbour,
+    Pruned,
+    integrate,
+    prune_groups,
+    select_group,
+)
+from graphmem.anchormem.extract import (
+    FactDraft,
+    LLMExtractor,
+    OfflineExtractor,
+    context_units,
+)
+from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
+from graphmem.llm import Usage
+
+_WRITE_CHUNK = 500  # rows per write statement: bounded transactions on long conversations
+T = TypeVar("T")
+
+
+def _chunks(items: Sequence[T], size: int = _WRITE_CHUNK) -> Iterator[Sequence[T]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def _native(value: Any) -> Any:
+    # Neo4j temporal values come back as neo4j.time types; callers compare datetimes.
+    return value.to_native() if hasattr(value, "to_native") else value
+
+
+def _render_turn(row: dict[str, Any]) -> str:
+    date = f"({row['date_text']}) " if row.get("date_text") else ""
+    photo = f" [shares a photo of {row['caption']}]" if row.get("caption") else ""
+    return f"{date}{row['speaker']}: {row['text']}{photo}"
+
+
+class AnchorMemBuilder(Builder):
+    name = "anchormem"
+
+    def __init__(self, ctx: BuildContext, config: AnchorMemConfig | None = None) -> None:
+        super().__init__(ctx)
+        self.config = config or AnchorMemConfig()
+
+    def build(self, batch: SessionBatch) -> BuildReport:
+        started = time.perf_counter()
+        llm = self.ctx.llm
+        usage_before = llm.usage.snapshot() if llm else None
+        self._write("anchormem.prune_orphans")
+        units = context_units(batch, self.config.window, self.config.step)
+        extractor = LLMExtractor(llm) if llm else OfflineExtractor()
+        facts = extractor.extract(units)
+        self._write_facts(facts)
+        groups, links = self._associate(facts)
+        self._write_rows("anchormem.link_similar", links)
+        pruned = self._prune(groups)
+        self._write_events(pruned.kept)
+        self._write_session_stats(batch, facts, groups, pruned)
+        report = BuildReport(
+            self.name,
+            sessions=len(batch.sessions),
+            counts={
+                "turns": sum(len(s.turns) for s in batch.sessions),
+                "context_units": len(units),
+                "facts": len(facts),
+                "candidate_groups": len(groups),
+                "events": len(pruned.kept),
+                "discarded_groups": len(pruned.discarded),
+                "similar_links": len(links),
+            },
+        )
+        if llm is not None and usage_before is not None:
+            _account(report, usage_before, llm.usage.snapshot())
+        report.seconds = time.perf_counter() - started
+        return report
+
+    # --- storage helpers ------------------------------------------------------------
+    def _write(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        return self.ctx.store.write(name, space=self.ctx.space, **params)
+
+    def _read(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        return self.ctx.store.read(name, space=self.ctx.space, **params)
+
+    def _write_rows(self, name: str, rows: Sequence[dict[str, Any]], **params: Any) -> None:
+        for chunk in _chunks(rows):
+            self._write(name, rows=list(chunk), **params)
+
+    def _labels(self) -> dict[str, str]:
+        return {"backend": self.ctx.backend, "prompt_version": PROMPT_VERSION}
+
+    # --- facts ----------------------------------------------------------------------
+    def _write_facts(self, facts: Sequence[FactDraft]) -> None:
+        vectors = self.ctx.embedder.embed([f.text for f in facts])
+        rows = [
+            {
+                "id": fact.id,
+                "text": fact.text,
+                "context": fact.context,
+                "ts": fact.ts,
+                "session_index": fact.order[0],
+                "turn_index": fact.order[1],
+                "passages": fact.passage_ids,
+                "embedding": [float(x) for x in vector],
+            }
+            for fact, vector in zip(facts, vectors, strict=True)
+        ]
+        self._write_rows("anchormem.upsert_facts", rows, **self._labels())
+
+    # --- association ----------------------------------------------------------------
+    def _fetch(self) -> int:
+        """Index candidates to read per fact: the pool, scaled by how much of the global
+        index belongs to other spaces (the space filter runs after the index)."""
+        totals = self._read("anchormem.totals")[0]
+        total, mine = totals["facts_total"], totals["facts_in_space"]
+        ratio = total / mine if mine else 1.0
+        return int(min(max(total, 1), math.ceil(self.config.candidate_pool * ratio * 1.5) + 10))
+
+    def _associate(self, facts: Sequence[FactDraft]) -> tuple[list[Group], list[dict[str, Any]]]:
+        """Candidate groups in seed (chronological) order, and the SIMILAR pairs."""
+        fetch = self._fetch()
+        candidates: dict[str, list[Neighbour]] = {}
+        contexts: dict[str, str] = {}
+        for chunk in _chunks([f.id for f in facts]):
+            rows = self._read(
+                "anchormem.fact_neighbours",
+                ids=list(chunk),
+                fetch=fetch,
+                min_score=self.config.min_index_score,
+            )
+            for row in rows:
+                contexts[row["id"]] = row["seed_context"]
+                cosine = 2.0 * float(row["score"]) - 1.0  # index score is (1 + cos) / 2
+                candidates.setdefault(row["id"], []).append(
+                    Neighbour(row["neighbour"], row["context"], cosine)
+                )
+        groups: list[Group] = []
+        pairs: dict[tuple[str, str], float] = {}
+        for fact in sorted(facts, key=lambda f: f.order):
+            found = candidates.get(fact.id)
+            if not found:
+                continue
+            group = select_group(
+                fact.id, contexts[fact.id], found, self.config.neighbours, self.config.tau
+            )
+            if group is None:
+                continue
+            groups.append(group)
+            for n in group.neighbours:
+                pairs[(min(fact.id, n.id), max(fact.id, n.id))] = n.cosine
+        links = [{"a": a, "b": b, "score": s} for (a, b), s in pairs.items()]
+        return groups, links
+
+    def _prune(self, groups: Sequence[Group]) -> Pruned:
+        members = sorted({m for g in groups for m in g.members})
+        integrated = {
+            row["id"]
+            for chunk in _chunks(members)
+            for row in self._read("anchormem.integrated_facts", ids=list(chunk))
+        }
+        ids = sorted({g.id for g in groups})
+        stored = {
+            row["id"]
+            for chunk in _chunks(ids)
+            for row in self._read("anchormem.stored_events", ids=list(chunk))
+        }
+        return prune_groups(groups, integrated, stored, self.config.min_new_facts)
+
+    # --- events ---------------------------------------------------------------------
+    def _member_facts(self, ids: Sequence[str]) -> dict[str, MemberFact]:
+        out: dict[str, MemberFact] = {}
+        for chunk in _chunks(ids):
+            for row in self._read("anchormem.fact_details", ids=list(chunk)):
+                out[row["id"]] = MemberFact(
+                    id=row["id"],
+                    text=row["text"],
+                    ts=_native(row["ts"]),
+                    order=(int(row["session_index"] or 0), int(row["turn_index"] or 0)),
+                    context=row["context"],
+                    turns=tuple(_render_turn(p) for p in row["passages"]),
+                )
+        return out
+
+    def _write_events(self, kept: Sequence[Group]) -> None:
+        if not kept:
+            return
+        facts = self._member_facts(sorted({m for g in kept for m in g.members}))
+        groups = [[facts[m] for m in g.members if m in facts] for g in kept]
+        narratives = integrate(groups, self.ctx.llm)
+        vectors = self.ctx.embedder.embed(narratives)
+        rows = []
+        for group, members, text, vector in zip(kept, groups, narratives, vectors, strict=True):
+            times = [m.ts for m in members if m.ts is not None]
+            rows.append(
+                {
+                    "id": group.id,
+                    "text": text,
+                    "ts": min(times) if times else None,
+                    "members": list(group.members),
+                    "embedding": [float(x) for x in vector],
+                }
+            )
+        self._write_rows("anchormem.upsert_events", rows, **self._labels())
+
+    def _write_session_stats(
+        self,
+        batch: SessionBatch,
+        facts: Sequence[FactDraft],
+        groups: Sequence[Group],
+        pruned: Pruned,
+    ) -> None:
+        """Groups are counted against the session of the fact that seeded them."""
+        session_of = {f.id: f.order[0] for f in facts}
+        candidates = Counter(session_of[g.seed] for g in groups)
+        discarded = Counter(session_of[g.seed] for g in pruned.discarded)
+        rows = [
+            {
+                "session_id": sid,
+                "candidates": candidates.get(session.index, 0),
+                "discarded": discarded.get(session.index, 0),
+            }
+            for session, sid in zip(batch.sessions, batch.session_ids, strict=True)
+        ]
+        self._write_rows("anchormem.session_stats", rows)
+
+
+def _account(report: BuildReport, before: Usage, after: Usage) -> None:
+    """LLM cost of this build: the client's counters after minus before (builders run one
+    at a time, so the difference is this builder's)."""
+    report.llm_calls = after.calls - before.calls
+    report.llm_tokens = after.total_tokens - before.total_tokens
+    report.counts["llm_prompt_tokens"] = after.prompt_tokens - before.prompt_tokens
+    report.counts["llm_completion_tokens"] = after.completion_tokens - before.completion_tokens
+    report.counts["llm_cached_calls"] = after.cached_calls - before.cached_calls

@@ -1,0 +1,68 @@
+"""AnchorMem's knobs. Environment: ``GRAPHMEM_ANCHORMEM_<FIELD>`` (e.g.
+``GRAPHMEM_ANCHORMEM_TAU=0.8``); tests and callers may pass an instance instead.
+
+Kept out of the shared ``Settings`` so the design is self-contained; it is read when a
+builder or retriever is constructed, never at import time.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# Bumped whenever a prompt or the offline rewriting changes what a node says: stored on
+# every node so facts written by two versions can be told apart.
+PROMPT_VERSION = "anchormem-1"
+
+
+class AnchorMemConfig(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="GRAPHMEM_ANCHORMEM_", extra="ignore")
+
+    # --- fact-context units --------------------------------------------------------
+    window: int = Field(default=3, ge=1, description="turns per context unit")
+    step: int = Field(default=2, ge=1, description="turns between two unit starts")
+
+    # --- associative event graph (paper: tau 0.85, N 3) ----------------------------
+    tau: float = Field(default=0.85, gt=-1.0, lt=1.0, description="cosine threshold")
+    neighbours: int = Field(default=3, ge=1, description="N: neighbours per fact")
+    # Vector-index candidates read per fact before the space and context filters.
+    candidate_pool: int = Field(default=12, ge=1)
+
+    # --- retrieval -----------------------------------------------------------------
+    # Tokens one fact hit costs on average once passages shared by several facts are
+    # de-duplicated; the fact count asked for is budget / this (see docs/anchormem.md).
+    fact_item_tokens: int = Field(default=30, ge=1)
+    min_facts: int = Field(default=10, ge=1)
+    # "vector": the paper's anchors; "hybrid": vector and BM25 over fact texts, fused by
+    # reciprocal rank (the lexical leg the passage baseline has).
+    fact_search: Literal["vector", "hybrid"] = "vector"
+    max_facts: int = Field(default=200, ge=1)
+    # One event per this many facts in the ranked list (paper: equal top-k for both).
+    facts_per_event: int = Field(default=10, ge=1)
+    min_events: int = Field(default=1, ge=0)
+    # Where events written by the offline backend go: their narrative is extractive (it
+    # retells facts retrieval finds anyway), so by default after all facts ("last");
+    # LLM-written events, which add what the source contexts say, are always interleaved.
+    extractive_events: Literal["interleave", "last"] = "last"
+    # When a fact's own sentence is shown next to its context (the paper shows only the
+    # context): always, never, or when it has a number its turns lack (a resolved date).
+    fact_text: Literal["always", "never", "new_numbers", "new_words"] = "new_numbers"
+
+    @model_validator(mode="after")
+    def _step_within_window(self) -> AnchorMemConfig:
+        if self.step > self.window:
+            raise ValueError(f"step ({self.step}) must not exceed window ({self.window})")
+        return self
+
+    @property
+    def min_new_facts(self) -> int:
+        """ceil(N/2): the paper's majority threshold, used by the redundancy pruning."""
+        return math.ceil(self.neighbours / 2)
+
+    @property
+    def min_index_score(self) -> float:
+        """tau on Neo4j's cosine score scale: its vector index reports (1 + cos) / 2."""
+        return (1.0 + self.tau) / 2.0

@@ -1,0 +1,285 @@
+"""Fact-context units: windows of turns and the atomic facts extracted from them.
+
+A context unit is ``window`` consecutive turns of one session, a new one every ``step``
+turns, so neighbouring units overlap and a fact that needs the previous turn to make sense
+still sees it. Facts are keyed by their normalised text, so a fact produced by two
+overlapping units becomes one node with the sources of both.
+
+Offline, each content sentence of a turn is a fact: first- and second-person references
+rewritten to names, relative dates resolved against the session date, sourced from exactly
+that turn. With an LLM, the paper's extraction prompt runs once per unit and every fact is
+sourced from the unit's turns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from spacy.tokens import Doc, Token
+
+from graphmem.anchormem.prompts import EXTRACT_SYSTEM, ExtractedFacts, extract_user_prompt
+from graphmem.anchormem.rewrite import second_person_to_name
+from graphmem.builders.base import SessionBatch
+from graphmem.ingest.models import SessionIn, Turn
+from graphmem.ingest.writer import content_id, render_turn, session_date_text
+from graphmem.llm import Message, StructuredLLM
+from graphmem.nlp import TemporalMention, analyse_many, first_person_to_name, normalise_temporal
+from graphmem.nlp.text import is_content_token
+
+
+def window_spans(n_turns: int, window: int, step: int) -> list[range]:
+    """Turn index ranges of the units of a session: starts every ``step`` turns, each
+    ``window`` long, the last one cut at the session end; every turn is in some unit."""
+    spans: list[range] = []
+    start = 0
+    while start < n_turns:
+        spans.append(range(start, min(start + window, n_turns)))
+        if start + window >= n_turns:
+            break
+        start += step
+    return spans
+
+
+@dataclass(frozen=True)
+class ContextUnit:
+    session: SessionIn
+    turns: tuple[Turn, ...]
+    passage_ids: tuple[str, ...]
+    speakers: tuple[str, ...]  # everyone who speaks in the conversation
+
+    def addressee(self, turn: Turn) -> str | None:
+        """Who "you" means in ``turn``: the nearest other speaker of the unit, else the
+        only other speaker of the conversation."""
+        position = self.turns.index(turn)
+        ordered = sorted(range(len(self.turns)), key=lambda i: (abs(i - position), i))
+        for i in ordered:
+            if self.turns[i].speaker != turn.speaker:
+                return self.turns[i].speaker
+        others = [s for s in self.speakers if s != turn.speaker]
+        return others[0] if len(others) == 1 else None
+
+
+def context_units(batch: SessionBatch, window: int, step: int) -> list[ContextUnit]:
+    speakers = tuple(batch.conversation.speakers)
+    units: list[ContextUnit] = []
+    for session, ids in zip(batch.sessions, batch.passage_ids, strict=True):
+        for span in window_spans(len(session.turns), window, step):
+            turns = tuple(session.turns[i] for i in span)
+            units.append(ContextUnit(session, turns, tuple(ids[i] for i in span), speakers))
+    return units
+
+
+@dataclass
+class FactDraft:
+    """An extracted fact before it is stored; ``context`` identifies its source context
+    (the association step takes at most one fact per context into an event)."""
+
+    text: str
+    passage_ids: list[str]
+    ts: datetime | None
+    order: tuple[int, int]  # (session index, turn index) of the first source turn
+    context: str = ""
+    id: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.id = fact_id(self.text)
+        if not self.context:
+            self.context = content_id("context", *self.passage_ids)
+
+
+_NOT_WORD = re.compile(r"[^\w\s]")
+
+
+def normalise_fact(text: str) -> str:
+    """What makes two fact texts the same fact: case, punctuation and spacing ignored."""
+    return " ".join(_NOT_WORD.sub(" ", text.lower()).split())
+
+
+def fact_id(text: str) -> str:
+    return content_id("atomic_fact", normalise_fact(text))
+
+
+def merge_drafts(drafts: Sequence[FactDraft]) -> list[FactDraft]:
+    """One draft per fact id, in first-seen order; sources of duplicates are unioned and
+    the first context kept (overlapping units repeat facts about their shared turns)."""
+    merged: dict[str, FactDraft] = {}
+    for draft in drafts:
+        kept = merged.get(draft.id)
+        if kept is None:
+            merged[draft.id] = FactDraft(
+                draft.text, list(draft.passage_ids), draft.ts, draft.order, draft.context
+            )
+        else:
+            kept.passage_ids.extend(p for p in draft.passage_ids if p not in kept.passage_ids)
+    return list(merged.values())
+
+
+# --- dates ------------------------------------------------------------------------------
+def human_date(day: date) -> str:
+    return f"{day.day} {day:%B %Y}"
+
+
+def _readable(mention: TemporalMention) -> str:
+    value = mention.value
+    if mention.granularity == "year":
+        text = value
+    elif mention.granularity == "month":
+        text = f"{date.fromisoformat(value + '-01'):%B %Y}"
+    else:
+        text = human_date(date.fromisoformat(value))
+        if mention.granularity == "week":
+            text = f"the week of {text}"
+    if mention.form != "absolute":
+        text = f"{mention.form} {text}"
+    return text
+
+
+def annotate_dates(text: str, reference: datetime | None) -> str:
+    """Each relative time expression followed by the date it means, in words ("yesterday
+    [7 May 2023]"): words, not ISO, so readers and token matching both see day, month and
+    year."""
+    if reference is None:
+        return text
+    out = text
+    for mention in reversed(normalise_temporal(text, reference)):
+        if not mention.explicit:
+            out = f"{out[: mention.end]} [{_readable(mention)}]{out[mention.end :]}"
+    return out
+
+
+# --- offline extraction -------------------------------------------------------------------
+_YOU = re.compile(r"\byou", re.IGNORECASE)
+_PHOTO_PREFIX = re.compile(r"^(?:a|an)\s+(?:photo|picture|image)\s+of\s+", re.IGNORECASE)
+
+
+_QUESTION_CONTENT_POS = frozenset({"NOUN", "PROPN", "NUM"})
+
+
+def _names(speakers: Sequence[str]) -> frozenset[str]:
+    return frozenset(part.lower() for s in speakers for part in s.split() if part)
+
+
+def _is_name(tok: Token, names: frozenset[str]) -> bool:
+    """A speaker's name or a short form of it ("Mel" for Melanie): in a chat between
+    these people, naming one says nothing about anything."""
+    low = tok.lower_
+    if low in names:
+        return True
+    return tok.pos_ == "PROPN" and len(low) >= 3 and any(n.startswith(low) for n in names)
+
+
+def has_content(doc: Doc, names: frozenset[str]) -> bool:
+    """Whether a sentence is worth a fact: a content word that is not a speaker's name;
+    for a question, a thing (noun, name, number), since "what happened?" or "did you
+    finish?" ask about something only the answer states."""
+    question = doc.text.rstrip().endswith("?")
+    for tok in doc:
+        if not is_content_token(tok) or _is_name(tok, names):
+            continue
+        if question and tok.pos_ not in _QUESTION_CONTENT_POS:
+            continue
+        return True
+    return False
+
+
+def _with_speaker(sentence: str, speaker: str) -> str:
+    # The paper's rule: every memory starts with the speaker's name.
+    return sentence if sentence.startswith(speaker) else f"{speaker}: {sentence}"
+
+
+@dataclass(frozen=True)
+class _TurnJob:
+    turn: Turn
+    passage_id: str
+    addressee: str | None
+    reference: datetime | None
+    order: tuple[int, int]
+    names: frozenset[str]
+
+
+class OfflineExtractor:
+    """Sentences of each turn as facts; no model calls."""
+
+    def extract(self, units: Sequence[ContextUnit]) -> list[FactDraft]:
+        jobs = self._jobs(units)
+        docs = analyse_many([job.turn.text for job in jobs])
+        # Each sentence keeps the parse it got inside its whole turn (one spaCy pass).
+        sentences = [
+            (job, sent.as_doc())
+            for job, doc in zip(jobs, docs, strict=True)
+            for sent in doc.sents
+            if sent.text.strip()
+        ]
+        drafts: list[FactDraft] = []
+        for job, doc in sentences:
+            if not has_content(doc, job.names):
+                continue  # greetings, thanks, reactions, "how are you?"
+            drafts.append(self._draft(job, first_person_to_name(doc, job.turn.speaker)))
+        for job in jobs:
+            if job.turn.caption:
+                caption = _PHOTO_PREFIX.sub("", job.turn.caption.strip())
+                text = f"{job.turn.speaker} shared a photo of {caption}."
+                drafts.append(FactDraft(text, [job.passage_id], job.reference, job.order))
+        drafts.sort(key=lambda d: d.order)
+        return merge_drafts(drafts)
+
+    @staticmethod
+    def _jobs(units: Sequence[ContextUnit]) -> list[_TurnJob]:
+        """Each turn once (units overlap), with the addressee its first unit gives it."""
+        jobs: dict[str, _TurnJob] = {}
+        for unit in units:
+            for turn, pid in zip(unit.turns, unit.passage_ids, strict=True):
+                if pid not in jobs:
+                    reference = turn.timestamp or unit.session.started_at
+                    order = (unit.session.index, turn.index)
+                    addressee = unit.addressee(turn)
+                    names = _names(unit.speakers)
+                    jobs[pid] = _TurnJob(turn, pid, addressee, reference, order, names)
+        return list(jobs.values())
+
+    @staticmethod
+    def _draft(job: _TurnJob, sentence: str) -> FactDraft:
+        sentence = sentence.strip()
+        if job.addressee and _YOU.search(sentence):
+            sentence = second_person_to_name(sentence, job.addressee)
+        text = _with_speaker(annotate_dates(sentence, job.reference), job.turn.speaker)
+        return FactDraft(text, [job.passage_id], job.reference, job.order)
+
+
+# --- LLM extraction -----------------------------------------------------------------------
+class LLMExtractor:
+    """The paper's extraction prompt, one call per unit, all units of a batch at once."""
+
+    def __init__(self, llm: StructuredLLM) -> None:
+        self._llm = llm
+
+    def extract(self, units: Sequence[ContextUnit]) -> list[FactDraft]:
+        requests = [
+            (
+                [
+                    Message(role="system", content=EXTRACT_SYSTEM),
+                    Message(role="user", content=self._prompt(unit)),
+                ],
+                ExtractedFacts,
+            )
+            for unit in units
+        ]
+        answers = self._llm.generate_many(requests)
+        drafts: list[FactDraft] = []
+        for unit, answer in zip(units, answers, strict=True):
+            first = unit.turns[0]
+            reference = first.timestamp or unit.session.started_at
+            order = (unit.session.index, first.index)
+            for text in answer.facts:
+                drafts.append(FactDraft(text, list(unit.passage_ids), reference, order))
+        return merge_drafts(drafts)
+
+    @staticmethod
+    def _prompt(unit: ContextUnit) -> str:
+        started = unit.session.started_at
+        date_text = human_date(started.date()) if started else session_date_text(unit.session)
+        dialogue = [render_turn(turn, None) for turn in unit.turns]
+        return extract_user_prompt(date_text, dialogue)

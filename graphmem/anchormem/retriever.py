@@ -1,0 +1,204 @@
+"""``--strategy anchormem``: facts as anchors, their source turns as the context, plus the
+associative events (the paper's section 4.3, eqs. 12-15).
+
+1. Top facts by vector similarity to the question; each brings its source turns (the
+   fact-context mapping). A fact whose turns are all already brought by a better fact is
+   dropped: it would add nothing but its own sentence. The sentence itself is shown only
+   when it says something the turns do not (``fact_text``; by default a number, which is
+   what a resolved date adds): otherwise it would spend budget repeating its turn.
+2. Top events by vector similarity; each brings its narrative and the union of its
+   facts' source turns.
+3. One ranked list: after every ``facts_per_event`` facts, the next event; an event whose
+   turns the hits above it already bring is dropped. The packer fills the budget in rank
+   order, so the contexts of the best facts go in first and an event can still bridge to
+   turns no single fact reached.
+
+How many to ask for: ``k_for_budget(budget, per_item_tokens=fact_item_tokens)`` facts (about
+one per 30 tokens: a turn costs ~40 tokens and facts share turns), and one event per
+``facts_per_event`` facts. More than fits is fine: the packer stops at the budget, and the
+ranking metrics read the order.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from graphmem.anchormem.config import AnchorMemConfig
+from graphmem.retrieval.base import (
+    Hit,
+    PassageRef,
+    RetrievalContext,
+    RetrievalResult,
+    Retriever,
+    k_for_budget,
+)
+from graphmem.retrieval.passages import lucene_query, rrf
+
+
+def _fetch(k: int, total: int, in_space: int) -> int:
+    """The global index spans every space: over-fetch by the share of other spaces."""
+    ratio = total / in_space if in_space else 1.0
+    return int(min(max(total, k), math.ceil(k * ratio * 1.5) + 10))
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower()))
+
+
+def shows_text(mode: str, text: str, passages: Sequence[PassageRef]) -> bool:
+    """Whether a fact's sentence goes into the context next to its source turns."""
+    if mode in ("always", "never"):
+        return mode == "always"
+    # What the reader sees of the turns, minus the citation ids (they hold digits too).
+    seen = " ".join(f"{p.date_text} {p.speaker} {p.text} {p.caption}" for p in passages)
+    new = _words(text) - _words(seen)
+    return any(w.isdigit() for w in new) if mode == "new_numbers" else bool(new)
+
+
+def drop_echoes(hits: list[Hit]) -> list[Hit]:
+    """Events whose turns the hits above them already bring: their narrative retells
+    facts that are in the context already, at a price in tokens."""
+    out: list[Hit] = []
+    brought: set[str] = set()
+    for hit in hits:
+        ids = {p.id for p in hit.passages}
+        if hit.label == "AssocEvent" and ids <= brought:
+            continue
+        brought |= ids
+        out.append(hit)
+    return out
+
+
+def interleave(facts: list[Hit], events: list[Hit], facts_per_event: int) -> list[Hit]:
+    """``facts_per_event`` facts, one event, and so on; leftovers of either at the end."""
+    out: list[Hit] = []
+    event_iter = iter(events)
+    for i, fact in enumerate(facts, start=1):
+        out.append(fact)
+        if i % facts_per_event == 0:
+            event = next(event_iter, None)
+            if event is not None:
+                out.append(event)
+    out.extend(event_iter)
+    return out
+
+
+class AnchorMemRetriever(Retriever):
+    name = "anchormem"
+
+    def __init__(self, ctx: RetrievalContext, config: AnchorMemConfig | None = None) -> None:
+        super().__init__(ctx)
+        self.config = config or AnchorMemConfig()
+        self._totals: dict[str, int] | None = None
+
+    def sizes(self, budget: int) -> tuple[int, int]:
+        """(facts, events) to ask for at ``budget`` tokens."""
+        cfg = self.config
+        facts = k_for_budget(budget, cfg.fact_item_tokens, floor=cfg.min_facts, cap=cfg.max_facts)
+        return facts, max(cfg.min_events, math.ceil(facts / cfg.facts_per_event))
+
+    def retrieve(self, query: str, budget: int) -> RetrievalResult:
+        started = time.perf_counter()
+        n_facts, n_events = self.sizes(budget)
+        embedding = self.ctx.embedder.embed_one(query)
+        embedded = time.perf_counter()
+        totals = self._space_totals()
+        facts = self._fact_hits(
+            self._search("facts", embedding, n_facts, totals), "vector index atomic_fact_embedding"
+        )
+        if self.config.fact_search == "hybrid":
+            lexical = self._fact_hits(
+                self._lexical(query, n_facts, totals), "full-text index atomic_fact_text (BM25)"
+            )
+            facts = self._dedupe(rrf([facts, lexical], self.name)[:n_facts])
+        events = self._search("events", embedding, n_events, totals)
+        hits = drop_echoes(self._with_events(facts, events))
+        done = time.perf_counter()
+        timings = {
+            "embed": (embedded - started) * 1000,
+            "search": (done - embedded) * 1000,
+            "total": (done - started) * 1000,
+        }
+        return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms=timings)
+
+    def _with_events(self, facts: list[Hit], rows: list[dict[str, Any]]) -> list[Hit]:
+        """Events interleaved with the facts; extractive (offline) ones after all facts
+        unless configured otherwise."""
+        woven: list[Hit] = []
+        last: list[Hit] = []
+        for rank, row in enumerate(rows, start=1):
+            hit = self._hit(row, "AssocEvent", rank, "vector index assoc_event_embedding")
+            extractive = row.get("backend") == "offline"
+            keep_last = extractive and self.config.extractive_events == "last"
+            (last if keep_last else woven).append(hit)
+        return interleave(facts, woven, self.config.facts_per_event) + last
+
+    def _space_totals(self) -> dict[str, int]:
+        if self._totals is None:
+            row = self.ctx.store.read("anchormem.totals", space=self.ctx.space)[0]
+            self._totals = {key: int(value) for key, value in row.items()}
+        return self._totals
+
+    def _search(
+        self, what: str, embedding: list[float], k: int, totals: dict[str, int]
+    ) -> list[dict[str, Any]]:
+        if k <= 0 or not totals[f"{what}_in_space"]:
+            return []
+        fetch = _fetch(k, totals[f"{what}_total"], totals[f"{what}_in_space"])
+        return self.ctx.store.read(
+            f"anchormem.search_{what}",
+            space=self.ctx.space,
+            embedding=embedding,
+            k=k,
+            fetch=fetch,
+        )
+
+    def _lexical(self, query: str, k: int, totals: dict[str, int]) -> list[dict[str, Any]]:
+        if not totals["facts_in_space"]:
+            return []
+        return self.ctx.store.read(
+            "anchormem.fulltext_facts",
+            space=self.ctx.space,
+            query=lucene_query(query),
+            k=k,
+            fetch=_fetch(k, totals["facts_total"], totals["facts_in_space"]),
+        )
+
+    def _fact_hits(self, rows: list[dict[str, Any]], via: str) -> list[Hit]:
+        hits = [self._hit(row, "AtomicFact", rank, via) for rank, row in enumerate(rows, 1)]
+        for hit in hits:
+            if not shows_text(self.config.fact_text, hit.text, hit.passages):
+                hit.text = ""
+        return self._dedupe(hits)
+
+    @staticmethod
+    def _dedupe(hits: list[Hit]) -> list[Hit]:
+        """Facts whose turns a better fact already brings: only their sentence is new."""
+        out: list[Hit] = []
+        brought: set[str] = set()
+        for hit in hits:
+            ids = {p.id for p in hit.passages}
+            if ids and ids <= brought:
+                continue
+            brought |= ids
+            out.append(hit)
+        return out
+
+    def _hit(self, row: dict[str, Any], label: str, rank: int, via: str) -> Hit:
+        score = float(row["score"])
+        return Hit(
+            node_id=row["id"],
+            label=label,
+            score=score,
+            strategy=self.name,
+            path=[f"{via} rank {rank} score {score:.3f}", f"{label} -FROM-> Passage"],
+            text=row["text"] or "",
+            passages=[PassageRef.from_row(p) for p in row["passages"]],
+        )

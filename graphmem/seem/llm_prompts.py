@@ -1,0 +1,134 @@
+"""The LLM side of SEEM: prompts modelled on the papers and the pydantic schemas the
+answers must validate against. Bump ``PROMPT_VERSION`` whenever a prompt changes (it is
+stored on every node the LLM backend writes)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel, Field
+
+from graphmem.llm import Message
+
+PROMPT_VERSION = "seem-1"
+
+
+# --- schemas ---------------------------------------------------------------------------
+class QuadrupleOut(BaseModel):
+    subject: str
+    relation: str
+    object: str
+    time: str | None = Field(default=None, description="when the fact holds, resolved to a date")
+
+
+class QuadrupleExtraction(BaseModel):
+    entities: list[str] = Field(default_factory=list)
+    quadruples: list[QuadrupleOut] = Field(default_factory=list)
+
+
+class EventSlots(BaseModel):
+    participants: list[str] = Field(default_factory=list)
+    action: str
+    time: str | None = None
+    location: str | None = None
+    causality: str | None = Field(default=None, description="the reason or purpose, if stated")
+    manner: str | None = Field(default=None, description="the method or means, if stated")
+
+
+class FrameOut(BaseModel):
+    summary: str
+    events: list[EventSlots] = Field(default_factory=list)
+
+
+class SameEventVerdict(BaseModel):
+    same_event: bool
+    reason: str = ""
+
+
+# --- prompts -----------------------------------------------------------------------------
+QUADRUPLE_SYSTEM = """You are an open information extraction system for conversations.
+From one conversation turn, extract:
+1. "entities": every named entity and salient noun phrase (people, places, organisations,
+   objects, activities, events). Replace pronouns with the names they refer to; the speaker
+   is the person saying "I".
+2. "quadruples": facts as (subject, relation, object, time). Subject and object should be
+   entities from your list; the relation is a short verb phrase. "time" is when the fact
+   happened or holds, resolved against the turn's date to an absolute date ("2023-05-07",
+   "2023-05", "2022") or a bound ("Before 2023-05-08"); null when the turn does not say.
+Extract only what the turn states. Reply with strict JSON, no markdown."""
+
+FRAME_SYSTEM = """You are an expert at extracting episodic memories from conversation turns.
+Analyse the conversation turn (it may contain the time, the speaker, image descriptions in
+the form [Image: <description>], and the text), identify the distinct events it mentions and
+extract for each event (null when not reliably determined):
+- participants: the actors, pronouns replaced by names (the speaker is "I").
+- action: the substantive action, including its actor: "Subject verb object".
+- time: the event's actual time (not only the conversation time), resolved against the
+  turn's date; for continuous events give the range.
+- location, causality (reason or purpose), manner (method or means): only when stated.
+Guidelines: an event is an occurrence with a clear subject, action and temporal context;
+resolve coreference; do not extract the act of speaking as an event.
+Also write "summary": 1-3 concise sentences in the third person, with resolved dates.
+Reply with strict JSON, no markdown."""
+
+JUDGE_SYSTEM = """You decide whether two episodic memories describe the SAME event.
+Be conservative:
+- Answer true only when both clearly describe the exact same occurrence (for example a
+  question about an event and the answer describing it, or two turns continuing the same
+  episode).
+- A plan and its later execution are different events: false.
+- Events at different times are different events: false.
+- Merely sharing a person or a topic is not enough: false.
+Reply with strict JSON: {"same_event": true|false, "reason": "..."}."""
+
+FUSE_SYSTEM = """You are an expert at integrating episodic memories. Combine two memories of
+the same event into one memory that preserves all important information from both.
+- Conservative merge: merge events only when they describe the EXACT SAME occurrence; keep
+  sequential events (plan -> execution) separate.
+- Unify participant names.
+- Conflict resolution: the original passages are the highest-priority evidence; use them to
+  verify every attribute.
+- Time: for the same event prefer the more specific time, or combine complementary times into
+  a range; events at different times stay separate; order events chronologically.
+- Summary: do not concatenate; write one cohesive narrative of the progression.
+Reply with strict JSON ({"summary": ..., "events": [...]}), no markdown."""
+
+
+def render_turn(speaker: str, text: str, when: str | None, caption: str | None) -> str:
+    lines = [f"Time: {when}" if when else "Time: unknown", f"Speaker: {speaker}", f"Text: {text}"]
+    if caption:
+        lines.append(f"[Image: {caption}]")
+    return "\n".join(lines)
+
+
+def quadruple_messages(turn: str) -> list[Message]:
+    return [
+        Message(role="system", content=QUADRUPLE_SYSTEM),
+        Message(role="user", content=f"Conversation turn:\n{turn}"),
+    ]
+
+
+def frame_messages(turns: Sequence[str]) -> list[Message]:
+    body = "\n\n".join(turns)
+    return [
+        Message(role="system", content=FRAME_SYSTEM),
+        Message(role="user", content=f"Conversation turn(s):\n{body}"),
+    ]
+
+
+def judge_messages(new: str, old: str) -> list[Message]:
+    return [
+        Message(role="system", content=JUDGE_SYSTEM),
+        Message(role="user", content=f"Memory A (existing):\n{old}\n\nMemory B (new):\n{new}"),
+    ]
+
+
+def fuse_messages(old: str, new: str, passages: Sequence[str]) -> list[Message]:
+    sources = "\n".join(f"- {p}" for p in passages)
+    return [
+        Message(role="system", content=FUSE_SYSTEM),
+        Message(
+            role="user",
+            content=f"Memory A:\n{old}\n\nMemory B:\n{new}\n\nOriginal passages:\n{sources}",
+        ),
+    ]

@@ -1,0 +1,332 @@
+"""``--strategy seem`` and ``--strategy hipporag``.
+
+Both: the query's quadruples and phrases -> the most similar facts (fact vector index) and
+entities (entity vector index) -> seed weights (``seeds.py``) -> Personalized PageRank on
+the space's semantic graph -> passages ranked by their PageRank score. Without any seed
+entity HippoRAG 2 falls back to dense retrieval, and so do we.
+
+SEEM adds Reverse Provenance Expansion: after each retrieved passage comes the frame it
+belongs to with every source passage of that frame (at most ``rpe_factor`` times the
+initial passages in all), and the top facts go first, as memories with their provenance.
+The query side is always offline (spaCy + the embedder): no LLM call at query time.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from graphmem.nlp import analyse, extract_triples, query_entities
+from graphmem.retrieval.base import (
+    Hit,
+    PassageRef,
+    RetrievalContext,
+    RetrievalResult,
+    Retriever,
+    k_for_budget,
+)
+from graphmem.seem.config import SeemConfig
+from graphmem.seem.index import Totals, over_fetch
+from graphmem.seem.names import normalise_name
+from graphmem.seem.projection import SemanticGraph
+from graphmem.seem.seeds import (
+    Scored,
+    SeedEntity,
+    entity_weights,
+    passage_weights,
+    quantise,
+    seed_groups,
+)
+
+
+@dataclass
+class FactHit:
+    id: str
+    text: str
+    cosine: float
+    entities: list[SeedEntity]
+    sources: list[PassageRef]
+
+
+@dataclass
+class RankedPassage:
+    ref: PassageRef
+    node_id: int
+    score: float
+
+
+@dataclass
+class QueryAnalysis:
+    vector: list[float]
+    fact_vectors: list[list[float]]  # the query and its quadruples
+    phrases: list[tuple[str, list[float]]]  # normalised phrase, embedding
+
+
+class SemanticRetriever(Retriever):
+    """HippoRAG 2 over the semantic layer; SEEM extends it (``SeemRetriever``)."""
+
+    name = "hipporag"
+
+    def __init__(self, ctx: RetrievalContext, config: SeemConfig | None = None) -> None:
+        super().__init__(ctx)
+        self.config = config or SeemConfig()
+        self.graph = SemanticGraph(ctx.store, ctx.space)
+        self._totals: Totals | None = None
+        self._passages: tuple[int, int] | None = None
+
+    # --- the pipeline -------------------------------------------------------------------
+    def retrieve(self, query: str, budget: int) -> RetrievalResult:
+        started = time.perf_counter()
+        timings: dict[str, float] = {}
+        k = k_for_budget(budget)
+        analysis = self._analyse(query)
+        facts = self._facts(analysis)
+        seeds = self._seed_entities(facts, analysis)
+        dense = self._dense(analysis.vector, max(k, self.config.passage_seed_k))
+        timings["seeds"] = (time.perf_counter() - started) * 1000
+        ranked, path = self._rank(seeds, dense, k)
+        timings["pagerank"] = (time.perf_counter() - started) * 1000 - timings["seeds"]
+        hits = self._hits(ranked, facts, path)
+        timings["total"] = (time.perf_counter() - started) * 1000
+        return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms=timings)
+
+    def _hits(self, ranked: list[RankedPassage], facts: list[FactHit], path: str) -> list[Hit]:
+        return [self._passage_hit(p, i, path) for i, p in enumerate(ranked)]
+
+    def _passage_hit(self, passage: RankedPassage, rank: int, path: str) -> Hit:
+        return Hit(
+            node_id=passage.ref.id,
+            label="Passage",
+            score=passage.score,
+            strategy=self.name,
+            path=[f"{path} rank {rank + 1} score {passage.score:.4g}"],
+            passages=[passage.ref],
+        )
+
+    # --- query analysis and seeds ---------------------------------------------------------
+    def totals(self) -> Totals:
+        if self._totals is None:
+            self._totals = Totals.read(self.ctx.store, self.ctx.space)
+        return self._totals
+
+    def _analyse(self, query: str) -> QueryAnalysis:
+        doc = analyse(query)
+        quads = [f"{t.subject} {t.relation} {t.object}" for t in extract_triples(doc)]
+        phrases = list(dict.fromkeys(k for k in map(normalise_name, query_entities(doc)) if k))
+        vectors = [v.tolist() for v in self.ctx.embedder.embed([query, *quads, *phrases])]
+        return QueryAnalysis(
+            vector=vectors[0],
+            fact_vectors=vectors[: 1 + len(quads)],
+            phrases=list(zip(phrases, vectors[1 + len(quads) :], strict=True)),
+        )
+
+    def _facts(self, analysis: QueryAnalysis) -> list[FactHit]:
+        totals = self.totals()
+        fetch = over_fetch(self.config.fact_top_k, totals.facts, totals.facts_in_space)
+        if fetch == 0:
+            return []
+        rows = self.ctx.store.read(
+            "semantic.facts_by_vectors",
+            space=self.ctx.space,
+            vectors=analysis.fact_vectors,
+            fetch=fetch,
+            k=self.config.fact_top_k,
+        )
+        return [
+            FactHit(
+                id=row["id"],
+                text=row["text"],
+                cosine=float(row["cosine"]),
+                entities=[
+                    SeedEntity(e["id"], int(e["node_id"]), int(e["passages"]))
+                    for e in row["entities"]
+                ],
+                sources=[PassageRef.from_row(p) for p in row["sources"]],
+            )
+            for row in rows
+            if float(row["cosine"]) >= self.config.fact_min_score
+        ]
+
+    def _seed_entities(
+        self, facts: list[FactHit], analysis: QueryAnalysis
+    ) -> dict[SeedEntity, float]:
+        contributions = [Scored(e, f.cosine) for f in facts for e in f.entities]
+        totals = self.totals()
+        fetch = over_fetch(1, totals.entities, totals.entities_in_space)
+        if analysis.phrases and fetch:
+            rows = self.ctx.store.read(
+                "semantic.entity_neighbours",
+                space=self.ctx.space,
+                rows=[{"key": key, "embedding": vec} for key, vec in analysis.phrases],
+                fetch=fetch,
+                k=1,
+            )
+            contributions += [
+                Scored(
+                    SeedEntity(row["id"], int(row["node_id"]), int(row["passages"])),
+                    float(row["cosine"]) * self.config.entity_match_weight,
+                )
+                for row in rows
+                if float(row["cosine"]) >= self.config.entity_match_min_score
+            ]
+        return entity_weights(contributions, self.config.seed_entities)
+
+    def _dense(self, vector: list[float], k: int) -> list[RankedPassage]:
+        if self._passages is None:
+            row = self.ctx.store.read("retrieval.passage_totals", space=self.ctx.space)[0]
+            self._passages = (int(row["total"]), int(row["in_space"]))
+        total, mine = self._passages
+        fetch = over_fetch(k, total, mine)
+        if fetch == 0:
+            return []
+        if mine <= fetch:  # scanning the space is cheaper than over-fetching the index
+            rows = self.ctx.store.read(
+                "semantic.dense_seeds_exact", space=self.ctx.space, embedding=vector, k=k
+            )
+        else:
+            rows = self.ctx.store.read(
+                "semantic.dense_seeds", space=self.ctx.space, embedding=vector, k=k, fetch=fetch
+            )
+        return [_ranked(row) for row in rows]
+
+    # --- PageRank -----------------------------------------------------------------------
+    def _rank(
+        self, seeds: dict[SeedEntity, float], dense: list[RankedPassage], k: int
+    ) -> tuple[list[RankedPassage], str]:
+        if not seeds or self.graph.ensure() == 0:
+            return dense[:k], "dense (no seed entity)"
+        config = self.config
+        weights = passage_weights([(p.node_id, p.score) for p in dense], config.passage_node_weight)
+        prior: dict[str, float] = {}
+        if config.passage_prior == "pagerank":
+            passages = quantise(weights, max(1, config.passage_seed_levels))
+        else:
+            passages = []
+            prior = {str(node): (1 - config.damping) * w for node, w in weights}
+        groups = seed_groups(seeds, passages, config.entity_seed_levels)
+        rows = self.ctx.store.read(
+            "semantic.ppr_passages",
+            graph=self.graph.name,
+            groups=[g.as_row() for g in groups],
+            damping=config.damping,
+            iterations=config.max_iterations,
+            concurrency=config.ppr_concurrency,
+            prior=prior,
+            k=k,
+        )
+        names = ", ".join(e.id[:8] for e in seeds)
+        return [_ranked(row) for row in rows], f"PPR from entities [{names}]"
+
+
+def _ranked(row: dict[str, Any]) -> RankedPassage:
+    return RankedPassage(PassageRef.from_row(row), int(row["node_id"]), float(row["score"]))
+
+
+class HippoRagRetriever(SemanticRetriever):
+    name = "hipporag"
+
+
+@dataclass
+class FrameRow:
+    id: str
+    summary: str
+    sources: list[PassageRef]
+
+
+def expand(
+    ranked: list[RankedPassage], frames: dict[str, list[FrameRow]], factor: float, decay: float
+) -> tuple[list[RankedPassage], dict[str, str]]:
+    """Reverse Provenance Expansion: every source of the frames of the retrieved passages
+    joins the ranking with its activating passage's score times ``decay`` (the best
+    activation wins), within ``factor`` times the retrieved passages in all. Returns the
+    new ranking and, for each added passage, why it was added."""
+    initial = {p.ref.id for p in ranked}
+    best: dict[str, tuple[float, PassageRef, str]] = {}
+    for passage in ranked:
+        score = passage.score * decay
+        for frame in frames.get(passage.ref.id, []):
+            for source in frame.sources:
+                if source.id in initial or best.get(source.id, (-1.0,))[0] >= score:
+                    continue
+                why = f"reverse provenance expansion: frame of {passage.ref.source_id}"
+                best[source.id] = (score, source, why)
+    room = max(0, int(factor * len(ranked)) - len(ranked))
+    extra = sorted(best.values(), key=lambda item: (-item[0], item[1].id))[:room]
+    merged = ranked + [RankedPassage(ref, -1, score) for score, ref, _ in extra]
+    merged.sort(key=lambda p: -p.score)
+    return merged, {ref.id: why for _, ref, why in extra}
+
+
+class SeemRetriever(SemanticRetriever):
+    name = "seem"
+
+    def _hits(self, ranked: list[RankedPassage], facts: list[FactHit], path: str) -> list[Hit]:
+        frames = self._frames([p.ref.id for p in ranked])
+        final, origin = expand(ranked, frames, self.config.rpe_factor, self.config.rpe_decay)
+        chosen = {p.ref.id for p in final}
+        top_facts = facts[: self.config.context_facts]
+        out = [self._fact_hit(f) for f in top_facts] if self.config.facts_first else []
+        waiting_facts = [] if self.config.facts_first else list(top_facts)
+        emitted: set[str] = set()
+        shown: set[str] = set()
+        for rank, passage in enumerate(final):
+            how = origin.get(passage.ref.id, path)
+            out.append(self._passage_hit(passage, rank, how))
+            emitted.add(passage.ref.id)
+            # A frame (and a fact) follows the last of its chosen sources: by then every
+            # passage it points at is in the context, and its text is the only cost.
+            for frame in frames.get(passage.ref.id, []):
+                mine = [s for s in frame.sources if s.id in chosen]
+                if frame.id not in shown and all(s.id in emitted for s in mine):
+                    shown.add(frame.id)
+                    hit = self._frame_hit(frame, mine, passage)
+                    out += [hit] if hit else []
+            for fact in [f for f in waiting_facts if passage.ref.id in {s.id for s in f.sources}]:
+                if all(s.id in emitted for s in fact.sources if s.id in chosen):
+                    waiting_facts.remove(fact)
+                    out.append(self._fact_hit(fact))
+        return out + [self._fact_hit(f) for f in waiting_facts]  # K_top is always offered
+
+    def _frames(self, ids: list[str]) -> dict[str, list[FrameRow]]:
+        rows = self.ctx.store.read("seem.frames_of_passages", space=self.ctx.space, ids=ids)
+        out: dict[str, list[FrameRow]] = {}
+        cache: dict[str, FrameRow] = {}
+        for row in rows:
+            frame = cache.get(row["frame"])
+            if frame is None:
+                sources = [PassageRef.from_row(p) for p in row["sources"]]
+                frame = cache[row["frame"]] = FrameRow(row["frame"], row["summary"], sources)
+        for row in rows:
+            for source in cache[row["frame"]].sources:
+                bucket = out.setdefault(source.id, [])
+                if cache[row["frame"]] not in bucket:
+                    bucket.append(cache[row["frame"]])
+        return out
+
+    def _fact_hit(self, fact: FactHit) -> Hit:
+        return Hit(
+            node_id=fact.id,
+            label="Fact",
+            score=fact.cosine,
+            strategy=self.name,
+            path=[f"fact vector index cosine {fact.cosine:.3f}"],
+            text=fact.text,
+            passages=fact.sources,
+        )
+
+    def _frame_hit(
+        self, frame: FrameRow, chosen: list[PassageRef], last: RankedPassage
+    ) -> Hit | None:
+        mode = self.config.frame_summaries
+        if mode == "none" or (mode == "fused" and len(frame.sources) < 2):
+            return None
+        return Hit(
+            node_id=frame.id,
+            label="EventFrame",
+            score=last.score,
+            strategy=self.name,
+            path=[f"event frame of {', '.join(p.source_id for p in chosen)}"],
+            text=frame.summary,
+            passages=chosen,
+        )
