@@ -53,7 +53,7 @@ class MiniLMEmbedder(Embedder):
 
     def __init__(self, settings: Settings) -> None:
         self._batch = settings.embedding_batch_size
-        self._threads = max(1, os.cpu_count() or 1)
+        self._threads = max(1, settings.embedding_threads)
         self._model: Any = None
         self._lock = threading.Lock()
 
@@ -84,8 +84,7 @@ class MiniLMEmbedder(Embedder):
         import torch
 
         # A query is a handful of tokens: one thread avoids intra-op sync costs that dominate
-        # (and explode when the cores are busy, e.g. Neo4j answering in parallel); batches
-        # from ingest use every core.
+        # (and explode when the cores are busy, e.g. Neo4j answering in parallel).
         torch.set_num_threads(1 if len(texts) <= 4 else self._threads)
         out = model.encode(
             list(texts),
