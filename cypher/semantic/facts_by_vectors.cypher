@@ -13,7 +13,7 @@ LIMIT $k
 CALL {
   WITH f
   MATCH (f)-[:SUBJECT|OBJECT]->(e:Entity)
-  RETURN collect(DISTINCT {id: e.id, node_id: id(e),
+  RETURN collect(DISTINCT {id: e.id, node_id: id(e), name: e.name,
                            passages: COUNT { (e)<-[:MENTIONS]-() }}) AS entities
 }
 CALL {

@@ -2,12 +2,12 @@
 // sourceNodes without weights, so each group of equally weighted seeds is one run and the
 // runs are added up, scaled by their weight: PageRank is linear in the personalisation.
 // $prior (node id as a string -> score) adds passage seeds' restart mass without a run.
-// params: $graph, $groups, $damping, $iterations, $concurrency, $prior, $k
+// params: $graph, $groups, $damping, $iterations, $tolerance, $concurrency, $prior, $k
 // returns: id, node_id, score, source_id, speaker, text, caption, ts, date_text, session_index, turn_index, tokens
 UNWIND $groups AS g
 CALL gds.pageRank.stream($graph, {
   sourceNodes: g.nodes, dampingFactor: $damping, maxIterations: $iterations,
-  concurrency: $concurrency, relationshipWeightProperty: 'weight'
+  tolerance: $tolerance, concurrency: $concurrency, relationshipWeightProperty: 'weight'
 })
 YIELD nodeId, score
 WITH nodeId, sum(score * g.weight) AS score

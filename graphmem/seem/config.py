@@ -49,7 +49,6 @@ class SeemConfig(BaseSettings):
     entity_match_weight: float = Field(default=1.0, description="a matched phrase's seed share")
     seed_entities: int = Field(default=5, description="entity seeds kept (largest weights)")
     passage_node_weight: float = Field(default=0.05, description="dense score factor for passages")
-    passage_seed_k: int = Field(default=100, description="dense passages given a seed weight")
     passage_seed_levels: int = Field(
         default=4, ge=1, description="weight levels (one PPR run each)"
     )
@@ -59,13 +58,15 @@ class SeemConfig(BaseSettings):
     entity_seed_levels: int = Field(default=0, description="0: one PageRank run per entity")
     ppr_concurrency: int = Field(default=1, description="GDS threads per PageRank run")
     damping: float = Field(default=0.5, gt=0.0, lt=1.0, description="PageRank damping factor")
-    max_iterations: int = Field(default=20, description="PageRank iterations")
+    max_iterations: int = Field(default=20, description="PageRank iterations at most")
+    tolerance: float = Field(default=1e-4, description="PageRank stops below this change")
+    query_texts: int = Field(default=4, description="query + quadruples + phrases embedded")
 
     # --- retrieval: context --------------------------------------------------------------
     rpe_factor: float = Field(default=2.0, description="RPE: final passages <= factor * initial")
-    rpe_decay: float = Field(default=0.5, description="RPE: a frame-mate's share of its score")
+    rpe_decay: float = Field(default=0.25, description="RPE: a frame-mate's share of its score")
     context_facts: int = Field(default=3, description="top facts shown as memories")
     facts_first: bool = Field(default=False, description="facts lead (else follow their sources)")
-    frame_summaries: Literal["all", "fused", "none"] = Field(
-        default="fused", description="which frames show their summary"
+    frame_summaries: Literal["all", "fused", "llm", "none"] = Field(
+        default="llm", description="which frames show their summary (llm: LLM-built ones)"
     )

@@ -17,6 +17,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from graphmem.nlp import analyse, extract_triples, query_entities
 from graphmem.retrieval.base import (
     Hit,
@@ -26,6 +29,7 @@ from graphmem.retrieval.base import (
     Retriever,
     k_for_budget,
 )
+from graphmem.retrieval.passages import DenseRetriever
 from graphmem.seem.config import SeemConfig
 from graphmem.seem.index import Totals, over_fetch
 from graphmem.seem.names import normalise_name
@@ -73,7 +77,7 @@ class SemanticRetriever(Retriever):
         self.config = config or SeemConfig()
         self.graph = SemanticGraph(ctx.store, ctx.space)
         self._totals: Totals | None = None
-        self._passages: tuple[int, int] | None = None
+        self._passage_vectors: tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]] | None = None
 
     # --- the pipeline -------------------------------------------------------------------
     def retrieve(self, query: str, budget: int) -> RetrievalResult:
@@ -83,9 +87,9 @@ class SemanticRetriever(Retriever):
         analysis = self._analyse(query)
         facts = self._facts(analysis)
         seeds = self._seed_entities(facts, analysis)
-        dense = self._dense(analysis.vector, max(k, self.config.passage_seed_k))
+        dense = self._dense(analysis.vector) if seeds else []
         timings["seeds"] = (time.perf_counter() - started) * 1000
-        ranked, path = self._rank(seeds, dense, k)
+        ranked, path = self._rank(query, seeds, dense, k)
         timings["pagerank"] = (time.perf_counter() - started) * 1000 - timings["seeds"]
         hits = self._hits(ranked, facts, path)
         timings["total"] = (time.perf_counter() - started) * 1000
@@ -112,8 +116,10 @@ class SemanticRetriever(Retriever):
 
     def _analyse(self, query: str) -> QueryAnalysis:
         doc = analyse(query)
-        quads = [f"{t.subject} {t.relation} {t.object}" for t in extract_triples(doc)]
-        phrases = list(dict.fromkeys(k for k in map(normalise_name, query_entities(doc)) if k))
+        room = self.config.query_texts - 1
+        quads = [f"{t.subject} {t.relation} {t.object}" for t in extract_triples(doc)][:room]
+        keys = dict.fromkeys(k for k in map(normalise_name, query_entities(doc)) if k)
+        phrases = list(keys)[: room - len(quads)]
         vectors = [v.tolist() for v in self.ctx.embedder.embed([query, *quads, *phrases])]
         return QueryAnalysis(
             vector=vectors[0],
@@ -139,7 +145,7 @@ class SemanticRetriever(Retriever):
                 text=row["text"],
                 cosine=float(row["cosine"]),
                 entities=[
-                    SeedEntity(e["id"], int(e["node_id"]), int(e["passages"]))
+                    SeedEntity(e["id"], int(e["node_id"]), int(e["passages"]), e["name"])
                     for e in row["entities"]
                 ],
                 sources=[PassageRef.from_row(p) for p in row["sources"]],
@@ -164,7 +170,7 @@ class SemanticRetriever(Retriever):
             )
             contributions += [
                 Scored(
-                    SeedEntity(row["id"], int(row["node_id"]), int(row["passages"])),
+                    SeedEntity(row["id"], int(row["node_id"]), int(row["passages"]), row["name"]),
                     float(row["cosine"]) * self.config.entity_match_weight,
                 )
                 for row in rows
@@ -172,32 +178,29 @@ class SemanticRetriever(Retriever):
             ]
         return entity_weights(contributions, self.config.seed_entities)
 
-    def _dense(self, vector: list[float], k: int) -> list[RankedPassage]:
-        if self._passages is None:
-            row = self.ctx.store.read("retrieval.passage_totals", space=self.ctx.space)[0]
-            self._passages = (int(row["total"]), int(row["in_space"]))
-        total, mine = self._passages
-        fetch = over_fetch(k, total, mine)
-        if fetch == 0:
-            return []
-        if mine <= fetch:  # scanning the space is cheaper than over-fetching the index
-            rows = self.ctx.store.read(
-                "semantic.dense_seeds_exact", space=self.ctx.space, embedding=vector, k=k
-            )
-        else:
-            rows = self.ctx.store.read(
-                "semantic.dense_seeds", space=self.ctx.space, embedding=vector, k=k, fetch=fetch
-            )
-        return [_ranked(row) for row in rows]
+    def _dense(self, vector: list[float]) -> list[tuple[int, float]]:
+        """(projection node id, cosine) of every passage of the space. The space's passage
+        embeddings are read once per retriever: a few hundred kilobytes per conversation,
+        and one matrix product instead of an index search per query."""
+        if self._passage_vectors is None:
+            rows = self.ctx.store.read("semantic.passage_vectors", space=self.ctx.space)
+            ids = np.array([int(r["node_id"]) for r in rows], dtype=np.int64)
+            matrix = np.array([r["embedding"] for r in rows], dtype=np.float32)
+            self._passage_vectors = (ids, matrix.reshape(len(rows), -1))
+        ids, matrix = self._passage_vectors
+        scores = matrix @ np.asarray(vector, dtype=np.float32) if len(ids) else np.zeros(0)
+        return [(int(i), float(s)) for i, s in zip(ids, scores, strict=True)]
 
     # --- PageRank -----------------------------------------------------------------------
     def _rank(
-        self, seeds: dict[SeedEntity, float], dense: list[RankedPassage], k: int
+        self, query: str, seeds: dict[SeedEntity, float], dense: list[tuple[int, float]], k: int
     ) -> tuple[list[RankedPassage], str]:
         if not seeds or self.graph.ensure() == 0:
-            return dense[:k], "dense (no seed entity)"
+            hits = DenseRetriever(self.ctx).search(query, k)  # HippoRAG 2's fallback
+            ranked = [RankedPassage(h.passages[0], -1, h.score) for h in hits]
+            return ranked, "dense (no seed entity)"
         config = self.config
-        weights = passage_weights([(p.node_id, p.score) for p in dense], config.passage_node_weight)
+        weights = passage_weights(dense, config.passage_node_weight)
         prior: dict[str, float] = {}
         if config.passage_prior == "pagerank":
             passages = quantise(weights, max(1, config.passage_seed_levels))
@@ -211,11 +214,12 @@ class SemanticRetriever(Retriever):
             groups=[g.as_row() for g in groups],
             damping=config.damping,
             iterations=config.max_iterations,
+            tolerance=config.tolerance,
             concurrency=config.ppr_concurrency,
             prior=prior,
             k=k,
         )
-        names = ", ".join(e.id[:8] for e in seeds)
+        names = ", ".join(f"{e.name} {w:.3g}" for e, w in seeds.items())
         return [_ranked(row) for row in rows], f"PPR from entities [{names}]"
 
 
@@ -232,6 +236,7 @@ class FrameRow:
     id: str
     summary: str
     sources: list[PassageRef]
+    backend: str = "offline"
 
 
 def expand(
@@ -262,7 +267,7 @@ class SeemRetriever(SemanticRetriever):
     name = "seem"
 
     def _hits(self, ranked: list[RankedPassage], facts: list[FactHit], path: str) -> list[Hit]:
-        frames = self._frames([p.ref.id for p in ranked])
+        frames = self._frames(ranked)
         final, origin = expand(ranked, frames, self.config.rpe_factor, self.config.rpe_decay)
         chosen = {p.ref.id for p in final}
         top_facts = facts[: self.config.context_facts]
@@ -288,20 +293,17 @@ class SeemRetriever(SemanticRetriever):
                     out.append(self._fact_hit(fact))
         return out + [self._fact_hit(f) for f in waiting_facts]  # K_top is always offered
 
-    def _frames(self, ids: list[str]) -> dict[str, list[FrameRow]]:
-        rows = self.ctx.store.read("seem.frames_of_passages", space=self.ctx.space, ids=ids)
+    def _frames(self, ranked: list[RankedPassage]) -> dict[str, list[FrameRow]]:
+        """The frames of the ranked passages, under the id of each of their sources."""
+        known = {p.ref.id: p.ref for p in ranked}
+        rows = self.ctx.store.read("seem.frames_of_passages", space=self.ctx.space, ids=list(known))
         out: dict[str, list[FrameRow]] = {}
-        cache: dict[str, FrameRow] = {}
         for row in rows:
-            frame = cache.get(row["frame"])
-            if frame is None:
-                sources = [PassageRef.from_row(p) for p in row["sources"]]
-                frame = cache[row["frame"]] = FrameRow(row["frame"], row["summary"], sources)
-        for row in rows:
-            for source in cache[row["frame"]].sources:
-                bucket = out.setdefault(source.id, [])
-                if cache[row["frame"]] not in bucket:
-                    bucket.append(cache[row["frame"]])
+            extra = {p["id"]: PassageRef.from_row(p) for p in row["extra"]}
+            sources = [known.get(pid) or extra[pid] for pid in row["source_ids"]]
+            frame = FrameRow(row["frame"], row["summary"], sources, row["backend"] or "")
+            for source in sources:
+                out.setdefault(source.id, []).append(frame)
         return out
 
     def _fact_hit(self, fact: FactHit) -> Hit:
@@ -319,7 +321,11 @@ class SeemRetriever(SemanticRetriever):
         self, frame: FrameRow, chosen: list[PassageRef], last: RankedPassage
     ) -> Hit | None:
         mode = self.config.frame_summaries
-        if mode == "none" or (mode == "fused" and len(frame.sources) < 2):
+        if (
+            mode == "none"
+            or (mode == "fused" and len(frame.sources) < 2)
+            or (mode == "llm" and not frame.backend.startswith("llm:"))
+        ):
             return None
         return Hit(
             node_id=frame.id,

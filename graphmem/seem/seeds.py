@@ -25,6 +25,7 @@ class SeedEntity:
     id: str
     node_id: int
     passages: int  # passages mentioning it
+    name: str = ""
 
 
 @dataclass(frozen=True)

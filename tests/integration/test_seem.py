@@ -118,6 +118,13 @@ def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
     return Memory(settings, store=store, embedder=embedder)
 
 
+@pytest.fixture(autouse=True)
+def _drop_projection(store: GraphStore, space: str) -> Iterator[None]:
+    """The space fixture deletes nodes only; an in-memory graph would outlive the test."""
+    yield
+    SemanticGraph(store, space).drop()
+
+
 @pytest.fixture
 def built(memory: Memory, space: str) -> str:
     _ingest(memory, space)

@@ -22,7 +22,15 @@ from graphmem.seem.index import over_fetch
 from graphmem.seem.llm_prompts import EventSlots, FrameOut, QuadrupleExtraction, QuadrupleOut
 from graphmem.seem.names import alnum_length, head_noun, human_date, normalise_name
 from graphmem.seem.retriever import FrameRow, RankedPassage, expand
-from graphmem.seem.seeds import Scored, SeedEntity, entity_weights, passage_groups, seed_groups
+from graphmem.seem.seeds import (
+    Scored,
+    SeedEntity,
+    entity_weights,
+    passage_groups,
+    passage_weights,
+    quantise,
+    seed_groups,
+)
 
 REF = datetime(2023, 5, 8, 13, 56)
 
@@ -105,6 +113,20 @@ def test_passage_groups_min_max_normalise_and_quantise() -> None:
     assert groups[0].weight == pytest.approx(0.05 * (1.0 + 0.9375) / 2)
     assert groups[1].weight == pytest.approx(0.05 * 0.5)
     assert passage_groups(scores, passage_weight=0.0, levels=4) == []
+
+
+def test_quantise_exact_or_in_levels() -> None:
+    weights = [(1, 0.9), (2, 0.8), (3, 0.2), (4, 0.0)]
+    exact = quantise(weights, levels=0)
+    assert [(g.nodes, g.weight) for g in exact] == [([1], 0.9), ([2], 0.8), ([3], 0.2)]
+    two = quantise(weights, levels=2)
+    assert [(g.nodes, round(g.weight, 3)) for g in two] == [([1, 2], 0.85), ([3], 0.2)]
+    assert quantise([], levels=3) == []
+
+
+def test_passage_weights_normalise_over_all_passages() -> None:
+    weights = dict(passage_weights([(1, 0.5), (2, 0.3), (3, 0.1)], passage_weight=0.05))
+    assert weights == pytest.approx({1: 0.05, 2: 0.025})  # the minimum gets nothing
 
 
 def test_seed_groups_one_run_per_entity_then_passages() -> None:
