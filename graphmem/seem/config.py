@@ -55,7 +55,7 @@ class SeemConfig(BaseSettings):
     passage_prior: Literal["pagerank", "restart"] = Field(
         default="restart", description="passage seeds: PageRank runs or restart mass only"
     )
-    entity_seed_levels: int = Field(default=0, description="0: one PageRank run per entity")
+    entity_seed_levels: int = Field(default=3, description="weight levels (0: one run each)")
     ppr_concurrency: int = Field(default=1, description="GDS threads per PageRank run")
     damping: float = Field(default=0.5, gt=0.0, lt=1.0, description="PageRank damping factor")
     max_iterations: int = Field(default=20, description="PageRank iterations at most")
@@ -64,7 +64,7 @@ class SeemConfig(BaseSettings):
 
     # --- retrieval: context --------------------------------------------------------------
     rpe_factor: float = Field(default=2.0, description="RPE: final passages <= factor * initial")
-    rpe_decay: float = Field(default=0.25, description="RPE: a frame-mate's share of its score")
+    rpe_decay: float = Field(default=0.1, description="RPE: a frame-mate's share of its score")
     context_facts: int = Field(default=3, description="top facts shown as memories")
     facts_first: bool = Field(default=False, description="facts lead (else follow their sources)")
     frame_summaries: Literal["all", "fused", "llm", "none"] = Field(

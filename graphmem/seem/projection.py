@@ -5,9 +5,11 @@ and by ``forget`` (``drop_space_graphs``)."""
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 
 from neo4j.exceptions import ClientError
 
+from graphmem.errors import ServerError
 from graphmem.projections import graph_name
 from graphmem.store import GraphStore
 
@@ -16,33 +18,40 @@ SEMANTIC_GRAPH = "semantic"
 _PROJECT_LOCK = threading.Lock()
 
 
+@dataclass(frozen=True)
+class GraphInfo:
+    relationships: int
+    created: str  # changes whenever the graph is projected again
+
+
 class SemanticGraph:
     def __init__(self, store: GraphStore, space: str) -> None:
         self.store = store
         self.space = space
         self.name = graph_name(space, SEMANTIC_GRAPH)
 
-    def _relationships(self) -> int | None:
+    def info(self) -> GraphInfo | None:
         rows = self.store.read("semantic.graph_info", graph=self.name)
-        return int(rows[0]["relationships"]) if rows else None
+        return GraphInfo(int(rows[0]["relationships"]), rows[0]["created"]) if rows else None
 
-    def ensure(self) -> int:
-        """The graph exists afterwards; returns its relationship count (0: nothing to walk)."""
-        found = self._relationships()
+    def ensure(self) -> GraphInfo:
+        """The graph exists afterwards (relationships 0: nothing to walk)."""
+        found = self.info()
         if found is not None:
             return found
         with _PROJECT_LOCK:
-            found = self._relationships()
-            if found is not None:
-                return found
-            try:
-                row = self.store.write("semantic.project", space=self.space, graph=self.name)[0]
-            except ClientError as exc:
-                # Another process projected it between our check and our call.
-                if "already exists" not in str(exc.message):
-                    raise
-                return self._relationships() or 0
-            return int(row["relationships"])
+            found = self.info()
+            if found is None:
+                try:
+                    self.store.write("semantic.project", space=self.space, graph=self.name)
+                except ClientError as exc:
+                    # Another process projected it between our check and our call.
+                    if "already exists" not in str(exc.message):
+                        raise
+                found = self.info()
+        if found is None:
+            raise ServerError(f"GDS graph {self.name} vanished right after it was projected")
+        return found
 
     def drop(self) -> None:
         self.store.write("gds.drop_graph", graph=self.name)

@@ -14,11 +14,8 @@ The query side is always offline (spaCy + the embedder): no LLM call at query ti
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
 
 from graphmem.nlp import analyse, extract_triples, query_entities
 from graphmem.retrieval.base import (
@@ -29,7 +26,6 @@ from graphmem.retrieval.base import (
     Retriever,
     k_for_budget,
 )
-from graphmem.retrieval.passages import DenseRetriever
 from graphmem.seem.config import SeemConfig
 from graphmem.seem.index import Totals, over_fetch
 from graphmem.seem.names import normalise_name
@@ -42,6 +38,7 @@ from graphmem.seem.seeds import (
     quantise,
     seed_groups,
 )
+from graphmem.seem.snapshot import FrameRow, SpaceSnapshot
 
 
 @dataclass
@@ -77,7 +74,8 @@ class SemanticRetriever(Retriever):
         self.config = config or SeemConfig()
         self.graph = SemanticGraph(ctx.store, ctx.space)
         self._totals: Totals | None = None
-        self._passage_vectors: tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]] | None = None
+        self._snapshot: SpaceSnapshot | None = None
+        self._executor: ThreadPoolExecutor | None = None
 
     # --- the pipeline -------------------------------------------------------------------
     def retrieve(self, query: str, budget: int) -> RetrievalResult:
@@ -85,11 +83,14 @@ class SemanticRetriever(Retriever):
         timings: dict[str, float] = {}
         k = k_for_budget(budget)
         analysis = self._analyse(query)
+        self.totals()  # read once, before two threads want it
+        # Two independent index searches: run side by side (the driver is thread-safe).
+        matches = self._pool().submit(self._entity_matches, analysis)
         facts = self._facts(analysis)
-        seeds = self._seed_entities(facts, analysis)
-        dense = self._dense(analysis.vector) if seeds else []
+        contributions = [Scored(e, f.cosine) for f in facts for e in f.entities]
+        seeds = entity_weights(contributions + matches.result(), self.config.seed_entities)
         timings["seeds"] = (time.perf_counter() - started) * 1000
-        ranked, path = self._rank(query, seeds, dense, k)
+        ranked, path = self._rank(analysis, seeds, k)
         timings["pagerank"] = (time.perf_counter() - started) * 1000 - timings["seeds"]
         hits = self._hits(ranked, facts, path)
         timings["total"] = (time.perf_counter() - started) * 1000
@@ -154,53 +155,52 @@ class SemanticRetriever(Retriever):
             if float(row["cosine"]) >= self.config.fact_min_score
         ]
 
-    def _seed_entities(
-        self, facts: list[FactHit], analysis: QueryAnalysis
-    ) -> dict[SeedEntity, float]:
-        contributions = [Scored(e, f.cosine) for f in facts for e in f.entities]
+    def _pool(self) -> ThreadPoolExecutor:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="seem")
+        return self._executor
+
+    def _entity_matches(self, analysis: QueryAnalysis) -> list[Scored]:
+        """Each query phrase's nearest entity of the space, when it is close enough."""
         totals = self.totals()
         fetch = over_fetch(1, totals.entities, totals.entities_in_space)
-        if analysis.phrases and fetch:
-            rows = self.ctx.store.read(
-                "semantic.entity_neighbours",
-                space=self.ctx.space,
-                rows=[{"key": key, "embedding": vec} for key, vec in analysis.phrases],
-                fetch=fetch,
-                k=1,
+        if not analysis.phrases or not fetch:
+            return []
+        rows = self.ctx.store.read(
+            "semantic.entity_neighbours",
+            space=self.ctx.space,
+            rows=[{"key": key, "embedding": vec} for key, vec in analysis.phrases],
+            fetch=fetch,
+            k=1,
+        )
+        return [
+            Scored(
+                SeedEntity(row["id"], int(row["node_id"]), int(row["passages"]), row["name"]),
+                float(row["cosine"]) * self.config.entity_match_weight,
             )
-            contributions += [
-                Scored(
-                    SeedEntity(row["id"], int(row["node_id"]), int(row["passages"]), row["name"]),
-                    float(row["cosine"]) * self.config.entity_match_weight,
-                )
-                for row in rows
-                if float(row["cosine"]) >= self.config.entity_match_min_score
-            ]
-        return entity_weights(contributions, self.config.seed_entities)
+            for row in rows
+            if float(row["cosine"]) >= self.config.entity_match_min_score
+        ]
 
-    def _dense(self, vector: list[float]) -> list[tuple[int, float]]:
-        """(projection node id, cosine) of every passage of the space. The space's passage
-        embeddings are read once per retriever: a few hundred kilobytes per conversation,
-        and one matrix product instead of an index search per query."""
-        if self._passage_vectors is None:
-            rows = self.ctx.store.read("semantic.passage_vectors", space=self.ctx.space)
-            ids = np.array([int(r["node_id"]) for r in rows], dtype=np.int64)
-            matrix = np.array([r["embedding"] for r in rows], dtype=np.float32)
-            self._passage_vectors = (ids, matrix.reshape(len(rows), -1))
-        ids, matrix = self._passage_vectors
-        scores = matrix @ np.asarray(vector, dtype=np.float32) if len(ids) else np.zeros(0)
-        return [(int(i), float(s)) for i, s in zip(ids, scores, strict=True)]
+    def snapshot(self) -> tuple[SpaceSnapshot, int]:
+        """The space's passages and frames, and the projection's relationship count; read
+        again whenever the projection was (re)built since the last query."""
+        info = self.graph.ensure()
+        if self._snapshot is None or self._snapshot.created != info.created:
+            self._snapshot = SpaceSnapshot.load(self.ctx.store, self.ctx.space, info.created)
+            self._totals = None  # the space changed: the over-fetch factors too
+        return self._snapshot, info.relationships
 
     # --- PageRank -----------------------------------------------------------------------
     def _rank(
-        self, query: str, seeds: dict[SeedEntity, float], dense: list[tuple[int, float]], k: int
+        self, analysis: QueryAnalysis, seeds: dict[SeedEntity, float], k: int
     ) -> tuple[list[RankedPassage], str]:
-        if not seeds or self.graph.ensure() == 0:
-            hits = DenseRetriever(self.ctx).search(query, k)  # HippoRAG 2's fallback
-            ranked = [RankedPassage(h.passages[0], -1, h.score) for h in hits]
-            return ranked, "dense (no seed entity)"
+        snapshot, relationships = self.snapshot()
+        if not seeds or relationships == 0:  # HippoRAG 2's fallback: dense retrieval
+            nearest = snapshot.nearest(analysis.vector, k)
+            return [RankedPassage(ref, -1, score) for ref, score in nearest], "dense (no seed)"
         config = self.config
-        weights = passage_weights(dense, config.passage_node_weight)
+        weights = passage_weights(snapshot.scores(analysis.vector), config.passage_node_weight)
         prior: dict[str, float] = {}
         if config.passage_prior == "pagerank":
             passages = quantise(weights, max(1, config.passage_seed_levels))
@@ -219,24 +219,17 @@ class SemanticRetriever(Retriever):
             prior=prior,
             k=k,
         )
+        ranked = [
+            RankedPassage(snapshot.by_node[int(r["node_id"])], int(r["node_id"]), float(r["score"]))
+            for r in rows
+            if int(r["node_id"]) in snapshot.by_node
+        ]
         names = ", ".join(f"{e.name} {w:.3g}" for e, w in seeds.items())
-        return [_ranked(row) for row in rows], f"PPR from entities [{names}]"
-
-
-def _ranked(row: dict[str, Any]) -> RankedPassage:
-    return RankedPassage(PassageRef.from_row(row), int(row["node_id"]), float(row["score"]))
+        return ranked, f"PPR from entities [{names}]"
 
 
 class HippoRagRetriever(SemanticRetriever):
     name = "hipporag"
-
-
-@dataclass
-class FrameRow:
-    id: str
-    summary: str
-    sources: list[PassageRef]
-    backend: str = "offline"
 
 
 def expand(
@@ -267,7 +260,7 @@ class SeemRetriever(SemanticRetriever):
     name = "seem"
 
     def _hits(self, ranked: list[RankedPassage], facts: list[FactHit], path: str) -> list[Hit]:
-        frames = self._frames(ranked)
+        frames = self.snapshot()[0].frames
         final, origin = expand(ranked, frames, self.config.rpe_factor, self.config.rpe_decay)
         chosen = {p.ref.id for p in final}
         top_facts = facts[: self.config.context_facts]
@@ -292,19 +285,6 @@ class SeemRetriever(SemanticRetriever):
                     waiting_facts.remove(fact)
                     out.append(self._fact_hit(fact))
         return out + [self._fact_hit(f) for f in waiting_facts]  # K_top is always offered
-
-    def _frames(self, ranked: list[RankedPassage]) -> dict[str, list[FrameRow]]:
-        """The frames of the ranked passages, under the id of each of their sources."""
-        known = {p.ref.id: p.ref for p in ranked}
-        rows = self.ctx.store.read("seem.frames_of_passages", space=self.ctx.space, ids=list(known))
-        out: dict[str, list[FrameRow]] = {}
-        for row in rows:
-            extra = {p["id"]: PassageRef.from_row(p) for p in row["extra"]}
-            sources = [known.get(pid) or extra[pid] for pid in row["source_ids"]]
-            frame = FrameRow(row["frame"], row["summary"], sources, row["backend"] or "")
-            for source in sources:
-                out.setdefault(source.id, []).append(frame)
-        return out
 
     def _fact_hit(self, fact: FactHit) -> Hit:
         return Hit(

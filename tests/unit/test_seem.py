@@ -21,7 +21,7 @@ from graphmem.seem.frames import FrameDraft, compose_summary, llm_frames, offlin
 from graphmem.seem.index import over_fetch
 from graphmem.seem.llm_prompts import EventSlots, FrameOut, QuadrupleExtraction, QuadrupleOut
 from graphmem.seem.names import alnum_length, head_noun, human_date, normalise_name
-from graphmem.seem.retriever import FrameRow, RankedPassage, expand
+from graphmem.seem.retriever import RankedPassage, expand
 from graphmem.seem.seeds import (
     Scored,
     SeedEntity,
@@ -31,6 +31,7 @@ from graphmem.seem.seeds import (
     quantise,
     seed_groups,
 )
+from graphmem.seem.snapshot import FrameRow
 
 REF = datetime(2023, 5, 8, 13, 56)
 
