@@ -69,6 +69,8 @@ class Settings(BaseSettings):
     # Measured on the 2-core target: one torch thread embeds faster (105 vs 69 texts/s) once
     # anything else (Neo4j, a second job) wants a core.
     embedding_threads: int = 1
+    # numpy's BLAS threads spin between calls and slow Neo4j on the same cores (threads.py).
+    blas_threads: int = Field(default=1, ge=0, description="0: BLAS decides")
     embedding_dim: int = Field(default=384, description="only read for the openai embedder")
     spacy_model: str = "auto"
 

@@ -6,6 +6,7 @@ delegates; the work lives in the components.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -21,11 +22,14 @@ from graphmem.ingest.models import ConversationIn, Dataset, SessionIn, Turn
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id
 from graphmem.llm import Message, StructuredLLM, build_llm
 from graphmem.projections import drop_space_graphs
-from graphmem.retrieval.base import RetrievalContext, RetrievalResult
+from graphmem.retrieval.base import RetrievalContext, RetrievalResult, Retriever
 from graphmem.retrieval.packer import PackedContext, pack
 from graphmem.retrieval.registry import build_retriever
 from graphmem.schema import check_embedder, init_schema
 from graphmem.store import GraphStore
+from graphmem.threads import limit_blas_threads
+
+_MAX_RETRIEVERS = 32
 
 Format = Literal["auto", "locomo", "longmemeval", "jsonl"]
 
@@ -74,6 +78,9 @@ class Memory:
         self.embedder = embedder or build_embedder(self.settings)
         self._llm = llm
         self._checked = False
+        # Retrievers keep per-space state (SEEM's snapshot of the space): reused across
+        # queries, the least recently used dropped beyond ``_MAX_RETRIEVERS``.
+        self._retrievers: OrderedDict[tuple[str, str], Retriever] = OrderedDict()
 
     @property
     def llm(self) -> StructuredLLM | None:
@@ -92,6 +99,7 @@ class Memory:
 
     def _ready(self) -> None:
         if not self._checked:
+            limit_blas_threads(self.settings.blas_threads)
             check_embedder(self.store, self.embedder)
             # Load the model now, so the first query's latency is the query's, not the load's.
             self.embedder.embed(["warm-up"])
@@ -200,6 +208,8 @@ class Memory:
     def forget(self, space: str) -> int:
         """Delete every node of a space (and its in-memory projections)."""
         drop_space_graphs(self.store, space)
+        for key in [key for key in self._retrievers if key[1] == space]:
+            del self._retrievers[key]
         deleted = 0
         while True:
             rows = self.store.write("core.delete_space_batch", space=space, batch=5000)
@@ -212,9 +222,20 @@ class Memory:
         self, question: str, space: str, strategy: str = "hybrid", budget: int = 1000
     ) -> QueryResult:
         self._ready()
-        ctx = RetrievalContext(self.store, self.embedder, self.settings, space)
-        result = build_retriever(strategy, ctx).retrieve(question, budget)
+        result = self.retriever(strategy, space).retrieve(question, budget)
         return QueryResult(result, pack(result.hits, budget, self.embedder.count_tokens))
+
+    def retriever(self, strategy: str, space: str) -> Retriever:
+        """The retriever of ``strategy`` over ``space``, kept for the next query."""
+        key = (strategy, space)
+        found = self._retrievers.pop(key, None)
+        if found is None:
+            ctx = RetrievalContext(self.store, self.embedder, self.settings, space)
+            found = build_retriever(strategy, ctx)
+        self._retrievers[key] = found
+        while len(self._retrievers) > _MAX_RETRIEVERS:
+            self._retrievers.popitem(last=False)
+        return found
 
     def ask(
         self, question: str, space: str, strategy: str = "hybrid", budget: int = 1000

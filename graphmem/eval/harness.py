@@ -165,7 +165,13 @@ class _Evaluator:
         one = Dataset(conversations=[conversation], qa={cid: dataset.qa.get(cid, [])})
         self.memory.ingest_dataset(one, space, self.builders)
         ctx = RetrievalContext(self.memory.store, self.memory.embedder, self.memory.settings, space)
-        return [build_retriever(name, ctx) for name in self.strategies]
+        retrievers = [build_retriever(name, ctx) for name in self.strategies]
+        prepare = self.meta.setdefault("prepare_ms", {})
+        for name, retriever in zip(self.strategies, retrievers, strict=True):
+            started = time.perf_counter()
+            retriever.prepare()  # one-off per space, reported apart from query latency
+            prepare[name] = prepare.get(name, 0.0) + (time.perf_counter() - started) * 1000
+        return retrievers
 
     def count(self, question: Question, ignored: int) -> None:
         self.meta["n_questions"] += 1

@@ -72,12 +72,17 @@ def _meta_lines(meta: dict[str, Any]) -> list[str]:
         for key, value in meta.items()
         if key.startswith(("skipped", "ignored"))
     )
-    return [
+    lines = [
         f"{meta.get('n_conversations', 0)} conversations, {meta.get('n_questions', 0)} "
         f"questions; {skipped}; LLM: {meta.get('llm') or 'none (answer metrics not computed)'}.",
         "",
         _LEGEND,
     ]
+    prepared = {k: v for k, v in meta.get("prepare_ms", {}).items() if v >= 1}
+    if prepared:
+        cost = ", ".join(f"{name} {ms / 1000:.1f} s" for name, ms in prepared.items())
+        lines += ["", f"One-off preparation per space, not in the latencies (all spaces): {cost}."]
+    return lines
 
 
 def render_markdown(results: Sequence[dict[str, Any]]) -> str:

@@ -107,6 +107,10 @@ class Retriever(ABC):
     @abstractmethod
     def retrieve(self, query: str, budget: int) -> RetrievalResult: ...
 
+    def prepare(self) -> None:  # noqa: B027 - optional hook, a no-op by default
+        """Do now the one-off work the first query would do (SEEM: project the space's graph,
+        read its snapshot), so that query latency measures queries."""
+
 
 class SearchRetriever(Retriever):
     """A retriever whose whole work is one ranked search for ``k`` hits."""

@@ -61,6 +61,13 @@ class SeemConfig(BaseSettings):
     max_iterations: int = Field(default=20, description="PageRank iterations at most")
     tolerance: float = Field(default=1e-4, description="PageRank stops below this change")
     query_texts: int = Field(default=4, description="query + quadruples + phrases embedded")
+    entity_match: Literal["embedding", "name"] = Field(
+        default="name",
+        description="query phrase -> entity: same normalised name, or nearest embedding",
+    )
+    in_memory_index: bool = Field(
+        default=True, description="search facts/entities in memory (else the vector indexes)"
+    )
 
     # --- retrieval: context --------------------------------------------------------------
     rpe_factor: float = Field(default=2.0, description="RPE: final passages <= factor * initial")

@@ -1,22 +1,26 @@
 """``--strategy seem`` and ``--strategy hipporag``.
 
-Both: the query's quadruples and phrases -> the most similar facts (fact vector index) and
-entities (entity vector index) -> seed weights (``seeds.py``) -> Personalized PageRank on
-the space's semantic graph -> passages ranked by their PageRank score. Without any seed
-entity HippoRAG 2 falls back to dense retrieval, and so do we.
+Both: the query's quadruples and phrases -> the most similar facts and entities of the
+space -> seed weights (``seeds.py``) -> Personalized PageRank on the space's semantic graph
+-> passages ranked by their PageRank score. Without any seed entity HippoRAG 2 falls back
+to dense retrieval, and so do we.
 
 SEEM adds Reverse Provenance Expansion: after each retrieved passage comes the frame it
 belongs to with every source passage of that frame (at most ``rpe_factor`` times the
 initial passages in all), and the top facts go first, as memories with their provenance.
 The query side is always offline (spaCy + the embedder): no LLM call at query time.
+
+A query costs one database round trip, the PageRank statement: the facts, entities,
+passage vectors and frames of the space are held in a ``SpaceSnapshot`` (``snapshot.py``),
+read again whenever the statement reports a projection other than the one it was read with.
 """
 
 from __future__ import annotations
 
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from graphmem.errors import ServerError
 from graphmem.nlp import analyse, extract_triples, query_entities
 from graphmem.retrieval.base import (
     Hit,
@@ -38,16 +42,7 @@ from graphmem.seem.seeds import (
     quantise,
     seed_groups,
 )
-from graphmem.seem.snapshot import FrameRow, SpaceSnapshot
-
-
-@dataclass
-class FactHit:
-    id: str
-    text: str
-    cosine: float
-    entities: list[SeedEntity]
-    sources: list[PassageRef]
+from graphmem.seem.snapshot import FactHit, FrameRow, SpaceSnapshot
 
 
 @dataclass
@@ -64,6 +59,15 @@ class QueryAnalysis:
     phrases: list[tuple[str, list[float]]]  # normalised phrase, embedding
 
 
+class StaleSnapshotError(ServerError):
+    """The projection walked is not the one the snapshot was read with: the retriever reads
+    the space again and retries once; raised to the caller only if the space changed again
+    during that retry."""
+
+    def __init__(self) -> None:
+        super().__init__("the space changed while it was being queried", hint="query again")
+
+
 class SemanticRetriever(Retriever):
     """HippoRAG 2 over the semantic layer; SEEM extends it (``SeemRetriever``)."""
 
@@ -75,28 +79,40 @@ class SemanticRetriever(Retriever):
         self.graph = SemanticGraph(ctx.store, ctx.space)
         self._totals: Totals | None = None
         self._snapshot: SpaceSnapshot | None = None
-        self._executor: ThreadPoolExecutor | None = None
 
     # --- the pipeline -------------------------------------------------------------------
     def retrieve(self, query: str, budget: int) -> RetrievalResult:
         started = time.perf_counter()
-        timings: dict[str, float] = {}
-        k = k_for_budget(budget)
         analysis = self._analyse(query)
-        self.totals()  # read once, before two threads want it
-        # Two independent index searches: run side by side (the driver is thread-safe).
-        matches = self._pool().submit(self._entity_matches, analysis)
-        facts = self._facts(analysis)
+        try:
+            return self._retrieve(query, analysis, budget, started)
+        except StaleSnapshotError:  # the space was ingested into since: read it again
+            self._snapshot = self._totals = None
+            return self._retrieve(query, analysis, budget, started)
+
+    def _retrieve(
+        self, query: str, analysis: QueryAnalysis, budget: int, started: float
+    ) -> RetrievalResult:
+        snapshot = self.snapshot()
+        timings = {"analysis": (time.perf_counter() - started) * 1000}
+        facts = self._facts(snapshot, analysis)
         contributions = [Scored(e, f.cosine) for f in facts for e in f.entities]
-        seeds = entity_weights(contributions + matches.result(), self.config.seed_entities)
-        timings["seeds"] = (time.perf_counter() - started) * 1000
-        ranked, path = self._rank(analysis, seeds, k)
-        timings["pagerank"] = (time.perf_counter() - started) * 1000 - timings["seeds"]
-        hits = self._hits(ranked, facts, path)
+        matches = self._entity_matches(snapshot, analysis)
+        seeds = entity_weights(contributions + matches, self.config.seed_entities)
+        timings["seeds"] = (time.perf_counter() - started) * 1000 - timings["analysis"]
+        ranked, path = self._rank(snapshot, analysis, seeds, k_for_budget(budget))
+        timings["pagerank"] = (time.perf_counter() - started) * 1000 - sum(timings.values())
+        hits = self._hits(snapshot, ranked, facts, path)
         timings["total"] = (time.perf_counter() - started) * 1000
         return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms=timings)
 
-    def _hits(self, ranked: list[RankedPassage], facts: list[FactHit], path: str) -> list[Hit]:
+    def prepare(self) -> None:
+        """Project the space's graph and read its snapshot now rather than on first query."""
+        self.snapshot()
+
+    def _hits(
+        self, snapshot: SpaceSnapshot, ranked: list[RankedPassage], facts: list[FactHit], path: str
+    ) -> list[Hit]:
         return [self._passage_hit(p, i, path) for i, p in enumerate(ranked)]
 
     def _passage_hit(self, passage: RankedPassage, rank: int, path: str) -> Hit:
@@ -108,6 +124,19 @@ class SemanticRetriever(Retriever):
             path=[f"{path} rank {rank + 1} score {passage.score:.4g}"],
             passages=[passage.ref],
         )
+
+    def snapshot(self) -> SpaceSnapshot:
+        """The space as of its current projection (projected first when missing)."""
+        if self._snapshot is None:
+            info = self.graph.ensure()
+            self._snapshot = SpaceSnapshot.load(
+                self.ctx.store,
+                self.ctx.space,
+                info.created,
+                info.relationships,
+                semantic=self.config.in_memory_index,
+            )
+        return self._snapshot
 
     # --- query analysis and seeds ---------------------------------------------------------
     def totals(self) -> Totals:
@@ -121,16 +150,25 @@ class SemanticRetriever(Retriever):
         quads = [f"{t.subject} {t.relation} {t.object}" for t in extract_triples(doc)][:room]
         keys = dict.fromkeys(k for k in map(normalise_name, query_entities(doc)) if k)
         phrases = list(keys)[: room - len(quads)]
-        vectors = [v.tolist() for v in self.ctx.embedder.embed([query, *quads, *phrases])]
+        by_name = self.config.entity_match == "name" and self.config.in_memory_index
+        texts = [query, *quads] + ([] if by_name else phrases)
+        vectors = [v.tolist() for v in self.ctx.embedder.embed(texts)]
         return QueryAnalysis(
             vector=vectors[0],
             fact_vectors=vectors[: 1 + len(quads)],
-            phrases=list(zip(phrases, vectors[1 + len(quads) :], strict=True)),
+            phrases=list(
+                zip(phrases, vectors[1 + len(quads) :] or [[]] * len(phrases), strict=True)
+            ),
         )
 
-    def _facts(self, analysis: QueryAnalysis) -> list[FactHit]:
+    def _facts(self, snapshot: SpaceSnapshot, analysis: QueryAnalysis) -> list[FactHit]:
+        config = self.config
+        if snapshot.semantic is not None:
+            return snapshot.semantic.top_facts(
+                analysis.fact_vectors, config.fact_top_k, config.fact_min_score
+            )
         totals = self.totals()
-        fetch = over_fetch(self.config.fact_top_k, totals.facts, totals.facts_in_space)
+        fetch = over_fetch(config.fact_top_k, totals.facts, totals.facts_in_space)
         if fetch == 0:
             return []
         rows = self.ctx.store.read(
@@ -138,7 +176,7 @@ class SemanticRetriever(Retriever):
             space=self.ctx.space,
             vectors=analysis.fact_vectors,
             fetch=fetch,
-            k=self.config.fact_top_k,
+            k=config.fact_top_k,
         )
         return [
             FactHit(
@@ -152,16 +190,25 @@ class SemanticRetriever(Retriever):
                 sources=[PassageRef.from_row(p) for p in row["sources"]],
             )
             for row in rows
-            if float(row["cosine"]) >= self.config.fact_min_score
+            if float(row["cosine"]) >= config.fact_min_score
         ]
 
-    def _pool(self) -> ThreadPoolExecutor:
-        if self._executor is None:
-            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="seem")
-        return self._executor
-
-    def _entity_matches(self, analysis: QueryAnalysis) -> list[Scored]:
+    def _entity_matches(self, snapshot: SpaceSnapshot, analysis: QueryAnalysis) -> list[Scored]:
         """Each query phrase's nearest entity of the space, when it is close enough."""
+        vectors = [vec for _, vec in analysis.phrases if vec]
+        if snapshot.semantic is not None and self.config.entity_match == "name":
+            nearest = snapshot.semantic.named([key for key, _ in analysis.phrases])
+        elif snapshot.semantic is not None:
+            nearest = snapshot.semantic.nearest_entities(vectors)
+        else:
+            nearest = self._entity_matches_in_index(analysis)
+        return [
+            Scored(entity, cosine * self.config.entity_match_weight)
+            for entity, cosine in nearest
+            if cosine >= self.config.entity_match_min_score
+        ]
+
+    def _entity_matches_in_index(self, analysis: QueryAnalysis) -> list[tuple[SeedEntity, float]]:
         totals = self.totals()
         fetch = over_fetch(1, totals.entities, totals.entities_in_space)
         if not analysis.phrases or not fetch:
@@ -174,56 +221,55 @@ class SemanticRetriever(Retriever):
             k=1,
         )
         return [
-            Scored(
+            (
                 SeedEntity(row["id"], int(row["node_id"]), int(row["passages"]), row["name"]),
-                float(row["cosine"]) * self.config.entity_match_weight,
+                float(row["cosine"]),
             )
             for row in rows
-            if float(row["cosine"]) >= self.config.entity_match_min_score
         ]
-
-    def snapshot(self) -> tuple[SpaceSnapshot, int]:
-        """The space's passages and frames, and the projection's relationship count; read
-        again whenever the projection was (re)built since the last query."""
-        info = self.graph.ensure()
-        if self._snapshot is None or self._snapshot.created != info.created:
-            self._snapshot = SpaceSnapshot.load(self.ctx.store, self.ctx.space, info.created)
-            self._totals = None  # the space changed: the over-fetch factors too
-        return self._snapshot, info.relationships
 
     # --- PageRank -----------------------------------------------------------------------
     def _rank(
-        self, analysis: QueryAnalysis, seeds: dict[SeedEntity, float], k: int
+        self,
+        snapshot: SpaceSnapshot,
+        analysis: QueryAnalysis,
+        seeds: dict[SeedEntity, float],
+        k: int,
     ) -> tuple[list[RankedPassage], str]:
-        snapshot, relationships = self.snapshot()
-        if not seeds or relationships == 0:  # HippoRAG 2's fallback: dense retrieval
+        if not seeds or snapshot.relationships == 0:  # HippoRAG 2's fallback: dense retrieval
+            info = self.graph.info()  # no PageRank statement to tell: ask whether still current
+            if info is None or info.created != snapshot.created:
+                raise StaleSnapshotError
             nearest = snapshot.nearest(analysis.vector, k)
             return [RankedPassage(ref, -1, score) for ref, score in nearest], "dense (no seed)"
         config = self.config
         weights = passage_weights(snapshot.scores(analysis.vector), config.passage_node_weight)
-        prior: dict[str, float] = {}
+        prior: dict[int, float] = {}
         if config.passage_prior == "pagerank":
             passages = quantise(weights, max(1, config.passage_seed_levels))
         else:
             passages = []
-            prior = {str(node): (1 - config.damping) * w for node, w in weights}
+            prior = {node: (1 - config.damping) * w for node, w in weights}
         groups = seed_groups(seeds, passages, config.entity_seed_levels)
         rows = self.ctx.store.read(
-            "semantic.ppr_passages",
+            "semantic.ppr_scores",
             graph=self.graph.name,
             groups=[g.as_row() for g in groups],
             damping=config.damping,
             iterations=config.max_iterations,
             tolerance=config.tolerance,
             concurrency=config.ppr_concurrency,
-            prior=prior,
-            k=k,
         )
-        ranked = [
-            RankedPassage(snapshot.by_node[int(r["node_id"])], int(r["node_id"]), float(r["score"]))
-            for r in rows
-            if int(r["node_id"]) in snapshot.by_node
-        ]
+        if not rows or rows[0]["created"] != snapshot.created:
+            info = self.graph.info()
+            if info is None or info.created != snapshot.created:
+                raise StaleSnapshotError
+        scores = dict(prior)
+        for node, score in rows[0]["scores"] if rows else []:
+            if node in snapshot.by_node:
+                scores[node] = scores.get(node, 0.0) + score
+        best = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
+        ranked = [RankedPassage(snapshot.by_node[node], node, score) for node, score in best]
         names = ", ".join(f"{e.name} {w:.3g}" for e, w in seeds.items())
         return ranked, f"PPR from entities [{names}]"
 
@@ -259,8 +305,10 @@ def expand(
 class SeemRetriever(SemanticRetriever):
     name = "seem"
 
-    def _hits(self, ranked: list[RankedPassage], facts: list[FactHit], path: str) -> list[Hit]:
-        frames = self.snapshot()[0].frames
+    def _hits(
+        self, snapshot: SpaceSnapshot, ranked: list[RankedPassage], facts: list[FactHit], path: str
+    ) -> list[Hit]:
+        frames = snapshot.frames
         final, origin = expand(ranked, frames, self.config.rpe_factor, self.config.rpe_decay)
         chosen = {p.ref.id for p in final}
         top_facts = facts[: self.config.context_facts]

@@ -27,7 +27,7 @@ from graphmem.seem.builder import SeemBuilder
 from graphmem.seem.config import SeemConfig
 from graphmem.seem.extract import PassageFacts
 from graphmem.seem.llm_prompts import FRAME_SYSTEM, FUSE_SYSTEM, JUDGE_SYSTEM, QUADRUPLE_SYSTEM
-from graphmem.seem.names import entity_id
+from graphmem.seem.names import entity_id, normalise_name
 from graphmem.seem.projection import SemanticGraph
 from graphmem.seem.retriever import HippoRagRetriever, SeemRetriever
 from graphmem.seem.semantic import SemanticWriter
@@ -221,6 +221,74 @@ def test_seem_context_has_facts_frames_and_expansion(memory: Memory, built: str)
     expanded = [h for h in result.hits if "reverse provenance expansion" in " ".join(h.path)]
     initial = [h for h in result.hits if h.label == "Passage" and h not in expanded]
     assert len(expanded) <= len(initial)  # RPE adds at most as many again
+
+
+def test_in_memory_search_matches_the_vector_indexes(memory: Memory, built: str) -> None:
+    """The snapshot's exact search and the vector-index path pick the same facts and seeds,
+    so both rank the same passages."""
+    ctx = RetrievalContext(memory.store, memory.embedder, memory.settings, built)
+    in_memory = HippoRagRetriever(ctx, SeemConfig(in_memory_index=True, entity_match="embedding"))
+    indexed = HippoRagRetriever(ctx, SeemConfig(in_memory_index=False, entity_match="embedding"))
+    assert in_memory.snapshot().semantic is not None
+    assert indexed.snapshot().semantic is None
+    for question, _ in QUESTIONS:
+        analysis = in_memory._analyse(question)
+        facts = [
+            [
+                (f.id, round(f.cosine, 4), [s.id for s in f.sources])
+                for f in r._facts(snap, analysis)
+            ]
+            for r in (in_memory, indexed)
+            for snap in [r.snapshot()]
+        ]
+        assert facts[0] == facts[1] and facts[0], question
+        matches = [
+            [(m.entity.id, round(m.score, 4)) for m in r._entity_matches(r.snapshot(), analysis)]
+            for r in (in_memory, indexed)
+        ]
+        assert matches[0] == matches[1], question
+        ranked = [[h.node_id for h in r.retrieve(question, 500).hits] for r in (in_memory, indexed)]
+        assert ranked[0] == ranked[1], question
+
+
+def test_query_phrases_match_entities_by_name(memory: Memory, built: str) -> None:
+    ctx = RetrievalContext(memory.store, memory.embedder, memory.settings, built)
+    retriever = HippoRagRetriever(ctx, SeemConfig(entity_match="name"))
+    analysis = retriever._analyse("Did Marco run the marathon in Lisbon?")
+    assert all(not vector for _, vector in analysis.phrases)  # nothing embedded for them
+    matched = retriever._entity_matches(retriever.snapshot(), analysis)
+    keys = {key for key, _ in analysis.phrases}
+    assert "marco" in {m.entity.name.lower() for m in matched}
+    assert all(m.score == 1.0 and normalise_name(m.entity.name) in keys for m in matched)
+
+
+def test_a_warm_query_is_one_database_round_trip(memory: Memory, built: str) -> None:
+    ctx = RetrievalContext(memory.store, memory.embedder, memory.settings, built)
+    retriever = SeemRetriever(ctx)
+    retriever.prepare()
+    calls: list[str] = []
+    original = memory.store.read
+
+    def spy(name: str, **params: object) -> list[dict[str, object]]:
+        calls.append(name)
+        return original(name, **params)
+
+    memory.store.read = spy  # type: ignore[method-assign]
+    try:
+        result = retriever.retrieve("Who ran the Lisbon marathon with Ben?", 500)
+    finally:
+        memory.store.read = original  # type: ignore[method-assign]
+    assert calls == ["semantic.ppr_scores"]
+    assert any(p.source_id == "D3:5" for h in result.hits for p in h.passages)
+
+
+def test_memory_keeps_retrievers_per_strategy_and_space(memory: Memory, built: str) -> None:
+    first = memory.retriever("seem", built)
+    memory.query("Who is Marco?", built, strategy="seem", budget=300)
+    assert memory.retriever("seem", built) is first
+    assert memory.retriever("hipporag", built) is not first
+    memory.forget(built)
+    assert memory.retriever("seem", built) is not first
 
 
 def test_dense_fallback_without_seed_entities(memory: Memory, built: str) -> None:

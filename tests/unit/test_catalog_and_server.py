@@ -75,3 +75,25 @@ def test_external_uri_means_no_local_start(tmp_path: Path) -> None:
         "external": True,
         "uri": "bolt://example.invalid:7687",
     }
+
+
+def test_store_rows_keep_plain_values_and_convert_maps() -> None:
+    import neo4j
+
+    from graphmem.store import _row
+
+    vector = [0.25] * 384
+    record = neo4j.Record({"v": vector, "m": {"k": [1, 2]}, "s": "x", "n": None, "e": []})
+    row = _row(record)
+    assert row == {"v": vector, "m": {"k": [1, 2]}, "s": "x", "n": None, "e": []}
+    assert list(row) == ["v", "m", "s", "n", "e"]
+
+
+def test_blas_threads_are_capped() -> None:
+    from threadpoolctl import threadpool_info
+
+    from graphmem.threads import limit_blas_threads
+
+    limit_blas_threads(1)
+    blas = [pool for pool in threadpool_info() if pool["user_api"] == "blas"]
+    assert blas and all(pool["num_threads"] == 1 for pool in blas)
