@@ -1,10 +1,14 @@
-"""Small conversations built in code for integration tests."""
+"""Small conversations built in code for integration tests, and a statement recorder."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
+from typing import Any
 
 from graphmem.ingest.models import ConversationIn, SessionIn, Turn
+from graphmem.store import GraphStore
 
 TOPICS = [
     ("Ana", "I adopted a grey kitten named Pixel from the shelter last week."),
@@ -43,3 +47,21 @@ def tiny_conversation(
     return ConversationIn(
         conversation_id=conversation_id, speakers=["Ana", "Ben"], sessions=out, meta={}
     )
+
+
+@contextmanager
+def recorded_calls(store: GraphStore, method: str) -> Iterator[list[str]]:
+    """The catalog statement names passed to ``store.<method>`` ("read"/"write") inside."""
+    calls: list[str] = []
+    original = getattr(store, method)
+
+    def spy(name: str, **params: Any) -> list[dict[str, Any]]:
+        calls.append(name)
+        result: list[dict[str, Any]] = original(name, **params)
+        return result
+
+    setattr(store, method, spy)
+    try:
+        yield calls
+    finally:
+        setattr(store, method, original)

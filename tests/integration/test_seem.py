@@ -34,6 +34,7 @@ from graphmem.seem.semantic import SemanticWriter
 from graphmem.stats import space_stats
 from graphmem.store import GraphStore
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
+from tests.integration.helpers import recorded_calls
 from tests.unit.test_llm import make_settings
 
 pytestmark = pytest.mark.integration
@@ -266,18 +267,8 @@ def test_a_warm_query_is_one_database_round_trip(memory: Memory, built: str) -> 
     ctx = RetrievalContext(memory.store, memory.embedder, memory.settings, built)
     retriever = SeemRetriever(ctx)
     retriever.prepare()
-    calls: list[str] = []
-    original = memory.store.read
-
-    def spy(name: str, **params: object) -> list[dict[str, object]]:
-        calls.append(name)
-        return original(name, **params)
-
-    memory.store.read = spy  # type: ignore[method-assign]
-    try:
+    with recorded_calls(memory.store, "read") as calls:
         result = retriever.retrieve("Who ran the Lisbon marathon with Ben?", 500)
-    finally:
-        memory.store.read = original  # type: ignore[method-assign]
     assert calls == ["semantic.ppr_scores"]
     assert any(p.source_id == "D3:5" for h in result.hits for p in h.passages)
 
@@ -308,20 +299,10 @@ def test_projection_is_reused_rebuilt_after_ingest_and_dropped_by_forget(
     graph = retriever.graph
     first = graph.ensure()
     assert first.relationships > 0
-    calls: list[str] = []
-    original = memory.store.write
-
-    def spy(name: str, **params: Any) -> list[dict[str, Any]]:
-        calls.append(name)
-        return original(name, **params)
-
-    memory.store.write = spy  # type: ignore[method-assign]
-    try:
+    with recorded_calls(memory.store, "write") as calls:
         retriever.retrieve("Who is Marco?", 300)
         assert graph.ensure() == first
-        assert "semantic.project" not in calls  # reused, not projected again
-    finally:
-        memory.store.write = original  # type: ignore[method-assign]
+    assert "semantic.project" not in calls  # reused, not projected again
     info = memory.store.read("semantic.graph_info", graph=graph.name)[0]
     counts = {r["label"]: r["count"] for r in memory.store.read("core.space_counts", space=space)}
     assert counts["Passage"] <= info["nodes"] <= counts["Passage"] + counts["Entity"]
