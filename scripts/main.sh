@@ -13,4 +13,6 @@ graphmem doctor
 graphmem ingest examples/sample_conversation.jsonl --space demo
 graphmem stats --space demo
 graphmem query "When did Maya adopt her dog and what is its name?" --space demo --budget 300 --explain
+# SEEM: facts as seeds, Personalized PageRank on the space's graph, reverse provenance expansion.
+graphmem query "Why did Maya pick her apartment in Porto?" --space demo --strategy seem --budget 300 --explain
 graphmem ask "Where is Maya moving, and why did she pick her apartment?" --space demo --budget 300

@@ -138,6 +138,12 @@ class SemanticRetriever(Retriever):
             )
         return self._snapshot
 
+    @property
+    def _fact_search(self) -> str:
+        return (
+            "fact search (exact, in memory)" if self.config.in_memory_index else "fact vector index"
+        )
+
     # --- query analysis and seeds ---------------------------------------------------------
     def totals(self) -> Totals:
         if self._totals is None:
@@ -340,7 +346,7 @@ class SeemRetriever(SemanticRetriever):
             label="Fact",
             score=fact.cosine,
             strategy=self.name,
-            path=[f"fact vector index cosine {fact.cosine:.3f}"],
+            path=[f"{self._fact_search} cosine {fact.cosine:.3f}"],
             text=fact.text,
             passages=fact.sources,
         )
