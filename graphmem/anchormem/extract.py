@@ -26,7 +26,7 @@ from graphmem.builders.base import SessionBatch
 from graphmem.ingest.models import SessionIn, Turn
 from graphmem.ingest.writer import content_id, render_turn, session_date_text
 from graphmem.llm import Message, StructuredLLM
-from graphmem.nlp import TemporalMention, analyse_many, first_person_to_name, normalise_temporal
+from graphmem.nlp import TemporalMention, analyse_many, annotate, first_person_to_name
 from graphmem.nlp.text import is_content_token
 
 
@@ -141,13 +141,7 @@ def annotate_dates(text: str, reference: datetime | None) -> str:
     """Each relative time expression followed by the date it means, in words ("yesterday
     [7 May 2023]"): words, not ISO, so readers and token matching both see day, month and
     year."""
-    if reference is None:
-        return text
-    out = text
-    for mention in reversed(normalise_temporal(text, reference)):
-        if not mention.explicit:
-            out = f"{out[: mention.end]} [{_readable(mention)}]{out[mention.end :]}"
-    return out
+    return text if reference is None else annotate(text, reference, _readable)
 
 
 # --- offline extraction -------------------------------------------------------------------

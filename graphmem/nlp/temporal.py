@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Literal
@@ -232,13 +233,20 @@ def render(mention: TemporalMention) -> str:
     return value
 
 
-def annotate(text: str, reference: datetime) -> str:
-    """``text`` with each relative time expression followed by its resolution in brackets:
-    "I went yesterday" -> "I went yesterday [2023-05-07]"."""
+def annotate(
+    text: str,
+    reference: datetime,
+    describe: Callable[[TemporalMention], str] = render,
+    brackets: str = "[]",
+) -> str:
+    """``text`` with each relative time expression followed by its resolution, written by
+    ``describe`` inside ``brackets``: "I went yesterday" -> "I went yesterday [2023-05-07]"."""
     out = text
+    opening, closing = brackets[0], brackets[1]
     for mention in reversed(normalise_temporal(text, reference)):
         if not mention.explicit:
-            out = f"{out[: mention.end]} [{render(mention)}]{out[mention.end :]}"
+            said = f" {opening}{describe(mention)}{closing}"
+            out = f"{out[: mention.end]}{said}{out[mention.end :]}"
     return out
 
 

@@ -18,7 +18,7 @@ from datetime import datetime
 from spacy.tokens import Doc, Span
 
 from graphmem.llm import StructuredLLM
-from graphmem.nlp import Triple, first_person_to_name, is_contentless, normalise_temporal, render
+from graphmem.nlp import Triple, annotate, first_person_to_name, is_contentless, render
 from graphmem.nlp.text import NON_TOPICAL_LABELS, is_content_token
 from graphmem.seem.extract import PassageIn
 from graphmem.seem.llm_prompts import EventSlots, FrameOut, frame_messages
@@ -60,11 +60,7 @@ def _annotate(text: str, reference: datetime | None) -> str:
     """Each relative time expression followed by its resolution, as people write dates."""
     if reference is None:
         return text
-    out = text
-    for mention in reversed(normalise_temporal(text, reference)):
-        if not mention.explicit:
-            out = f"{out[: mention.end]} ({human_date(render(mention))}){out[mention.end :]}"
-    return out
+    return annotate(text, reference, lambda mention: human_date(render(mention)), "()")
 
 
 def turn_statement(passage: PassageIn, doc: Doc) -> str:

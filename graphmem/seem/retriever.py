@@ -37,9 +37,10 @@ from graphmem.seem.projection import SemanticGraph
 from graphmem.seem.seeds import (
     Scored,
     SeedEntity,
+    SeedGroup,
     entity_weights,
+    passage_groups,
     passage_weights,
-    quantise,
     seed_groups,
 )
 from graphmem.seem.snapshot import FactHit, FrameRow, SpaceSnapshot
@@ -249,12 +250,13 @@ class SemanticRetriever(Retriever):
             nearest = snapshot.nearest(analysis.vector, k)
             return [RankedPassage(ref, -1, score) for ref, score in nearest], "dense (no seed)"
         config = self.config
-        weights = passage_weights(snapshot.scores(analysis.vector), config.passage_node_weight)
+        dense = snapshot.scores(analysis.vector)
         prior: dict[int, float] = {}
+        passages: list[SeedGroup] = []
         if config.passage_prior == "pagerank":
-            passages = quantise(weights, max(1, config.passage_seed_levels))
+            passages = passage_groups(dense, config.passage_node_weight, config.passage_seed_levels)
         else:
-            passages = []
+            weights = passage_weights(dense, config.passage_node_weight)
             prior = {node: (1 - config.damping) * w for node, w in weights}
         groups = seed_groups(seeds, passages, config.entity_seed_levels)
         rows = self.ctx.store.read(
