@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphmem.config import Settings
+from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
 from graphmem.ingest.models import ConversationIn, SessionIn
 from graphmem.llm import StructuredLLM
@@ -28,6 +29,9 @@ class BuildContext:
     settings: Settings
     space: str
     llm: StructuredLLM | None = None
+    # Every design's resolved settings (preset, config file, environment): a builder reads
+    # its own and those of the layers it requires.
+    configs: DesignConfigs = field(default_factory=DesignConfigs)
 
     @property
     def backend(self) -> str:
@@ -75,9 +79,12 @@ class BuildReport:
 
 
 class Builder(ABC):
+    """Constructed as ``Builder(ctx, settings)`` by the design registry (``settings`` is the
+    design's resolved settings instance); the constructor does no I/O."""
+
     name: str
 
-    def __init__(self, ctx: BuildContext) -> None:
+    def __init__(self, ctx: BuildContext, config: Any = None) -> None:
         self.ctx = ctx
 
     @abstractmethod

@@ -10,13 +10,14 @@ from __future__ import annotations
 import math
 import time
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from graphmem.config import Settings
+from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
 from graphmem.store import GraphStore
 
@@ -88,6 +89,8 @@ class RetrievalContext:
     embedder: Embedder
     settings: Settings
     space: str
+    # Every design's resolved settings: a retriever reads its own and its layers'.
+    configs: DesignConfigs = field(default_factory=DesignConfigs)
 
 
 def k_for_budget(budget: int, per_item_tokens: int = 12, floor: int = 20, cap: int = 300) -> int:
@@ -101,7 +104,7 @@ class Retriever(ABC):
 
     name: str
 
-    def __init__(self, ctx: RetrievalContext) -> None:
+    def __init__(self, ctx: RetrievalContext, config: Any = None) -> None:
         self.ctx = ctx
 
     @abstractmethod

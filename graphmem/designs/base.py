@@ -1,0 +1,156 @@
+"""The design plug-in contract: what a memory design declares so graphmem can build, query,
+configure, count and test it without knowing it.
+
+A design is one package. Its ``DESIGN`` object names the builder that writes its layer, the
+retrievers (strategies) that read it, its pydantic settings and named presets, the node
+labels it writes, the Cypher folder it owns, its ``graphmem stats`` section and its docs
+page. Built-in designs live in ``graphmem/designs/<name>/`` and are found by scanning that
+package; third parties publish a ``graphmem.designs`` entry point pointing at their
+``DESIGN``. Shared layers (the HippoRAG 2 semantic layer) and the passage baselines declare
+themselves the same way, with ``kind`` saying what they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+if TYPE_CHECKING:
+    from graphmem.builders.base import BuildContext, Builder
+    from graphmem.retrieval.base import RetrievalContext, Retriever
+    from graphmem.store import GraphStore
+
+DesignKind = Literal["design", "layer", "baseline"]
+
+
+class DesignSettings(BaseSettings):
+    """Base of every design's settings. A subclass sets its own environment prefix
+    (``GRAPHMEM_<NAME>_``); values resolve as: class defaults < preset < config file (TOML)
+    < environment < explicit overrides (``designs.configure``)."""
+
+    model_config = SettingsConfigDict(extra="forbid", frozen=True)
+
+
+class NoSettings(DesignSettings):
+    """For a design or layer without knobs."""
+
+    model_config = SettingsConfigDict(env_prefix="GRAPHMEM_NOSETTINGS_", extra="forbid")
+
+
+class Preset(BaseModel):
+    """Named settings of one design. ``values`` overrides the settings' defaults; ``sources``
+    says where each value comes from (for ``paper``: the paper's section or table)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    description: str
+    values: dict[str, Any] = Field(default_factory=dict)
+    sources: dict[str, str] = Field(default_factory=dict)
+
+
+BuilderFactory = Callable[["BuildContext", Any], "Builder"]
+RetrieverFactory = Callable[["RetrievalContext", Any], "Retriever"]
+StatsFunction = Callable[["GraphStore", str], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Design:
+    """One memory design, shared layer or baseline family.
+
+    ``builder`` and each retriever factory are called as ``factory(ctx, settings)`` with the
+    design's resolved settings instance; constructors must do no I/O.
+    ``requires`` names other entries whose builders must have run first (SEEM, CAST and Amory
+    require ``semantic``); their builders run before this one and their strategies' spaces
+    get them too. ``labels`` are the node labels the builder writes: ``derived_labels`` of
+    them must each point at passages of their own space with ``FROM`` (the contract suite
+    checks it); the rest (e.g. ``Entity``) are structural.
+    """
+
+    name: str
+    title: str
+    summary: str
+    settings: type[DesignSettings] = NoSettings
+    kind: DesignKind = "design"
+    builder: BuilderFactory | None = None
+    retrievers: Mapping[str, RetrieverFactory] = field(default_factory=dict)
+    requires: tuple[str, ...] = ()
+    labels: tuple[str, ...] = ()
+    derived_labels: tuple[str, ...] = ()
+    relationships: tuple[str, ...] = ()
+    presets: Mapping[str, Preset] = field(default_factory=dict)
+    cypher: tuple[str, ...] = ()  # catalog prefixes (folders under cypher/) it owns
+    stats: StatsFunction | None = None
+    docs: str = ""  # path of its docs page, relative to the repository root
+
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier() or self.name != self.name.lower():
+            raise ValueError(f"design name {self.name!r}: lower-case identifier expected")
+        missing = set(self.derived_labels) - set(self.labels)
+        if missing:
+            raise ValueError(f"design {self.name}: derived labels {sorted(missing)} not in labels")
+        unknown = [name for preset in self.presets.values() for name in preset.values]
+        bad = sorted(set(unknown) - set(self.settings.model_fields))
+        if bad:
+            raise ValueError(f"design {self.name}: presets set unknown settings {bad}")
+
+    @property
+    def preset_names(self) -> list[str]:
+        """``default`` first (always present: the settings' own defaults), then the rest."""
+        return ["default", *(name for name in self.presets if name != "default")]
+
+    def preset(self, name: str) -> Preset:
+        if name in self.presets:
+            return self.presets[name]
+        if name == "default":
+            return Preset(description="the settings' defaults")
+        raise KeyError(name)
+
+    def describe(self) -> dict[str, Any]:
+        """What ``graphmem designs --json`` prints for this entry."""
+        settings = []
+        for fname, info in self.settings.model_fields.items():
+            settings.append(
+                {
+                    "name": fname,
+                    "env": f"{self.settings.model_config.get('env_prefix', '')}{fname}".upper(),
+                    "default": _jsonable(info.get_default(call_default_factory=True)),
+                    "description": info.description or "",
+                }
+            )
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "title": self.title,
+            "summary": self.summary,
+            "builder": self.name if self.builder else None,
+            "requires": list(self.requires),
+            "retrievers": list(self.retrievers),
+            "labels": list(self.labels),
+            "derived_labels": list(self.derived_labels),
+            "relationships": list(self.relationships),
+            "cypher": list(self.cypher),
+            "docs": self.docs,
+            "presets": {
+                name: {
+                    "description": self.preset(name).description,
+                    "values": {k: _jsonable(v) for k, v in self.preset(name).values.items()},
+                    "sources": dict(self.preset(name).sources),
+                }
+                for name in self.preset_names
+            },
+            "settings": settings,
+        }
+
+
+def _jsonable(value: Any) -> Any:
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    return str(value)

@@ -1,0 +1,137 @@
+"""Resolving each design's settings once per process, from (lowest to highest priority):
+the settings class defaults, the chosen preset, the config file (TOML), the environment
+(``GRAPHMEM_<NAME>_<FIELD>``) and explicit overrides from the caller.
+
+The config file (``--config PATH``, ``GRAPHMEM_CONFIG`` or ``$GRAPHMEM_HOME/graphmem.toml``)::
+
+    preset = "paper"            # every design's preset unless it names its own
+
+    [designs.seem]
+    preset = "default"
+    rpe_factor = 2.0
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from graphmem.designs.base import Design, DesignSettings
+from graphmem.designs.registry import registry
+from graphmem.errors import ConfigError
+
+
+def read_config_file(path: Path | None) -> dict[str, Any]:
+    """The TOML file as a dict; ``{}`` when there is none. A named file must exist."""
+    if path is None:
+        return {}
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError:
+        raise ConfigError(f"config file {path} does not exist") from None
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"config file {path}: {exc}") from None
+    unknown = set(data) - {"preset", "designs"}
+    if unknown:
+        raise ConfigError(
+            f"config file {path}: unknown top-level key(s) {', '.join(sorted(unknown))}",
+            hint="expected 'preset' and [designs.<name>] tables",
+        )
+    return data
+
+
+class DesignConfigs:
+    """The resolved settings of every design, built once and passed down (in the build and
+    retrieval contexts). Resolution is lazy per design so a broken plug-in's settings do not
+    stop the others; constructing this object does no I/O beyond reading the config file."""
+
+    def __init__(
+        self,
+        preset: str | None = None,
+        presets: Mapping[str, str] | None = None,
+        overrides: Mapping[str, Mapping[str, Any]] | None = None,
+        config_file: Path | None = None,
+        file_data: Mapping[str, Any] | None = None,
+    ) -> None:
+        data = dict(file_data) if file_data is not None else read_config_file(config_file)
+        self._source = str(config_file) if config_file else "config"
+        self._tables: dict[str, dict[str, Any]] = {
+            name: dict(table) for name, table in data.get("designs", {}).items()
+        }
+        # Precedence of preset choice: per-design argument > global argument > per-design
+        # table in the file > global key in the file > "default".
+        self._global_preset = preset or data.get("preset")
+        self._explicit_global = preset
+        self._presets = dict(presets or {})
+        self._overrides = {name: dict(values) for name, values in (overrides or {}).items()}
+        self._resolved: dict[str, DesignSettings] = {}
+
+    def preset_of(self, design: Design) -> str:
+        if design.name in self._presets:
+            return self._presets[design.name]
+        if self._explicit_global:
+            return self._explicit_global
+        table_preset = self._tables.get(design.name, {}).get("preset")
+        return str(table_preset or self._global_preset or "default")
+
+    def get(self, name: str) -> Any:
+        """The settings instance of design ``name`` (typed ``Any`` so each design can annotate
+        its own settings class at the call site)."""
+        if name not in self._resolved:
+            self._resolved[name] = self._resolve(registry_design(name))
+        return self._resolved[name]
+
+    def _resolve(self, design: Design) -> DesignSettings:
+        preset_name = self.preset_of(design)
+        try:
+            preset = design.preset(preset_name)
+        except KeyError:
+            # A global preset a design does not define falls back to its defaults; one named
+            # for this design in particular is a mistake.
+            if design.name in self._presets or preset_name != self._global_preset:
+                raise ConfigError(
+                    f"design {design.name} has no preset {preset_name!r}",
+                    hint=f"choose from {', '.join(design.preset_names)}",
+                ) from None
+            preset = design.preset("default")
+        table = {k: v for k, v in self._tables.get(design.name, {}).items() if k != "preset"}
+        unknown = set(table) - set(design.settings.model_fields)
+        if unknown:
+            raise ConfigError(
+                f"{self._source}: [designs.{design.name}] has unknown setting(s) "
+                f"{', '.join(sorted(unknown))}",
+                hint=f"see `graphmem designs {design.name}`",
+            )
+        try:
+            from_env = design.settings()
+            env_values = {k: getattr(from_env, k) for k in from_env.model_fields_set}
+            values = {
+                **preset.values,
+                **table,
+                **env_values,
+                **self._overrides.get(design.name, {}),
+            }
+            return design.settings(**values)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise ConfigError(
+                f"design {design.name} setting {where}: {first['msg']}",
+                hint=f"preset {preset_name!r}; see `graphmem designs {design.name}`",
+            ) from None
+
+    def describe(self) -> dict[str, str]:
+        """The preset each registered design resolves to."""
+        return {name: self.preset_of(found) for name, found in registry().items()}
+
+
+def registry_design(name: str) -> Design:
+    found = registry().get(name)
+    if found is None:
+        raise ConfigError(f"unknown design {name!r}", hint=f"choose from {', '.join(registry())}")
+    return found

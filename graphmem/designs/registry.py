@@ -1,0 +1,163 @@
+"""Finding designs: the shared layers and baselines graphmem ships, every package under
+``graphmem/designs/`` that has a ``design`` module with a ``DESIGN``, and every
+``graphmem.designs`` entry point of an installed distribution.
+
+Nothing is imported at import time of this module; ``registry()`` discovers once per process
+(``register`` adds one by hand, e.g. a design defined in a notebook or a test).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Iterable
+from functools import cache
+from importlib.metadata import entry_points
+
+from graphmem.designs.base import Design, RetrieverFactory
+from graphmem.errors import ConfigError
+
+ENTRY_POINT_GROUP = "graphmem.designs"
+# Below the designs: the passage baselines and the HippoRAG 2 semantic layer they share.
+_CORE = ("graphmem.retrieval.baselines", "graphmem.semantic.design")
+_EXTRA: dict[str, Design] = {}
+
+
+def _load(target: str) -> Design:
+    module_name, _, attr = target.partition(":")
+    module = importlib.import_module(module_name)
+    found = getattr(module, attr or "DESIGN", None)
+    if not isinstance(found, Design):
+        raise ConfigError(f"{target} does not define a graphmem Design")
+    return found
+
+
+def _builtin_designs() -> Iterable[Design]:
+    import graphmem.designs as package
+
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if info.ispkg:
+            yield _load(f"{package.__name__}.{info.name}.design")
+
+
+def _entry_point_designs() -> Iterable[Design]:
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            found = point.load()
+        except Exception as exc:  # a broken third-party plug-in must not hide the others
+            raise ConfigError(
+                f"design plug-in {point.name!r} ({point.value}) failed to load: {exc}",
+                hint="fix or uninstall the distribution that provides it",
+            ) from exc
+        if not isinstance(found, Design):
+            raise ConfigError(f"entry point {point.name!r} ({point.value}) is not a Design")
+        yield found
+
+
+@cache
+def _discovered() -> tuple[Design, ...]:
+    found = [_load(target) for target in _CORE]
+    found.extend(_builtin_designs())
+    found.extend(_entry_point_designs())
+    return tuple(found)
+
+
+def register(design: Design) -> None:
+    """Add a design at run time (tests, notebooks). Replaces one of the same name."""
+    _EXTRA[design.name] = design
+    _validate(list(_merged().values()))
+
+
+def unregister(name: str) -> None:
+    _EXTRA.pop(name, None)
+
+
+def _merged() -> dict[str, Design]:
+    out: dict[str, Design] = {}
+    for design in _discovered():
+        if design.name in out:
+            raise ConfigError(f"two designs are named {design.name!r}")
+        out[design.name] = design
+    out.update(_EXTRA)
+    return out
+
+
+def _validate(designs: list[Design]) -> None:
+    names = {d.name for d in designs}
+    owner: dict[str, str] = {}
+    for design in designs:
+        for strategy in design.retrievers:
+            if strategy in owner and owner[strategy] != design.name:
+                raise ConfigError(
+                    f"strategy {strategy!r} is declared by both {owner[strategy]} and {design.name}"
+                )
+            owner[strategy] = design.name
+        missing = [r for r in design.requires if r not in names]
+        if missing:
+            raise ConfigError(f"design {design.name} requires unknown {', '.join(missing)}")
+
+
+def registry() -> dict[str, Design]:
+    """Every design by name: layers and baselines first, then designs alphabetically."""
+    merged = _merged()
+    _validate(list(merged.values()))
+    return merged
+
+
+def design(name: str) -> Design:
+    found = registry().get(name)
+    if found is None:
+        raise ConfigError(f"unknown design {name!r}", hint=f"choose from {', '.join(registry())}")
+    return found
+
+
+def builder_names() -> list[str]:
+    return [d.name for d in registry().values() if d.builder is not None]
+
+
+def strategy_names() -> list[str]:
+    return [s for d in registry().values() for s in d.retrievers]
+
+
+def strategy_owner(strategy: str) -> tuple[Design, RetrieverFactory]:
+    for found in registry().values():
+        if strategy in found.retrievers:
+            return found, found.retrievers[strategy]
+    raise ConfigError(
+        f"unknown strategy {strategy!r}", hint=f"choose one of {', '.join(strategy_names())}"
+    )
+
+
+def build_order(names: Iterable[str]) -> list[str]:
+    """The builders to run for ``names``, each after the ones it requires, each once."""
+    designs = registry()
+    order: list[str] = []
+
+    def visit(name: str, trail: tuple[str, ...]) -> None:
+        if name in trail:
+            raise ConfigError(f"designs require each other in a cycle: {' -> '.join(trail)}")
+        found = designs.get(name)
+        if found is None or found.builder is None:
+            raise ConfigError(
+                f"unknown builder {name!r}", hint=f"choose from {', '.join(builder_names())}"
+            )
+        for required in found.requires:
+            visit(required, (*trail, name))
+        if name not in order:
+            order.append(name)
+
+    for name in names:
+        visit(name, ())
+    return order
+
+
+def builders_for(strategies: Iterable[str]) -> list[str]:
+    """Builders a space needs before these strategies can query it."""
+    wanted: list[str] = []
+    for strategy in strategies:
+        owner, _ = strategy_owner(strategy)
+        if owner.builder is not None:
+            wanted.append(owner.name)
+        else:
+            wanted.extend(owner.requires)
+    return build_order(wanted)
