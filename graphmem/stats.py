@@ -9,12 +9,12 @@ from graphmem.store import GraphStore
 
 # Designs append a function returning their section (e.g. SEEM's consolidation ratio).
 SECTIONS: dict[str, Callable[[GraphStore, str], dict[str, Any]]] = {}
-from graphmem.seem.stats import seem_stats  # noqa: E402
+from graphmem.designs.seem.stats import seem_stats  # noqa: E402
 
 SECTIONS["seem"] = seem_stats
 # <seem-stats>
 # <anchormem-stats>
-from graphmem.anchormem.stats import anchormem_stats  # noqa: E402
+from graphmem.designs.anchormem.stats import anchormem_stats  # noqa: E402
 
 SECTIONS["anchormem"] = anchormem_stats
 

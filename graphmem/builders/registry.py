@@ -6,12 +6,12 @@ from graphmem.builders.base import BuildContext, Builder
 from graphmem.errors import ConfigError
 
 BUILDERS: dict[str, type[Builder]] = {}
-from graphmem.seem.builder import SeemBuilder  # noqa: E402
+from graphmem.designs.seem.builder import SeemBuilder  # noqa: E402
 
 BUILDERS["seem"] = SeemBuilder
 # <seem-builders>
 # <anchormem-builders>
-from graphmem.anchormem.builder import AnchorMemBuilder  # noqa: E402
+from graphmem.designs.anchormem.builder import AnchorMemBuilder  # noqa: E402
 
 BUILDERS["anchormem"] = AnchorMemBuilder
 

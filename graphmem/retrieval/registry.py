@@ -13,7 +13,7 @@ RETRIEVERS: dict[str, type[Retriever]] = {
 }
 # Builders whose layer a strategy reads: eval and ingest run them before querying.
 STRATEGY_BUILDERS: dict[str, list[str]] = {}
-from graphmem.seem.retriever import HippoRagRetriever, SeemRetriever  # noqa: E402
+from graphmem.designs.seem.retriever import HippoRagRetriever, SeemRetriever  # noqa: E402
 
 RETRIEVERS["seem"] = SeemRetriever
 RETRIEVERS["hipporag"] = HippoRagRetriever
@@ -21,7 +21,7 @@ STRATEGY_BUILDERS["seem"] = ["seem"]
 STRATEGY_BUILDERS["hipporag"] = ["seem"]
 # <seem-retrievers>
 # <anchormem-retrievers>
-from graphmem.anchormem.retriever import AnchorMemRetriever  # noqa: E402
+from graphmem.designs.anchormem.retriever import AnchorMemRetriever  # noqa: E402
 
 RETRIEVERS["anchormem"] = AnchorMemRetriever
 STRATEGY_BUILDERS["anchormem"] = ["anchormem"]

@@ -13,13 +13,13 @@ import pytest
 from click.testing import CliRunner
 from pydantic import SecretStr
 
-from graphmem.anchormem.builder import AnchorMemBuilder
-from graphmem.anchormem.config import AnchorMemConfig
-from graphmem.anchormem.prompts import EXTRACT_SYSTEM
-from graphmem.anchormem.retriever import AnchorMemRetriever
 from graphmem.builders.base import BuildContext, BuildReport, SessionBatch
 from graphmem.cli.main import cli
 from graphmem.config import Settings
+from graphmem.designs.anchormem.builder import AnchorMemBuilder
+from graphmem.designs.anchormem.config import AnchorMemConfig
+from graphmem.designs.anchormem.prompts import EXTRACT_SYSTEM
+from graphmem.designs.anchormem.retriever import AnchorMemRetriever
 from graphmem.embed import Embedder
 from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id

@@ -14,6 +14,19 @@ import pytest
 
 from graphmem.builders.base import BuildContext, SessionBatch
 from graphmem.config import Settings
+from graphmem.designs.seem.builder import SeemBuilder
+from graphmem.designs.seem.config import SeemConfig
+from graphmem.designs.seem.extract import PassageFacts
+from graphmem.designs.seem.llm_prompts import (
+    FRAME_SYSTEM,
+    FUSE_SYSTEM,
+    JUDGE_SYSTEM,
+    QUADRUPLE_SYSTEM,
+)
+from graphmem.designs.seem.names import entity_id, normalise_name
+from graphmem.designs.seem.projection import SemanticGraph
+from graphmem.designs.seem.retriever import HippoRagRetriever, SeemRetriever
+from graphmem.designs.seem.semantic import SemanticWriter
 from graphmem.embed import Embedder
 from graphmem.eval.metrics import evidence_recall_in
 from graphmem.ingest.models import ConversationIn, Dataset, SessionIn, Turn
@@ -23,14 +36,6 @@ from graphmem.memory import Memory
 from graphmem.retrieval.base import RetrievalContext
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import build_retriever
-from graphmem.seem.builder import SeemBuilder
-from graphmem.seem.config import SeemConfig
-from graphmem.seem.extract import PassageFacts
-from graphmem.seem.llm_prompts import FRAME_SYSTEM, FUSE_SYSTEM, JUDGE_SYSTEM, QUADRUPLE_SYSTEM
-from graphmem.seem.names import entity_id, normalise_name
-from graphmem.seem.projection import SemanticGraph
-from graphmem.seem.retriever import HippoRagRetriever, SeemRetriever
-from graphmem.seem.semantic import SemanticWriter
 from graphmem.stats import space_stats
 from graphmem.store import GraphStore
 from tests.fakes.openai_server import FakeOpenAIServer, Reply

@@ -8,8 +8,8 @@ from datetime import datetime
 import pytest
 from pydantic import ValidationError
 
-from graphmem.anchormem.config import AnchorMemConfig
-from graphmem.anchormem.events import (
+from graphmem.designs.anchormem.config import AnchorMemConfig
+from graphmem.designs.anchormem.events import (
     Group,
     MemberFact,
     Neighbour,
@@ -18,7 +18,7 @@ from graphmem.anchormem.events import (
     prune_groups,
     select_group,
 )
-from graphmem.anchormem.extract import (
+from graphmem.designs.anchormem.extract import (
     FactDraft,
     annotate_dates,
     fact_id,
@@ -26,8 +26,13 @@ from graphmem.anchormem.extract import (
     merge_drafts,
     window_spans,
 )
-from graphmem.anchormem.retriever import AnchorMemRetriever, drop_echoes, interleave, shows_text
-from graphmem.anchormem.rewrite import second_person_to_name
+from graphmem.designs.anchormem.retriever import (
+    AnchorMemRetriever,
+    drop_echoes,
+    interleave,
+    shows_text,
+)
+from graphmem.designs.anchormem.rewrite import second_person_to_name
 from graphmem.nlp import analyse
 from graphmem.retrieval.base import Hit, PassageRef
 

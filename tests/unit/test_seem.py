@@ -10,19 +10,26 @@ import numpy as np
 import pytest
 from pydantic import BaseModel
 
-from graphmem.llm import Message, StructuredLLM
-from graphmem.llm.base import T
-from graphmem.nlp import analyse
-from graphmem.retrieval.base import PassageRef
-from graphmem.seem.config import SeemConfig
-from graphmem.seem.consolidate import Candidate, Consolidator, Frame, OfflineJudge, centroid
-from graphmem.seem.extract import PassageIn, llm_facts, offline_facts
-from graphmem.seem.frames import FrameDraft, compose_summary, llm_frames, offline_frame, windows_of
-from graphmem.seem.index import over_fetch
-from graphmem.seem.llm_prompts import EventSlots, FrameOut, QuadrupleExtraction, QuadrupleOut
-from graphmem.seem.names import alnum_length, head_noun, human_date, normalise_name
-from graphmem.seem.retriever import RankedPassage, expand
-from graphmem.seem.seeds import (
+from graphmem.designs.seem.config import SeemConfig
+from graphmem.designs.seem.consolidate import Candidate, Consolidator, Frame, OfflineJudge, centroid
+from graphmem.designs.seem.extract import PassageIn, llm_facts, offline_facts
+from graphmem.designs.seem.frames import (
+    FrameDraft,
+    compose_summary,
+    llm_frames,
+    offline_frame,
+    windows_of,
+)
+from graphmem.designs.seem.index import over_fetch
+from graphmem.designs.seem.llm_prompts import (
+    EventSlots,
+    FrameOut,
+    QuadrupleExtraction,
+    QuadrupleOut,
+)
+from graphmem.designs.seem.names import alnum_length, head_noun, human_date, normalise_name
+from graphmem.designs.seem.retriever import RankedPassage, expand
+from graphmem.designs.seem.seeds import (
     Scored,
     SeedEntity,
     entity_weights,
@@ -31,7 +38,11 @@ from graphmem.seem.seeds import (
     quantise,
     seed_groups,
 )
-from graphmem.seem.snapshot import FrameRow
+from graphmem.designs.seem.snapshot import FrameRow
+from graphmem.llm import Message, StructuredLLM
+from graphmem.llm.base import T
+from graphmem.nlp import analyse
+from graphmem.retrieval.base import PassageRef
 
 REF = datetime(2023, 5, 8, 13, 56)
 

@@ -20,9 +20,9 @@ from datetime import date, datetime
 
 from spacy.tokens import Doc, Token
 
-from graphmem.anchormem.prompts import EXTRACT_SYSTEM, ExtractedFacts, extract_user_prompt
-from graphmem.anchormem.rewrite import second_person_to_name
 from graphmem.builders.base import SessionBatch
+from graphmem.designs.anchormem.prompts import EXTRACT_SYSTEM, ExtractedFacts, extract_user_prompt
+from graphmem.designs.anchormem.rewrite import second_person_to_name
 from graphmem.ingest.models import SessionIn, Turn
 from graphmem.ingest.writer import content_id, render_turn, session_date_text
 from graphmem.llm import Message, StructuredLLM

@@ -20,6 +20,20 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from graphmem.designs.seem.config import SeemConfig
+from graphmem.designs.seem.index import Totals, over_fetch
+from graphmem.designs.seem.names import normalise_name
+from graphmem.designs.seem.projection import SemanticGraph
+from graphmem.designs.seem.seeds import (
+    Scored,
+    SeedEntity,
+    SeedGroup,
+    entity_weights,
+    passage_groups,
+    passage_weights,
+    seed_groups,
+)
+from graphmem.designs.seem.snapshot import FactHit, FrameRow, SpaceSnapshot
 from graphmem.errors import ServerError
 from graphmem.nlp import analyse, extract_triples, query_entities
 from graphmem.retrieval.base import (
@@ -30,20 +44,6 @@ from graphmem.retrieval.base import (
     Retriever,
     k_for_budget,
 )
-from graphmem.seem.config import SeemConfig
-from graphmem.seem.index import Totals, over_fetch
-from graphmem.seem.names import normalise_name
-from graphmem.seem.projection import SemanticGraph
-from graphmem.seem.seeds import (
-    Scored,
-    SeedEntity,
-    SeedGroup,
-    entity_weights,
-    passage_groups,
-    passage_weights,
-    seed_groups,
-)
-from graphmem.seem.snapshot import FactHit, FrameRow, SpaceSnapshot
 
 
 @dataclass

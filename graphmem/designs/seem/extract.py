@@ -11,12 +11,12 @@ from datetime import datetime
 from spacy.tokens import Doc
 
 from graphmem.builders.base import SessionBatch
+from graphmem.designs.seem.llm_prompts import QuadrupleExtraction, quadruple_messages, render_turn
+from graphmem.designs.seem.names import alnum_length, normalise_name
 from graphmem.ingest.writer import session_date_text
 from graphmem.llm import StructuredLLM
 from graphmem.nlp import Triple, extract_triples, keyphrases
 from graphmem.nlp.text import NON_TOPICAL_LABELS
-from graphmem.seem.llm_prompts import QuadrupleExtraction, quadruple_messages, render_turn
-from graphmem.seem.names import alnum_length, normalise_name
 
 
 @dataclass(frozen=True)

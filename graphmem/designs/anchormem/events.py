@@ -22,8 +22,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from graphmem.anchormem.extract import human_date
-from graphmem.anchormem.prompts import INTEGRATE_SYSTEM, IntegratedEvent, integrate_user_prompt
+from graphmem.designs.anchormem.extract import human_date
+from graphmem.designs.anchormem.prompts import (
+    INTEGRATE_SYSTEM,
+    IntegratedEvent,
+    integrate_user_prompt,
+)
 from graphmem.ingest.writer import content_id
 from graphmem.llm import Message, StructuredLLM
 

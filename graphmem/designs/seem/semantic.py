@@ -21,11 +21,17 @@ import numpy as np
 import numpy.typing as npt
 
 from graphmem.builders.base import BuildContext
+from graphmem.designs.seem.config import SeemConfig
+from graphmem.designs.seem.extract import PassageFacts, usable
+from graphmem.designs.seem.index import Totals, over_fetch
+from graphmem.designs.seem.names import (
+    alnum_length,
+    entity_id,
+    head_noun,
+    human_date,
+    normalise_name,
+)
 from graphmem.ingest.writer import content_id
-from graphmem.seem.config import SeemConfig
-from graphmem.seem.extract import PassageFacts, usable
-from graphmem.seem.index import Totals, over_fetch
-from graphmem.seem.names import alnum_length, entity_id, head_noun, human_date, normalise_name
 
 BUILDER = "seem"
 Vector = npt.NDArray[np.float32]

@@ -16,10 +16,8 @@ from typing import Any
 import numpy as np
 
 from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
-from graphmem.ingest.writer import content_id
-from graphmem.nlp import analyse_many
-from graphmem.seem.config import SeemConfig
-from graphmem.seem.consolidate import (
+from graphmem.designs.seem.config import SeemConfig
+from graphmem.designs.seem.consolidate import (
     Candidate,
     Consolidation,
     Consolidator,
@@ -30,13 +28,21 @@ from graphmem.seem.consolidate import (
     Vector,
     stored_candidates,
 )
-from graphmem.seem.extract import PassageFacts, PassageIn, batch_passages, llm_facts, offline_facts
-from graphmem.seem.frames import FrameDraft, llm_frames, offline_frame, windows_of
-from graphmem.seem.index import Totals, over_fetch
-from graphmem.seem.llm_prompts import PROMPT_VERSION, render_turn
-from graphmem.seem.names import entity_id, normalise_name
-from graphmem.seem.projection import SemanticGraph
-from graphmem.seem.semantic import BUILDER, Resolution, SemanticWriter
+from graphmem.designs.seem.extract import (
+    PassageFacts,
+    PassageIn,
+    batch_passages,
+    llm_facts,
+    offline_facts,
+)
+from graphmem.designs.seem.frames import FrameDraft, llm_frames, offline_frame, windows_of
+from graphmem.designs.seem.index import Totals, over_fetch
+from graphmem.designs.seem.llm_prompts import PROMPT_VERSION, render_turn
+from graphmem.designs.seem.names import entity_id, normalise_name
+from graphmem.designs.seem.projection import SemanticGraph
+from graphmem.designs.seem.semantic import BUILDER, Resolution, SemanticWriter
+from graphmem.ingest.writer import content_id
+from graphmem.nlp import analyse_many
 
 
 def _render_stored(passage: dict[str, Any]) -> str:

@@ -15,8 +15,9 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any, TypeVar
 
-from graphmem.anchormem.config import PROMPT_VERSION, AnchorMemConfig
-from graphmem.anchormem.events import (
+from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
+from graphmem.designs.anchormem.config import PROMPT_VERSION, AnchorMemConfig
+from graphmem.designs.anchormem.events import (
     Group,
     MemberFact,
     Neighbour,
@@ -25,13 +26,12 @@ from graphmem.anchormem.events import (
     prune_groups,
     select_group,
 )
-from graphmem.anchormem.extract import (
+from graphmem.designs.anchormem.extract import (
     FactDraft,
     LLMExtractor,
     OfflineExtractor,
     context_units,
 )
-from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
 from graphmem.llm import Usage
 
 _WRITE_CHUNK = 500  # rows per write statement: bounded transactions on long conversations

@@ -27,7 +27,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from graphmem.anchormem.config import AnchorMemConfig
+from graphmem.designs.anchormem.config import AnchorMemConfig
 from graphmem.retrieval.base import (
     Hit,
     PassageRef,

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from graphmem.designs.seem.names import entity_id
+from graphmem.designs.seem.seeds import SeedEntity
 from graphmem.retrieval.base import PassageRef
-from graphmem.seem.names import entity_id
-from graphmem.seem.seeds import SeedEntity
 from graphmem.store import GraphStore
 
 Matrix = npt.NDArray[np.float32]

@@ -19,17 +19,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from graphmem.ingest.writer import content_id
-from graphmem.llm import StructuredLLM
-from graphmem.seem.config import SeemConfig
-from graphmem.seem.frames import FrameDraft, compose_summary
-from graphmem.seem.llm_prompts import (
+from graphmem.designs.seem.config import SeemConfig
+from graphmem.designs.seem.frames import FrameDraft, compose_summary
+from graphmem.designs.seem.llm_prompts import (
     EventSlots,
     FrameOut,
     SameEventVerdict,
     fuse_messages,
     judge_messages,
 )
+from graphmem.ingest.writer import content_id
+from graphmem.llm import StructuredLLM
 
 Vector = npt.NDArray[np.float32]
 
