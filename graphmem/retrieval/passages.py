@@ -24,7 +24,7 @@ class _FetchPlanner:
     """Vector and full-text indexes span every space; over-fetch in proportion to the share
     of passages that belong to the queried space so that k survive the space filter."""
 
-    def __init__(self, ctx: RetrievalContext, config: object = None) -> None:
+    def __init__(self, ctx: RetrievalContext) -> None:
         self._ctx = ctx
         self._totals: tuple[int, int] | None = None
 
