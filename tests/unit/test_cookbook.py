@@ -25,3 +25,14 @@ def test_queries_for_designs_in_progress_say_which_label_they_need() -> None:
     assert needs["analyst.character_scenes"] == ["Scene"]
     assert needs["analyst.insights"] == ["Insight"]
     assert needs["analyst.narratives"] == ["Narrative"]
+
+
+def test_local_server_lets_the_browser_load_the_guide(tmp_path: Path) -> None:
+    from graphmem.config import Settings
+    from graphmem.server import process
+    from graphmem.server.runtime import Runtime
+
+    settings = Settings(home=tmp_path / "home", cache_dir=tmp_path / "cache")
+    conf = process.render_conf(settings, process.layout(settings), Runtime(tmp_path / "rt"))
+    line = "browser.remote_content_hostname_whitelist=guides.neo4j.com,localhost,127.0.0.1,"
+    assert f"{line}http://localhost:7476" in conf
