@@ -47,9 +47,7 @@ def test_graphmem_service_waits_for_a_healthy_neo4j_and_uses_env_auth() -> None:
 
 def test_dockerfile_copies_what_the_wheel_needs_and_runs_as_a_user() -> None:
     lines = [ln.strip() for ln in (DOCKER / "Dockerfile").read_text().splitlines()]
-    assert lines[[ln.startswith("FROM") for ln in lines].index(True)].startswith(
-        "FROM python:3.11"
-    )
+    assert lines[[ln.startswith("FROM") for ln in lines].index(True)].startswith("FROM python:3.11")
     copied = {part for ln in lines if ln.startswith("COPY") for part in ln.split()[1:-1]}
     assert {"pyproject.toml", "README.md", "graphmem", "cypher", "schema"} <= copied
     assert all((ROOT / path).exists() for path in copied)
