@@ -14,7 +14,7 @@ CALL {
   WITH f
   MATCH (f)-[:SUBJECT|OBJECT]->(e:Entity)
   RETURN collect(DISTINCT {id: e.id, node_id: id(e), name: e.name,
-                           passages: COUNT { (e)<-[:MENTIONS]-() }}) AS entities
+                           passages: COUNT { (e)<-[:MENTIONS]-(:Passage) }}) AS entities
 }
 CALL {
   WITH f

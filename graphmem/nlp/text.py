@@ -263,14 +263,6 @@ def first_person_to_name(text: TextOrDoc, speaker: str) -> str:
     return "".join(pieces)
 
 
-def first_person_to_name_many(texts: Iterable[str], speakers: Iterable[str]) -> list[str]:
-    """Batch :func:`first_person_to_name`, parsing with ``nlp.pipe``."""
-    return [
-        first_person_to_name(doc, speaker)
-        for doc, speaker in zip(analyse_many(texts), speakers, strict=True)
-    ]
-
-
 # --- filler detection -------------------------------------------------------------------
 def is_content_token(tok: Token) -> bool:
     """Whether ``tok`` carries meaning worth remembering."""
@@ -286,8 +278,3 @@ def is_content_token(tok: Token) -> bool:
 def is_contentless(sentence: TextOrDoc) -> bool:
     """True for greetings, thanks, laughter, reactions and content-free questions."""
     return not any(is_content_token(t) for t in analyse(sentence))
-
-
-def contentless_many(texts: Iterable[str]) -> list[bool]:
-    """Batch :func:`is_contentless`, parsing with ``nlp.pipe``."""
-    return [is_contentless(doc) for doc in analyse_many(texts)]
