@@ -12,7 +12,12 @@ from __future__ import annotations
 import time
 
 from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
-from graphmem.semantic.extract import batch_passages, llm_facts, offline_facts_many
+from graphmem.semantic.extract import (
+    batch_passages,
+    batch_speakers,
+    llm_facts,
+    offline_facts_many,
+)
 from graphmem.semantic.projection import SemanticGraph
 from graphmem.semantic.prompts import PROMPT_VERSION
 from graphmem.semantic.settings import SemanticSettings
@@ -32,9 +37,7 @@ class SemanticBuilder(Builder):
         llm = self.ctx.llm
         before = llm.usage.snapshot() if llm else None
         passages = batch_passages(batch)
-        speakers = list(
-            dict.fromkeys([*batch.conversation.speakers, *(p.speaker for p in passages)])
-        )
+        speakers = batch_speakers(batch, passages)
         if llm is not None:
             facts = llm_facts(llm, passages)
         else:

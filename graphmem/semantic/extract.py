@@ -80,6 +80,11 @@ def batch_passages(batch: SessionBatch) -> list[PassageIn]:
     return out
 
 
+def batch_speakers(batch: SessionBatch, passages: Sequence[PassageIn]) -> list[str]:
+    """The conversation's speakers, then anyone else who speaks in the batch, each once."""
+    return list(dict.fromkeys([*batch.conversation.speakers, *(p.speaker for p in passages)]))
+
+
 def usable(name: str) -> bool:
     return alnum_length(normalise_name(name)) > 0
 

@@ -38,6 +38,7 @@ from graphmem.semantic import (
     PassageIn,
     SemanticGraph,
     batch_passages,
+    batch_speakers,
     normalise_name,
     stored_entity_ids,
 )
@@ -68,9 +69,7 @@ class SeemBuilder(Builder):
         llm = self.ctx.llm
         before = llm.usage.snapshot() if llm else None
         passages = batch_passages(batch)
-        speakers = list(
-            dict.fromkeys([*batch.conversation.speakers, *(p.speaker for p in passages)])
-        )
+        speakers = batch_speakers(batch, passages)
         self._release([p.id for p in passages])
         drafts = self._drafts(passages, {normalise_name(s) for s in speakers})
         judge: Judge = LLMJudge(self.config, llm) if llm else OfflineJudge(self.config)
