@@ -1,5 +1,5 @@
 """A retriever's in-memory copy of one space: its passages (with embeddings and projection
-node ids), event frames, facts and entities, read once and kept for as long as the space's
+node ids), facts and entities, read once and kept for as long as the space's
 PageRank projection it was read with. Every ingest into the space drops that projection
 (and the PageRank statement reports the projection's creation time), so a snapshot never
 outlives the graph it describes.
@@ -8,7 +8,7 @@ Why in memory: a conversation space is small (a LoCoMo conversation: ~600 passag
 facts, ~1,500 entities, about 5 MB of vectors), the vector indexes span every space (a
 space filter after an approximate search needs an over-fetch that grows with the
 database), and an exact matrix product over the space takes well under a millisecond
-where each index search is a round trip. ``SeemConfig.in_memory_index = False`` keeps the
+where each index search is a round trip. ``SemanticSettings.in_memory_index = False`` keeps the
 fact and entity searches in the vector indexes for spaces too large to hold.
 """
 
@@ -18,21 +18,23 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+from pydantic import BaseModel
 
-from graphmem.designs.seem.names import entity_id
-from graphmem.designs.seem.seeds import SeedEntity
 from graphmem.retrieval.base import PassageRef
+from graphmem.rows import read_typed
+from graphmem.semantic.names import entity_id
+from graphmem.semantic.seeds import SeedEntity
 from graphmem.store import GraphStore
 
 Matrix = npt.NDArray[np.float32]
 
 
-@dataclass(frozen=True)
-class FrameRow:
-    id: str
-    summary: str
-    sources: list[PassageRef]  # in conversation order
-    backend: str = "offline"
+class PassageRow(BaseModel):
+    """A row of ``semantic.space_passages``."""
+
+    node_id: int
+    embedding: list[float]
+    passage: PassageRef
 
 
 @dataclass
@@ -124,32 +126,28 @@ class SpaceSnapshot:
     node_ids: npt.NDArray[np.int64]
     vectors: Matrix
     by_node: dict[int, PassageRef]
-    frames: dict[str, list[FrameRow]]  # passage id -> the frames it is a source of
     semantic: SemanticIndex | None  # None: facts and entities are searched in the indexes
 
     @classmethod
     def load(
         cls, store: GraphStore, space: str, created: str, relationships: int, semantic: bool
     ) -> SpaceSnapshot:
-        rows = store.read("semantic.space_passages", space=space)
-        by_node = {int(r["node_id"]): PassageRef.from_row(r) for r in rows}
-        node_ids = np.array([int(r["node_id"]) for r in rows], dtype=np.int64)
+        rows = read_typed(store, "semantic.space_passages", PassageRow, space=space)
+        by_node = {r.node_id: r.passage for r in rows}
+        node_ids = np.array([r.node_id for r in rows], dtype=np.int64)
         by_id = {ref.id: ref for ref in by_node.values()}
-        frames: dict[str, list[FrameRow]] = {}
-        for row in store.read("seem.space_frames", space=space):
-            sources = [by_id[pid] for pid in row["source_ids"] if pid in by_id]
-            frame = FrameRow(row["frame"], row["summary"], sources, row["backend"] or "")
-            for source in sources:
-                frames.setdefault(source.id, []).append(frame)
         return cls(
             created=created,
             relationships=relationships,
             node_ids=node_ids,
-            vectors=_matrix([r["embedding"] for r in rows]),
+            vectors=_matrix([r.embedding for r in rows]),
             by_node=by_node,
-            frames=frames,
             semantic=SemanticIndex.load(store, space, by_id) if semantic else None,
         )
+
+    @property
+    def by_id(self) -> dict[str, PassageRef]:
+        return {ref.id: ref for ref in self.by_node.values()}
 
     def scores(self, vector: list[float]) -> list[tuple[int, float]]:
         """(node id, cosine) of every passage: the embeddings are unit length."""

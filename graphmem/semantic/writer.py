@@ -1,7 +1,8 @@
-"""The semantic layer (HippoRAG 2 style): Entity phrase nodes, Fact quadruples, MENTIONS,
-SYNONYM edges and speaker identity, written incrementally.
+"""Writing the semantic layer (HippoRAG 2 style): Entity phrase nodes, Fact quadruples,
+MENTIONS, SYNONYM edges and speaker identity, incrementally. ``write_facts`` is the one
+entry point, for the semantic builder and for any design that adds facts of its own.
 
-Rules (see docs/seem.md):
+Rules (see docs/semantic.md):
 - identity: phrases with the same normalised key are one entity (the id hashes the key);
 - near-duplicates: a new phrase whose nearest entity (earlier batches through the vector
   index, or earlier in this batch) has cosine >= ``merge_threshold`` and the same head noun
@@ -21,19 +22,14 @@ import numpy as np
 import numpy.typing as npt
 
 from graphmem.builders.base import BuildContext
-from graphmem.designs.seem.config import SeemConfig
-from graphmem.designs.seem.extract import PassageFacts, usable
-from graphmem.designs.seem.index import Totals, over_fetch
-from graphmem.designs.seem.names import (
-    alnum_length,
-    entity_id,
-    head_noun,
-    human_date,
-    normalise_name,
-)
 from graphmem.ingest.writer import content_id
+from graphmem.overfetch import label_totals
+from graphmem.semantic.extract import PassageFacts, usable
+from graphmem.semantic.names import alnum_length, entity_id, head_noun, human_date, normalise_name
+from graphmem.semantic.projection import SemanticGraph
+from graphmem.semantic.settings import SemanticSettings
 
-BUILDER = "seem"
+BUILDER = "semantic"
 Vector = npt.NDArray[np.float32]
 
 
@@ -51,15 +47,53 @@ class Resolution:
         return self.ids[normalise_name(name)]
 
 
+def write_facts(
+    ctx: BuildContext,
+    facts: Sequence[PassageFacts],
+    *,
+    builder: str,
+    settings: SemanticSettings | None = None,
+    speakers: Sequence[str] = (),
+    prompt_version: str | None = None,
+) -> Resolution:
+    """Add ``facts`` (quadruples and mentioned phrases per passage) to the space's semantic
+    layer: their phrases resolve to entities (new ones get synonym edges), each Fact is
+    tagged ``builder`` and points ``FROM`` its passage, passages MENTION their phrases and
+    each speaker IS its entity. Idempotent (content ids). Drops the space's PageRank
+    projection, so the next query walks the new graph. Returns each phrase's entity."""
+    writer = SemanticWriter(ctx, settings or ctx.configs.get("semantic"), prompt_version, builder)
+    resolution = writer.write(facts, speakers)
+    SemanticGraph(ctx.store, ctx.space).drop()
+    return resolution
+
+
+def stored_entity_ids(ctx: BuildContext, names: Sequence[str]) -> dict[str, str]:
+    """Normalised key -> id of the stored entity each phrase resolved to (by its own key or
+    as a recorded alias of a near-duplicate); phrases with no entity are left out."""
+    keys = sorted({normalise_name(n) for n in names if usable(n)})
+    rows = ctx.store.read(
+        "semantic.entity_ids",
+        space=ctx.space,
+        rows=[{"key": k, "id": entity_id(k)} for k in keys],
+    )
+    return {row["key"]: row["id"] for row in rows}
+
+
 class SemanticWriter:
-    def __init__(self, ctx: BuildContext, config: SeemConfig, prompt_version: str | None) -> None:
+    def __init__(
+        self,
+        ctx: BuildContext,
+        config: SemanticSettings,
+        prompt_version: str | None,
+        builder: str = BUILDER,
+    ) -> None:
         self.ctx = ctx
         self.config = config
         self.prompt_version = prompt_version
+        self.builder = builder
 
     def _vectors(self, rows: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
-        totals = Totals.read(self.ctx.store, self.ctx.space)
-        fetch = over_fetch(k, totals.entities, totals.entities_in_space)
+        fetch = label_totals(self.ctx.store, self.ctx.space)["Entity"].fetch(k)
         if not rows or fetch == 0:
             return []
         return self.ctx.store.read(
@@ -153,7 +187,7 @@ class SemanticWriter:
             "semantic.upsert_facts",
             space=space,
             rows=fact_rows,
-            builder=BUILDER,
+            builder=self.builder,
             backend=backend,
             prompt_version=self.prompt_version,
         )

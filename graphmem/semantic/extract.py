@@ -1,6 +1,7 @@
-"""Fact extraction, per passage: (subject, relation, object, time) quadruples and the entity
-phrases a passage mentions. Offline through ``graphmem.nlp`` (spaCy SVO triples, named
-entities, key phrases, the temporal normaliser); with an LLM through an OpenIE prompt."""
+"""Fact extraction for the semantic layer, per passage: (subject, relation, object, time)
+quadruples and the entity phrases a passage mentions. Offline through ``graphmem.nlp``
+(spaCy SVO triples, named entities, key phrases, the temporal normaliser); with an LLM
+through an OpenIE prompt."""
 
 from __future__ import annotations
 
@@ -11,17 +12,18 @@ from datetime import datetime
 from spacy.tokens import Doc
 
 from graphmem.builders.base import SessionBatch
-from graphmem.designs.seem.llm_prompts import QuadrupleExtraction, quadruple_messages, render_turn
-from graphmem.designs.seem.names import alnum_length, normalise_name
 from graphmem.ingest.writer import session_date_text
 from graphmem.llm import StructuredLLM
-from graphmem.nlp import Triple, extract_triples, keyphrases
+from graphmem.nlp import Triple, analyse_many, extract_triples, keyphrases
 from graphmem.nlp.text import NON_TOPICAL_LABELS
+from graphmem.semantic.names import alnum_length, normalise_name
+from graphmem.semantic.prompts import QuadrupleExtraction, quadruple_messages
+from graphmem.turns import render_turn
 
 
 @dataclass(frozen=True)
 class PassageIn:
-    """One stored turn, as the SEEM builder sees it."""
+    """One stored turn, as the builders of the semantic layer and of SEEM see it."""
 
     id: str
     speaker: str
@@ -33,7 +35,7 @@ class PassageIn:
     turn_index: int
 
     def rendered(self) -> str:
-        return render_turn(self.speaker, self.text, self.date_text, self.caption)
+        return render_turn(self.speaker, self.text, date_text=self.date_text, caption=self.caption)
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,11 @@ def batch_passages(batch: SessionBatch) -> list[PassageIn]:
     return out
 
 
+def batch_speakers(batch: SessionBatch, passages: Sequence[PassageIn]) -> list[str]:
+    """The conversation's speakers, then anyone else who speaks in the batch, each once."""
+    return list(dict.fromkeys([*batch.conversation.speakers, *(p.speaker for p in passages)]))
+
+
 def usable(name: str) -> bool:
     return alnum_length(normalise_name(name)) > 0
 
@@ -111,6 +118,25 @@ def offline_facts(
         phrases += keyphrases(caption_doc, k=max(2, limit // 2))
     mentions = _unique([*named, *phrases], seen)[:limit]
     return PassageFacts(passage.id, quads, mentions), triples
+
+
+def offline_facts_many(
+    passages: Sequence[PassageIn], mentions_per_passage: int
+) -> list[PassageFacts]:
+    """``offline_facts`` over a batch, each text (and photo caption) parsed once."""
+    docs = analyse_many([p.text for p in passages])
+    captioned = [p for p in passages if p.caption]
+    caption_docs = dict(
+        zip(
+            [p.id for p in captioned],
+            analyse_many([p.caption or "" for p in captioned]),
+            strict=True,
+        )
+    )
+    return [
+        offline_facts(p, doc, caption_docs.get(p.id), mentions_per_passage)[0]
+        for p, doc in zip(passages, docs, strict=True)
+    ]
 
 
 def llm_facts(llm: StructuredLLM, passages: Sequence[PassageIn]) -> list[PassageFacts]:
