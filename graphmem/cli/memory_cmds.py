@@ -11,6 +11,7 @@ from tqdm import tqdm
 
 from graphmem.builders.registry import builder_names
 from graphmem.cli.common import app, emit, handle_errors, json_option
+from graphmem.digest import space_digest
 from graphmem.ingest.formats import load
 from graphmem.memory import Memory, QueryResult
 from graphmem.retrieval.registry import strategy_names
@@ -172,10 +173,19 @@ def forget(ctx: click.Context, space: str, yes: bool, as_json: bool) -> None:
 
 @click.command("stats")
 @space_option
+@click.option(
+    "--digest",
+    is_flag=True,
+    help="Print the space's canonical digest (counts per label and type, sha256 over ids, "
+    "key properties and relationships) instead: equal digests mean equal graphs.",
+)
 @json_option
 @click.pass_context
 @handle_errors
-def stats(ctx: click.Context, space: str, as_json: bool) -> None:
+def stats(ctx: click.Context, space: str, digest: bool, as_json: bool) -> None:
     """Counts of every kind of memory in a space, and each design's own ratios."""
     with Memory(app(ctx).settings) as memory:
+        if digest:
+            emit(space_digest(memory.store, space).model_dump(), as_json)
+            return
         emit(space_stats(memory.store, space), as_json)
