@@ -12,7 +12,8 @@ import click
 from pydantic import ValidationError
 
 from graphmem.config import Settings
-from graphmem.errors import ConfigError, GraphmemError
+from graphmem.errors import ConfigError, GraphmemError, InputError
+from graphmem.ingest.validate import check_space
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -72,6 +73,14 @@ def _plain(data: Any, indent: int = 0) -> str:
     if isinstance(data, list):
         return "\n".join(_plain(item, indent) for item in data)
     return f"{pad}{data}"
+
+
+def space_param(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """Click callback for ``--space``: the same rule the Python API applies."""
+    try:
+        return check_space(value)
+    except InputError as exc:
+        raise click.BadParameter(exc.message) from None
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
