@@ -6,14 +6,16 @@ import functools
 import json
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
+from neo4j.exceptions import DriverError, Neo4jError
 from pydantic import ValidationError
 
 from graphmem.config import Settings
 from graphmem.errors import ConfigError, GraphmemError, InputError
 from graphmem.ingest.validate import check_space
+from graphmem.store import driver_error
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -25,7 +27,17 @@ class AppContext:
         try:
             self.settings = Settings()
         except ValidationError as exc:
-            raise ConfigError(f"invalid settings: {exc}") from exc
+            raise settings_error(exc) from None
+
+
+def settings_error(exc: ValidationError) -> ConfigError:
+    """One line per bad setting, named as the environment variable a user would set."""
+    problems = []
+    for err in exc.errors():
+        name = "_".join(str(part) for part in err["loc"]).upper() or "settings"
+        env = name if name.startswith("NEO4J_") else f"GRAPHMEM_{name}"
+        problems.append(f"{env}: {err['msg']}")
+    return ConfigError("invalid settings: " + "; ".join(problems))
 
 
 def app(ctx: click.Context) -> AppContext:
@@ -44,10 +56,20 @@ def handle_errors(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except GraphmemError as exc:
-            click.secho(f"error: {exc}", fg="red", err=True)
-            sys.exit(exc.exit_code)
+            _fail(exc)
+        except ValidationError as exc:  # settings built below the edge (design settings)
+            _fail(settings_error(exc))
+        except (Neo4jError, DriverError) as exc:  # what the store did not already translate
+            _fail(driver_error(exc, "the configured server"))
 
     return wrapper  # type: ignore[return-value]
+
+
+def _fail(exc: GraphmemError) -> NoReturn:
+    """Exit codes (docs/reliability.md): 1 other, 2 settings, 3 input, 4 server, 5 schema,
+    6 catalog, 7 LLM, 8 local model."""
+    click.secho(f"error: {exc}", fg="red", err=True)
+    sys.exit(exc.exit_code)
 
 
 def emit(data: Any, as_json: bool, text: Callable[[Any], str] | None = None) -> None:
