@@ -20,6 +20,7 @@ from graphmem.embed import Embedder, build_embedder
 from graphmem.ingest.formats import load
 from graphmem.ingest.jsonl import api_session
 from graphmem.ingest.models import ConversationIn, Dataset
+from graphmem.ingest.stored import stored_sessions
 from graphmem.ingest.validate import check_budget, check_space
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id
 from graphmem.llm import Message, StructuredLLM, build_llm
@@ -162,6 +163,12 @@ class Memory:
         )
         wanted = {row["session_id"] for row in rows}
         sessions = [s for s in conv.sessions if session_id(conv, s) in wanted]
+        # Sessions to rebuild that this input does not hold (see core.release_session).
+        missing = wanted - {session_id(conv, s) for s in sessions}
+        if missing:
+            sessions = sorted(
+                [*sessions, *stored_sessions(self.store, space, missing)], key=lambda s: s.index
+            )
         return SessionBatch(
             conversation=conv,
             sessions=sessions,
