@@ -24,6 +24,7 @@ from graphmem.ingest.stored import stored_sessions
 from graphmem.ingest.validate import check_budget, check_space
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id
 from graphmem.llm import Message, StructuredLLM, build_llm
+from graphmem.nlp.spacy_loader import use_model
 from graphmem.projections import drop_space_graphs
 from graphmem.retrieval.base import RetrievalContext, RetrievalResult, Retriever
 from graphmem.retrieval.packer import PackedContext, pack
@@ -102,6 +103,7 @@ class Memory:
 
     def _ready(self) -> None:
         if not self._checked:
+            use_model(self.settings.spacy_model)  # GRAPHMEM_SPACY_MODEL for the nlp helpers
             limit_blas_threads(self.settings.blas_threads)
             check_embedder(self.store, self.embedder)
             # Load the model now, so the first query's latency is the query's, not the load's.
