@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import sys
 from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
@@ -18,6 +19,11 @@ from graphmem.ingest.validate import check_space
 from graphmem.store import driver_error
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+# The driver logs each dropped connection before raising; the CLI reports the raised error
+# once, cleanly, so the driver's own lines (printed by logging's last-resort handler) go.
+logging.getLogger("neo4j").addHandler(logging.NullHandler())
+logging.getLogger("neo4j").propagate = False
 
 
 class AppContext:
