@@ -13,6 +13,8 @@ class Answer(BaseModel):
 
 
 def answer_question(llm: StructuredLLM, question: str, context: str) -> str:
+    """The model's short answer; ``LLMItemError`` when it gives no valid one (the eval
+    harness scores that as an empty answer, ``graphmem ask`` reports it)."""
     prompt = ANSWER_PROMPT.format(memories=context, question=question)
     messages = [
         Message(role="system", content='Reply with JSON: {"answer": "..."}.'),

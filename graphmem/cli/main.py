@@ -10,6 +10,7 @@ from graphmem import __version__
 from graphmem.cli.admin_cmds import doctor, init
 from graphmem.cli.designs_cmds import designs
 from graphmem.cli.eval_cmds import eval_group
+from graphmem.cli.llm_cmds import llm_group
 from graphmem.cli.memory_cmds import ask, forget, ingest, query, stats
 from graphmem.cli.server_cmds import server
 
@@ -43,7 +44,7 @@ cli.add_command(init)
 cli.add_command(doctor)
 cli.add_command(eval_group)
 cli.add_command(designs)
-for command in (ingest, query, ask, forget, stats):
+for command in (ingest, query, ask, forget, stats, llm_group):
     cli.add_command(command)
 
 

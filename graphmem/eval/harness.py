@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ from graphmem.eval.metrics import (
 )
 from graphmem.ingest.formats import load
 from graphmem.ingest.models import ConversationIn, Dataset
-from graphmem.llm import Message, StructuredLLM
+from graphmem.llm import LLMUsage, Message, StructuredLLM, with_fallback
 from graphmem.memory import Memory
 from graphmem.retrieval.base import RetrievalResult, Retriever
 from graphmem.retrieval.packer import PackedContext, pack
@@ -102,11 +103,33 @@ def budget_values(question: Question, context: PackedContext, llm: StructuredLLM
         if question.answer is None:
             values.update(dict.fromkeys(LLM_METRICS))
         else:
-            predicted = answer_question(llm, question.text, rendered)
+            # A question the model gives no valid answer (or verdict) for is scored as an
+            # empty answer (and no verdict), logged and counted, instead of ending the run.
+            predicted = with_fallback(
+                llm,
+                partial(answer_question, llm, context=rendered),
+                _no_answer,
+                question.text,
+                what="answer",
+            )
             values["f1"] = locomo_f1(predicted, question.answer, question.category)
             values["bleu1"] = bleu1(predicted, question.answer)
-            values["judge"] = judge(llm, question.text, question.answer, predicted)
+            values["judge"] = with_fallback(
+                llm,
+                lambda p: judge(llm, question.text, question.answer or "", p),
+                _no_verdict,
+                predicted,
+                what="judge",
+            )
     return values
+
+
+def _no_answer(_: str) -> str:
+    return ""
+
+
+def _no_verdict(_: str) -> float | None:
+    return None
 
 
 def locomo_rank_values(question: Question, result: RetrievalResult) -> Values:
@@ -153,6 +176,7 @@ class _Evaluator:
         self.llm = memory.llm
         self.meta = {**meta, "n_questions": 0, "ignored_evidence_ids": 0, "skipped_no_evidence": 0}
         self.meta["llm"] = memory.settings.llm_model if self.llm is not None else None
+        self.usage: dict[str, LLMUsage] = {}
         # Which preset each design ran with: a number means nothing without it.
         self.meta["presets"] = memory.configs.describe()
         self.records: dict[tuple[str, int], list[Scored]] = {
@@ -165,7 +189,9 @@ class _Evaluator:
         """Ingest one conversation (skipping stored sessions) and build its retrievers."""
         cid = conversation.conversation_id
         one = Dataset(conversations=[conversation], qa={cid: dataset.qa.get(cid, [])})
-        self.memory.ingest_dataset(one, space, self.builders)
+        _, reports = self.memory.ingest_dataset(one, space, self.builders)
+        for report in reports:
+            self._account(f"build.{report.builder}", report.llm)
         ctx = self.memory.retrieval_context(space)
         retrievers = [build_retriever(name, ctx) for name in self.strategies]
         prepare = self.meta.setdefault("prepare_ms", {})
@@ -191,8 +217,18 @@ class _Evaluator:
             ranked = rank(question, result)
             for budget in self.budgets:
                 context = pack(result.hits, budget, count)
+                before = self.llm.usage.snapshot() if self.llm else LLMUsage()
                 values = {**ranked, **budget_values(question, context, self.llm)}
+                if self.llm:
+                    self._account("answer_and_judge", self.llm.usage.snapshot() - before)
                 self.records[(name, budget)].append(Scored(question.group, latency_ms, values))
+
+    def _account(self, part: str, usage: LLMUsage) -> None:
+        """LLM cost per part of the run (each design's build, answering and judging)."""
+        self.usage[part] = self.usage.get(part, LLMUsage()) + usage
+        self.meta["llm_usage"] = {
+            name: spent.as_dict(prefix="") for name, spent in sorted(self.usage.items())
+        }
 
     def results(
         self, metric_names: Sequence[str], breakdown: str, groups: Sequence[str]

@@ -9,7 +9,6 @@ projects it again from the new graph.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -42,6 +41,7 @@ from graphmem.designs.seem.names import entity_id, normalise_name
 from graphmem.designs.seem.projection import SemanticGraph
 from graphmem.designs.seem.semantic import BUILDER, Resolution, SemanticWriter
 from graphmem.ingest.writer import content_id
+from graphmem.llm import map_with_fallback
 from graphmem.nlp import analyse_many
 
 
@@ -60,9 +60,7 @@ class SeemBuilder(Builder):
         self.prompt_version = PROMPT_VERSION if ctx.llm else None
 
     def build(self, batch: SessionBatch) -> BuildReport:
-        started = time.perf_counter()
         llm = self.ctx.llm
-        before = llm.usage.snapshot() if llm else None
         passages = batch_passages(batch)
         speakers = list(
             dict.fromkeys([*batch.conversation.speakers, *(p.speaker for p in passages)])
@@ -83,11 +81,6 @@ class SeemBuilder(Builder):
             "frames_fused": consolidation.fused,
             "events": events,
         }
-        if llm and before:
-            after = llm.usage.snapshot()
-            report.llm_calls = after.calls + after.cached_calls - before.calls - before.cached_calls
-            report.llm_tokens = after.total_tokens - before.total_tokens
-        report.seconds = time.perf_counter() - started
         return report
 
     def _release(self, ids: list[str]) -> None:
@@ -105,10 +98,33 @@ class SeemBuilder(Builder):
         self, passages: Sequence[PassageIn], speakers: set[str]
     ) -> tuple[list[PassageFacts], list[FrameDraft]]:
         windows = windows_of(passages, self.config.frame_window)
-        if self.ctx.llm is not None:
-            facts = llm_facts(self.ctx.llm, passages)
-            drafts = llm_frames(self.ctx.llm, windows, speakers, self.config.max_events_per_frame)
-            return facts, drafts
+        llm = self.ctx.llm
+        if llm is None:
+            return self._offline(passages, windows, speakers)
+        # One item the LLM gives up on (a passage, a window) is extracted offline instead.
+        facts = map_with_fallback(
+            llm,
+            lambda p: llm_facts(llm, [p])[0],
+            lambda p: self._offline([p], [], speakers)[0][0],
+            passages,
+            what="seem quadruples",
+        )
+        limit = self.config.max_events_per_frame
+        drafts = map_with_fallback(
+            llm,
+            lambda w: llm_frames(llm, [w], speakers, limit)[0],
+            lambda w: self._offline(w, [w], speakers)[1][0],
+            windows,
+            what="seem frames",
+        )
+        return facts, drafts
+
+    def _offline(
+        self,
+        passages: Sequence[PassageIn],
+        windows: Sequence[Sequence[PassageIn]],
+        speakers: set[str],
+    ) -> tuple[list[PassageFacts], list[FrameDraft]]:
         docs = analyse_many([p.text for p in passages])
         captioned = [p for p in passages if p.caption]
         caption_docs = dict(
