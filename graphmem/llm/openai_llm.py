@@ -49,6 +49,14 @@ class _Rejected(LLMItemError):
     """The server called this request invalid: never sent again as it is."""
 
 
+class _Invalid(LLMItemError):
+    """The answers did not validate, repairs included."""
+
+
+# Cache entries recording that a request never gave a valid answer start with this.
+_INVALID_MARK = "!invalid:"
+
+
 class OpenAIStructuredLLM(StructuredLLM):
     """Schema-validated chat completions with retries, repair turns and a response cache.
 
@@ -113,6 +121,11 @@ class OpenAIStructuredLLM(StructuredLLM):
         key = cache_key(self._model, messages, schema) if self.cache is not None else None
         if self.cache is not None and key is not None:
             hit = self.cache.get(key)
+            if hit is not None and hit.startswith(_INVALID_MARK):
+                # At temperature 0 the same request gets the same invalid answer: the
+                # re-run degrades this item again without paying for it again.
+                self.usage.add(cache_hits=1)
+                raise LLMItemError(f"{self._model}: cached: {hit[len(_INVALID_MARK) :]}")
             if hit is not None:
                 parsed = parse_answer(hit, schema)
                 if not isinstance(parsed, str):
@@ -120,7 +133,12 @@ class OpenAIStructuredLLM(StructuredLLM):
                     return parsed
                 # Written by an older graphmem whose schema was looser: ask again.
                 self.cache.delete(key)
-        answer = self._validated(list(messages), schema)
+        try:
+            answer = self._validated(list(messages), schema)
+        except _Invalid as exc:
+            if self.cache is not None and key is not None:
+                self.cache.put(key, _INVALID_MARK + exc.message, model=self._model)
+            raise
         if self.cache is not None and key is not None:
             self.cache.put(key, answer.model_dump_json(), model=self._model, schema=schema.__name__)
         return answer
@@ -159,7 +177,7 @@ class OpenAIStructuredLLM(StructuredLLM):
                     content=repair_prompt(problem, schema.model_json_schema(), truncated),
                 ),
             ]
-        raise LLMItemError(
+        raise _Invalid(
             f"{self._model} returned output that does not validate against "
             f"{schema.__name__} after {self._max_repairs} repair request(s): {problem}; "
             f"output begins {snippet(raw)!r}",
