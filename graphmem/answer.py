@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from pydantic import BaseModel, Field
 
 from graphmem.eval.metrics import ANSWER_PROMPT
-from graphmem.llm import Message, StructuredLLM
+from graphmem.llm import Message, StructuredLLM, with_fallback
 
 
 class Answer(BaseModel):
@@ -21,3 +24,13 @@ def answer_question(llm: StructuredLLM, question: str, context: str) -> str:
         Message(role="user", content=prompt),
     ]
     return llm.generate(messages, Answer).answer
+
+
+def answer_or_none(llm: StructuredLLM, question: str, context: str) -> str | None:
+    """``answer_question``, or None (logged and counted) when the model gives no valid one."""
+    ask: Callable[[str], str | None] = partial(answer_question, llm, context=context)
+    return with_fallback(llm, ask, _no_answer, question, what="answer")
+
+
+def _no_answer(_: str) -> str | None:
+    return None

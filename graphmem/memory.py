@@ -255,13 +255,14 @@ class Memory:
     def ask(
         self, question: str, space: str, strategy: str = "hybrid", budget: int = 1000
     ) -> tuple[str | None, QueryResult]:
-        """Answer with the LLM from the packed context; ``None`` without an LLM."""
+        """Answer with the LLM from the packed context; ``None`` without an LLM, or when the
+        model gives no valid answer (logged)."""
         found = self.query(question, space, strategy, budget)
         if self.llm is None:
             return None, found
-        from graphmem.answer import answer_question
+        from graphmem.answer import answer_or_none
 
-        return answer_question(self.llm, question, found.context.render()), found
+        return answer_or_none(self.llm, question, found.context.render()), found
 
 
 __all__ = ["Memory", "Message", "QueryResult"]

@@ -13,13 +13,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
-from graphmem.answer import answer_question
+from graphmem.answer import answer_or_none
 from graphmem.errors import ConfigError
 from graphmem.eval.aggregate import Scored, aggregate, ranked_sessions, split_evidence
 from graphmem.eval.metrics import (
@@ -105,13 +104,7 @@ def budget_values(question: Question, context: PackedContext, llm: StructuredLLM
         else:
             # A question the model gives no valid answer (or verdict) for is scored as an
             # empty answer (and no verdict), logged and counted, instead of ending the run.
-            predicted = with_fallback(
-                llm,
-                partial(answer_question, llm, context=rendered),
-                _no_answer,
-                question.text,
-                what="answer",
-            )
+            predicted = answer_or_none(llm, question.text, rendered) or ""
             values["f1"] = locomo_f1(predicted, question.answer, question.category)
             values["bleu1"] = bleu1(predicted, question.answer)
             values["judge"] = with_fallback(
@@ -122,10 +115,6 @@ def budget_values(question: Question, context: PackedContext, llm: StructuredLLM
                 what="judge",
             )
     return values
-
-
-def _no_answer(_: str) -> str:
-    return ""
 
 
 def _no_verdict(_: str) -> float | None:

@@ -267,8 +267,9 @@ class FakeOpenAIServer:
 
 LLAMA_CPP_REJECTION = Reply.err(
     500,
-    "[{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
-    "'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema'}]",
+    "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', "
+    "'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', "
+    "'ctx': {'expected': \"'text' or 'json_object'\"}}",
 )
 """What llama-cpp-python 0.3.x's server answers to ``response_format: json_schema``."""
 
