@@ -266,11 +266,13 @@ def run_locomo(
     space_prefix: str = "locomo",
     limit_conversations: int | None = None,
     progress: bool = True,
+    limit_questions: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Evaluate ``strategies`` at ``budgets`` on a LoCoMo file; one result per pair."""
+    """Evaluate ``strategies`` at ``budgets`` on a LoCoMo file; one result per pair
+    (``limit_questions``: the first N scored questions of each conversation)."""
     dataset = load(path, "locomo")
     conversations = dataset.conversations[:limit_conversations]
-    plan = [(conv, locomo_questions(conv, dataset)) for conv in conversations]
+    plan = [(conv, locomo_questions(conv, dataset)[:limit_questions]) for conv in conversations]
     adversarial = sum(
         1
         for conv in conversations

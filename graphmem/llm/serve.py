@@ -31,8 +31,14 @@ class ServeCommand(BaseModel):
     base_url: str
 
     def env(self) -> dict[str, str]:
-        """What points graphmem at this server."""
-        return {"GRAPHMEM_LLM_BASE_URL": self.base_url, "GRAPHMEM_LLM_MODEL": self.alias}
+        """What points graphmem at this server. The server answers one request at a time
+        and a schema-constrained answer takes 10-60 s on two busy cores, so queued
+        requests need a long timeout (a timed-out request keeps the server busy)."""
+        return {
+            "GRAPHMEM_LLM_BASE_URL": self.base_url,
+            "GRAPHMEM_LLM_MODEL": self.alias,
+            "GRAPHMEM_LLM_TIMEOUT_S": "900",
+        }
 
 
 def bundled_gguf() -> Path:
