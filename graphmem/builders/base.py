@@ -88,6 +88,14 @@ class BuildReport:
     def llm_seconds(self) -> float:
         return self.llm.seconds
 
+    @classmethod
+    def total(cls, name: str, reports: Sequence[BuildReport]) -> BuildReport:
+        """The sum of several reports (e.g. a design and the layers it required)."""
+        out = cls(name)
+        for report in reports:
+            out.merge(report)
+        return out
+
     def merge(self, part: BuildReport) -> None:
         """Add another report of the same builder (e.g. the next conversation's)."""
         self.sessions += part.sessions

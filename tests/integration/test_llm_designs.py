@@ -46,13 +46,6 @@ def _llm_settings(settings: Settings, server: FakeOpenAIServer, cache_dir: Path)
     )
 
 
-def _total(reports: list[BuildReport]) -> BuildReport:
-    total = BuildReport("all")
-    for report in reports:
-        total.merge(report)
-    return total
-
-
 @pytest.mark.parametrize("design", builder_names())
 def test_weak_model_builds_degrades_per_item_and_accounts_exactly(
     design: str,
@@ -67,7 +60,7 @@ def test_weak_model_builds_degrades_per_item_and_accounts_exactly(
     with OpenAIStructuredLLM(_llm_settings(settings, weak_server, tmp_path)) as llm:
         memory = Memory(settings, store=store, embedder=embedder, llm=llm)
         _, reports = memory.ingest_dataset(dataset, space, [design])
-        first = _total(reports)
+        first = BuildReport.total("all", reports)
         # every request the server saw is accounted to a design, with its tokens
         assert first.llm_calls == weak_server.request_count() > 0
         assert first.prompt_tokens == weak_server.served_prompt_tokens
@@ -80,7 +73,7 @@ def test_weak_model_builds_degrades_per_item_and_accounts_exactly(
         # the same conversation again, from scratch: the warm cache answers everything
         memory.forget(space)
         _, again = memory.ingest_dataset(dataset, space, [design])
-    second = _total(again)
+    second = BuildReport.total("all", again)
     assert second.llm_calls == 0
     assert weak_server.request_count() == first.llm_calls
     # one cache hit per generate: answered ones and the ones that stayed invalid

@@ -97,70 +97,63 @@ def local_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServ
         process.wait(timeout=30)
 
 
-def _settings(settings: Settings, server: LocalServer, cache_dir: Path) -> Settings:
-    return settings.model_copy(
+@pytest.fixture
+def llm_memory(
+    settings: Settings,
+    store: GraphStore,
+    embedder: Embedder,
+    local_server: LocalServer,
+    tmp_path: Path,
+) -> Iterator[tuple[Memory, OpenAIStructuredLLM]]:
+    """A Memory whose LLM is the local server, with a response cache of its own."""
+    llm_settings = settings.model_copy(
         update={
-            "llm_base_url": server.base_url,
-            "llm_model": server.model,
+            "llm_base_url": local_server.base_url,
+            "llm_model": local_server.model,
             "llm_cache": True,
-            "cache_dir": cache_dir,
-            "llm_timeout_s": 300.0,
+            "cache_dir": tmp_path,
+            "llm_timeout_s": 900.0,
             "llm_max_tokens": 384,
             "llm_concurrency": 2,
         }
     )
-
-
-def _total(reports: list[BuildReport]) -> BuildReport:
-    total = BuildReport("all")
-    for report in reports:
-        total.merge(report)
-    return total
+    with OpenAIStructuredLLM(llm_settings) as llm:
+        yield Memory(settings, store=store, embedder=embedder, llm=llm), llm
 
 
 @pytest.mark.parametrize("design", builder_names())
 def test_every_design_builds_with_the_local_model(
     design: str,
-    settings: Settings,
-    store: GraphStore,
-    embedder: Embedder,
     space: str,
     local_server: LocalServer,
-    tmp_path: Path,
+    llm_memory: tuple[Memory, OpenAIStructuredLLM],
 ) -> None:
+    memory, llm = llm_memory
     dataset = first_turns(load(SAMPLE), TURNS)
-    with OpenAIStructuredLLM(_settings(settings, local_server, tmp_path)) as llm:
-        memory = Memory(settings, store=store, embedder=embedder, llm=llm)
-        logged = local_server.logged_requests() if local_server.log else 0
-        _, reports = memory.ingest_dataset(dataset, space, [design])
-        built = _total(reports)
-        assert built.llm_calls > 0 and built.prompt_tokens > 0 and built.completion_tokens > 0
-        if local_server.log:
-            assert local_server.logged_requests() - logged == built.llm_calls
-        assert llm.response_format_mode == "json_object_schema"
-        assert built.counts["turns"] == TURNS
+    logged = local_server.logged_requests() if local_server.log else 0
+    _, reports = memory.ingest_dataset(dataset, space, [design])
+    built = BuildReport.total("all", reports)
+    assert built.llm_calls > 0 and built.prompt_tokens > 0 and built.completion_tokens > 0
+    if local_server.log:
+        assert local_server.logged_requests() - logged == built.llm_calls
+    assert llm.response_format_mode == "json_object_schema"
+    assert built.counts["turns"] == TURNS
 
-        memory.forget(space)
-        _, again = memory.ingest_dataset(dataset, space, [design])
-    assert _total(again).llm_calls == 0  # the warm cache answers every request
+    memory.forget(space)
+    _, again = memory.ingest_dataset(dataset, space, [design])
+    assert BuildReport.total("all", again).llm_calls == 0  # the warm cache answers all
 
 
 def test_ask_and_judge_with_the_local_model(
-    settings: Settings,
-    store: GraphStore,
-    embedder: Embedder,
-    space: str,
-    local_server: LocalServer,
-    tmp_path: Path,
+    space: str, local_server: LocalServer, llm_memory: tuple[Memory, OpenAIStructuredLLM]
 ) -> None:
-    with OpenAIStructuredLLM(_settings(settings, local_server, tmp_path)) as llm:
-        memory = Memory(settings, store=store, embedder=embedder, llm=llm)
-        memory.ingest_dataset(first_turns(load(SAMPLE), TURNS), space)
-        before = local_server.logged_requests() if local_server.log else 0
-        answer, found = memory.ask("What is the name of Maya's dog?", space, "hybrid", 300)
-        question = Question("What is the name of Maya's dog?", "Biscuit", 4, "single-hop", [])
-        values = budget_values(question, found.context, llm)
-        spent = llm.usage.snapshot()
+    memory, llm = llm_memory
+    memory.ingest_dataset(first_turns(load(SAMPLE), TURNS), space)
+    before = local_server.logged_requests() if local_server.log else 0
+    answer, found = memory.ask("What is the name of Maya's dog?", space, "hybrid", 300)
+    question = Question("What is the name of Maya's dog?", "Biscuit", 4, "single-hop", [])
+    values = budget_values(question, found.context, llm)
+    spent = llm.usage.snapshot()
     assert answer is None or isinstance(answer, str)
     assert values["judge"] in (0.0, 1.0, None)
     assert values["f1"] is not None and 0.0 <= values["f1"] <= 1.0
