@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from graphmem.builders.base import BuildContext, BuildReport, SessionBatch
+from graphmem.builders.base import BuildContext, BuildReport, SessionBatch, run_build
 from graphmem.builders.registry import build_builders
 from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
@@ -156,7 +156,7 @@ class Memory:
             for builder in active:
                 batch = self._pending(space, conv, builder.name)
                 if batch.sessions:
-                    _merge(build_reports[builder.name], builder.build(batch))
+                    build_reports[builder.name].merge(run_build(builder, batch))
                     self.store.write(
                         "core.mark_built",
                         space=space,
@@ -259,22 +259,14 @@ class Memory:
     def ask(
         self, question: str, space: str, strategy: str = "hybrid", budget: int = 1000
     ) -> tuple[str | None, QueryResult]:
-        """Answer with the LLM from the packed context; ``None`` without an LLM."""
+        """Answer with the LLM from the packed context; ``None`` without an LLM, or when the
+        model gives no valid answer (logged)."""
         found = self.query(question, space, strategy, budget)
         if self.llm is None:
             return None, found
-        from graphmem.answer import answer_question
+        from graphmem.answer import answer_or_none
 
-        return answer_question(self.llm, question, found.context.render()), found
-
-
-def _merge(total: BuildReport, part: BuildReport) -> None:
-    total.sessions += part.sessions
-    total.seconds += part.seconds
-    total.llm_calls += part.llm_calls
-    total.llm_tokens += part.llm_tokens
-    for key, value in part.counts.items():
-        total.counts[key] = total.counts.get(key, 0) + value
+        return answer_or_none(self.llm, question, found.context.render()), found
 
 
 __all__ = ["Memory", "Message", "QueryResult"]

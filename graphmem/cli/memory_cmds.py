@@ -172,6 +172,8 @@ def ask(
     data = {**found.as_dict(), "answer": answer, "llm": memory.settings.llm_model}
 
     def text(d: dict[str, Any]) -> str:
+        if d["answer"] is None and d["llm"]:
+            return f"{d['llm']} gave no valid answer; the context it got:\n\n{d['context']}"
         if d["answer"] is None:
             return (
                 "no LLM configured (set GRAPHMEM_LLM_MODEL / GRAPHMEM_LLM_BASE_URL); "

@@ -78,6 +78,13 @@ def _meta_lines(meta: dict[str, Any]) -> list[str]:
         "",
         _LEGEND,
     ]
+    for part, spent in meta.get("llm_usage", {}).items():
+        lines += [
+            "",
+            f"LLM {part}: {spent['calls']} calls, {spent['cache_hits']} cache hits, "
+            f"{spent['prompt_tokens']} prompt + {spent['completion_tokens']} completion tokens, "
+            f"{spent['seconds']} s, {spent['fallbacks']} fallbacks.",
+        ]
     prepared = {k: v for k, v in meta.get("prepare_ms", {}).items() if v >= 1}
     if prepared:
         cost = ", ".join(f"{name} {ms / 1000:.1f} s" for name, ms in prepared.items())

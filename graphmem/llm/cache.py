@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from graphmem.errors import ConfigError
-from graphmem.llm.base import Message
+from graphmem.llm.types import Message
 
 if TYPE_CHECKING:
     from graphmem.config import Settings
