@@ -27,6 +27,7 @@ from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, sess
 from graphmem.llm import Message, StructuredLLM, build_llm
 from graphmem.nlp.spacy_loader import use_model
 from graphmem.projections import drop_space_graphs
+from graphmem.readiness import check_ready
 from graphmem.retrieval.base import RetrievalContext, RetrievalResult, Retriever
 from graphmem.retrieval.packer import PackedContext, pack
 from graphmem.retrieval.registry import build_retriever
@@ -237,6 +238,7 @@ class Memory:
         check_space(space)
         check_budget(budget)
         self._ready()
+        check_ready(self.store, space, strategy)
         result = self.retriever(strategy, space).retrieve(question, budget)
         return QueryResult(result, pack(result.hits, budget, self.embedder.count_tokens))
 
