@@ -28,15 +28,18 @@ from graphmem.eval.metrics import (
     JudgeVerdict,
     answer_token_recall,
     bleu1,
+    context_compression,
     coverage_at_k,
     evidence_recall_at_k,
     evidence_recall_in,
     locomo_f1,
+    memory_coverage,
     recall_all_at_k,
     recall_any_at_k,
 )
 from graphmem.ingest.formats import load
 from graphmem.ingest.models import ConversationIn, Dataset
+from graphmem.ingest.writer import render_turn, session_date_text
 from graphmem.llm import Message, StructuredLLM
 from graphmem.memory import Memory
 from graphmem.retrieval.base import RetrievalResult, Retriever
@@ -45,7 +48,12 @@ from graphmem.retrieval.registry import build_retriever, builders_for
 
 LOCOMO_KS = (5, 10, 20)
 LONGMEMEVAL_KS = (5, 10)
-BUDGET_METRICS = ("evidence_recall_at_budget", "answer_token_recall_at_budget")
+BUDGET_METRICS = (
+    "evidence_recall_at_budget",
+    "answer_token_recall_at_budget",
+    "memory_coverage_at_budget",
+    "context_compression_at_budget",
+)
 LLM_METRICS = ("f1", "bleu1", "judge")
 
 Values = dict[str, float | None]
@@ -88,15 +96,23 @@ def judge(llm: StructuredLLM, question: str, gold: str, generated: str) -> float
     return 1.0 if llm.generate(messages, JudgeVerdict).label == "CORRECT" else 0.0
 
 
-def budget_values(question: Question, context: PackedContext, llm: StructuredLLM | None) -> Values:
-    """The metrics of one packed context: evidence and answer-token recall, and with an
-    LLM the answer scores (the reader sees exactly ``context.render()``)."""
+def budget_values(
+    question: Question,
+    context: PackedContext,
+    llm: StructuredLLM | None,
+    history_tokens: int = 0,
+) -> Values:
+    """The metrics of one packed context: evidence and answer-token recall, Amory's memory
+    coverage and context compression (against ``history_tokens``, the whole conversation),
+    and with an LLM the answer scores (the reader sees exactly ``context.render()``)."""
     rendered = context.render()
     values: Values = {
         "evidence_recall_at_budget": evidence_recall_in(context.source_ids, question.evidence),
         "answer_token_recall_at_budget": (
             answer_token_recall(rendered, question.answer) if question.answer else None
         ),
+        "memory_coverage_at_budget": memory_coverage(context.source_ids, question.evidence),
+        "context_compression_at_budget": context_compression(context.tokens, history_tokens),
     }
     if llm is not None:
         if question.answer is None:
@@ -155,6 +171,7 @@ class _Evaluator:
         self.meta["llm"] = memory.settings.llm_model if self.llm is not None else None
         # Which preset each design ran with: a number means nothing without it.
         self.meta["presets"] = memory.configs.describe()
+        self.history_tokens = 0
         self.records: dict[tuple[str, int], list[Scored]] = {
             (s, b): [] for s in self.strategies for b in self.budgets
         }
@@ -166,6 +183,7 @@ class _Evaluator:
         cid = conversation.conversation_id
         one = Dataset(conversations=[conversation], qa={cid: dataset.qa.get(cid, [])})
         self.memory.ingest_dataset(one, space, self.builders)
+        self.history_tokens = history_tokens(conversation, self.memory.embedder.count_tokens)
         ctx = self.memory.retrieval_context(space)
         retrievers = [build_retriever(name, ctx) for name in self.strategies]
         prepare = self.meta.setdefault("prepare_ms", {})
@@ -191,7 +209,10 @@ class _Evaluator:
             ranked = rank(question, result)
             for budget in self.budgets:
                 context = pack(result.hits, budget, count)
-                values = {**ranked, **budget_values(question, context, self.llm)}
+                values = {
+                    **ranked,
+                    **budget_values(question, context, self.llm, self.history_tokens),
+                }
                 self.records[(name, budget)].append(Scored(question.group, latency_ms, values))
 
     def results(
@@ -210,6 +231,15 @@ class _Evaluator:
                 }
             )
         return out
+
+
+def history_tokens(conversation: ConversationIn, count: Callable[[str], int]) -> int:
+    """Tokens of the whole conversation as the reader would see it, turn by turn."""
+    return sum(
+        count(render_turn(turn, session_date_text(session)))
+        for session in conversation.sessions
+        for turn in session.turns
+    )
 
 
 def _progress_bar(total: int, enabled: bool) -> tqdm[Any]:

@@ -21,11 +21,11 @@ import numpy as np
 from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
 from graphmem.designs.amory.config import OFFLINE_VERSION, PROMPT_VERSION, AmorySettings
 from graphmem.designs.amory.llm import LLMMind
-from graphmem.designs.amory.offline import OfflineMind, characters_of
+from graphmem.designs.amory.offline import OfflineMind, characters_of, headline_text
 from graphmem.designs.amory.semantic_bridge import SemanticMemory
 from graphmem.designs.amory.timeline import Excerpt, Mind, Story, Subplot, Timeline
 from graphmem.ingest.writer import content_id
-from graphmem.nlp import analyse_many, is_contentless, keyphrases, persons
+from graphmem.nlp import analyse_many, contentless_many, is_contentless, keyphrases, persons
 
 BUILDER = "amory"
 _PHRASES_PER_TURN = 5
@@ -63,8 +63,16 @@ class AmoryBuilder(Builder):
         timeline = Timeline(self.config, mind, self._load(conversation))
         known = {s.id for s in timeline.stories}
         turns_before, steps_before = self._clock(conversation, batch)
-        if isinstance(mind, LLMMind) and not timeline.stories and turns_before:
-            self._rehold(mind, conversation, min(s.index for s in batch.sessions))
+        earlier = self.ctx.store.read(
+            "amory.conversation_passages",
+            space=self.ctx.space,
+            conversation=conversation,
+            before=min(s.index for s in batch.sessions),
+        )
+        if isinstance(mind, OfflineMind):
+            mind.observe([np.asarray(r["embedding"], dtype=np.float32) for r in earlier])
+        elif isinstance(mind, LLMMind) and not timeline.stories and earlier:
+            self._rehold(mind, earlier)
         steps = self._run(timeline, batch, turns_before, steps_before)
         self._write(timeline, conversation, steps_before)
         facts = SemanticMemory(
@@ -96,21 +104,15 @@ class AmoryBuilder(Builder):
         turns = sum(int(r["turns"]) for r in rows)
         return turns, sum(math.ceil(int(r["turns"]) / 2) for r in rows)
 
-    def _rehold(self, mind: LLMMind, conversation: str, before: int) -> None:
+    def _rehold(self, mind: LLMMind, rows: Sequence[dict[str, Any]]) -> None:
         """An LLM build whose conversation is still below T turns stored nothing: hold the
         earlier sessions' turns again, so initialisation sees all of the first T."""
-        rows = self.ctx.store.read(
-            "amory.conversation_passages",
-            space=self.ctx.space,
-            conversation=conversation,
-            before=before,
-        )
         sessions: dict[int, list[str]] = {}
         for row in rows:
             sessions.setdefault(int(row["session_index"]), []).append(row["id"])
         step = 0
         for ids in sessions.values():
-            excerpts = self._excerpts(ids)
+            excerpts, _ = self._excerpts(ids)
             for start in range(0, len(ids), 2):
                 pair = [e for e in excerpts[start : start + 2] if e is not None]
                 for e in pair:
@@ -122,32 +124,41 @@ class AmoryBuilder(Builder):
         self, timeline: Timeline, batch: SessionBatch, turns_before: int, steps_before: int
     ) -> int:
         step, seen = steps_before, turns_before
+        mind = timeline.mind
         for ids in batch.passage_ids:
-            excerpts = self._excerpts(ids)
+            excerpts, vectors = self._excerpts(ids)
             for start in range(0, len(ids), 2):
                 pair = [e for e in excerpts[start : start + 2] if e is not None]
                 seen += min(2, len(ids) - start)
+                if isinstance(mind, OfflineMind):
+                    mind.observe(vectors[start : start + 2])
                 for e in pair:
                     e.step = step
                 # The first T turns are the initialisation window: stories form, nothing
                 # consolidates before the memory exists (Algorithm 1, lines 13-16).
-                if isinstance(timeline.mind, LLMMind) and seen <= self.config.init_turns:
-                    timeline.mind.hold(pair)
+                if isinstance(mind, LLMMind) and seen <= self.config.init_turns:
+                    mind.hold(pair)
                 else:
-                    if isinstance(timeline.mind, LLMMind):
-                        timeline.mind.initialise(timeline)
+                    if isinstance(mind, LLMMind):
+                        mind.initialise(timeline)
                     timeline.step(step, pair, consolidate=seen > self.config.init_turns)
                 step += 1
         return step - steps_before
 
-    def _excerpts(self, ids: Sequence[str]) -> list[Excerpt | None]:
-        """The turns of one session as excerpts; filler turns are None (discarded)."""
+    def _excerpts(self, ids: Sequence[str]) -> tuple[list[Excerpt | None], list[Any]]:
+        """The turns of one session as excerpts (filler turns are None: discarded) and
+        every turn's stored embedding."""
         rows = {
             r["id"]: r
             for r in self.ctx.store.read("amory.passages", space=self.ctx.space, ids=list(ids))
         }
         ordered = [rows[i] for i in ids]
         docs = analyse_many([_words(r) for r in ordered])
+        vectors = [np.asarray(r["embedding"], dtype=np.float32) for r in ordered]
+        phrases = [keyphrases(doc, _PHRASES_PER_TURN) for doc in docs]
+        # "thanks", "Hey Caroline", "wow": phrases without content make no headline.
+        candidates = sorted({p for found in phrases for p in found})
+        empty = {p for p, e in zip(candidates, contentless_many(candidates), strict=True) if e}
         out: list[Excerpt | None] = []
         for row, doc in zip(ordered, docs, strict=True):
             if self.config.drop_filler and is_contentless(doc):
@@ -161,14 +172,14 @@ class AmoryBuilder(Builder):
                     text=render_excerpt(row),
                     step=0,
                     order=(int(row["session_index"]), int(row["turn_index"])),
-                    vector=np.asarray(row["embedding"], dtype=np.float32),
-                    phrases=tuple(keyphrases(doc, _PHRASES_PER_TURN)),
+                    vector=vectors[len(out)],
+                    phrases=tuple(p for p in phrases[len(out)] if p not in empty),
                     persons=tuple(persons(doc)),
                     raw=row["text"],
                     ts=_native(row["ts"]),
                 )
             )
-        return out
+        return out, vectors
 
     # --- loading ------------------------------------------------------------------------
     def _load(self, conversation: str) -> list[Story]:
@@ -181,22 +192,27 @@ class AmoryBuilder(Builder):
         }
         stories = []
         for row in rows:
-            items = [self._stored_excerpt(item, passages[item["passage_id"]]) for item in row["items"]]
+            items = [
+                self._stored_excerpt(item, passages[item["passage_id"]]) for item in row["items"]
+            ]
             stories.append(
                 Story(
                     id=row["id"],
                     headline=row["headline"],
                     owner=row["owner"],
                     items=items,
-                    subplots=[Subplot(s["headline"], s["start"], s["end"]) for s in row["subplots"]],
+                    subplots=[
+                        Subplot(s["headline"], s["start"], s["end"]) for s in row["subplots"]
+                    ],
                     consolidated=int(row["consolidated"]),
                     last_bound=int(row["last_bound"]),
                     active=row["status"] == "active",
-                    headline_vector=np.asarray(row["embedding"], dtype=np.float32),
                 )
             )
         # Creation order: the order binding compares stories in (ties go to the older).
-        return sorted(stories, key=lambda s: (s.items[0].step, s.items[0].order) if s.items else (0, (0, 0)))
+        return sorted(
+            stories, key=lambda s: (s.items[0].step, s.items[0].order) if s.items else (0, (0, 0))
+        )
 
     @staticmethod
     def _stored_excerpt(item: dict[str, Any], row: dict[str, Any]) -> Excerpt:
@@ -220,10 +236,15 @@ class AmoryBuilder(Builder):
         changed = [s for s in timeline.stories if s.id in timeline.changed]
         tags = {"backend": self.ctx.backend, "prompt_version": self.version}
         store, space = self.ctx.store, self.ctx.space
+        vectors = self.ctx.embedder.embed([headline_text(s) for s in changed])
+        rows = [_story_row(s, conversation, v) for s, v in zip(changed, vectors, strict=True)]
         with store.transaction() as tx:
-            tx.run("amory.upsert_narratives", space=space, rows=[_story_row(s, conversation) for s in changed], **tags)
+            tx.run("amory.upsert_narratives", space=space, rows=rows, **tags)
             items = [
-                _item_row(s, i, e) for s in changed for i, e in enumerate(s.items) if e.step >= steps_before
+                _item_row(s, i, e)
+                for s in changed
+                for i, e in enumerate(s.items)
+                if e.step >= steps_before
             ]
             tx.run("amory.upsert_items", space=space, rows=items, **tags)
         subplots = [self._subplot_row(s, i) for s in changed for i in range(len(s.subplots))]
@@ -249,8 +270,7 @@ class AmoryBuilder(Builder):
         }
 
     def _subplot_vector(self, view: Story) -> Any:
-        text = f"{view.headline} ({', '.join(characters_of(view))})"
-        return self.ctx.embedder.embed([text])[0]
+        return self.ctx.embedder.embed([headline_text(view)])[0]
 
 
 def _words(row: dict[str, Any]) -> str:
@@ -262,9 +282,8 @@ def _character_rows(names: Sequence[str]) -> list[dict[str, str]]:
     return [{"id": content_id("speaker", n), "name": n} for n in names]
 
 
-def _story_row(story: Story, conversation: str) -> dict[str, Any]:
+def _story_row(story: Story, conversation: str, vector: Any) -> dict[str, Any]:
     characters = characters_of(story)
-    vector = story.headline_vector
     return {
         "id": story.id,
         "conversation": conversation,
@@ -277,7 +296,7 @@ def _story_row(story: Story, conversation: str) -> dict[str, Any]:
         "character_rows": _character_rows(characters),
         "items": len(story.items),
         "passage_ids": sorted({e.passage_id for e in story.items}),
-        "embedding": [float(x) for x in vector] if vector is not None else [],
+        "embedding": [float(x) for x in vector],
     }
 
 

@@ -13,7 +13,6 @@ from pydantic import BaseModel
 
 from graphmem.designs.amory import prompts
 from graphmem.designs.amory.config import AmorySettings
-from graphmem.designs.amory.offline import headline_text
 from graphmem.designs.amory.timeline import (
     Binding,
     ConsolidationDraft,
@@ -22,7 +21,6 @@ from graphmem.designs.amory.timeline import (
     Story,
     SubplotDraft,
     Timeline,
-    Vector,
 )
 from graphmem.embed import Embedder
 from graphmem.ingest.writer import content_id
@@ -75,7 +73,6 @@ class LLMMind:
             )
             story.items = members
             story.last_bound = max(e.step for e in members)
-            story.headline_vector = self.embed_headline(story)
             timeline.stories.append(story)
             timeline.changed.add(story.id)
         timeline.stories.sort(key=lambda s: (s.items[0].step, s.items[0].order))
@@ -99,7 +96,9 @@ class LLMMind:
                 continue
             part = parts.get(d.message, 0)
             parts[d.message] = part + 1
-            excerpt = replace(pair[d.message], part=part, text=d.message_excerpt or pair[d.message].text)
+            excerpt = replace(
+                pair[d.message], part=part, text=d.message_excerpt or pair[d.message].text
+            )
             topic = d.topic.strip().lower()
             found = by_topic.get((topic, d.owner.strip().lower())) or by_headline.get(topic)
             if d.action == "extend_story" and found is not None:
@@ -110,9 +109,6 @@ class LLMMind:
                 created[topic] = content_id("narrative", excerpt.id)
                 bindings.append(Binding(excerpt, None, d.topic.strip() or "untitled", d.owner))
         return bindings
-
-    def embed_headline(self, story: Story) -> Vector:
-        return self.embedder.embed([headline_text(story)])[0]
 
     # --- consolidation and semanticization ----------------------------------------------
     def consolidate(self, story: Story, window: Sequence[Excerpt]) -> ConsolidationDraft:

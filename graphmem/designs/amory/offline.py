@@ -77,26 +77,42 @@ def headline_text(story: Story) -> str:
 
 
 class OfflineMind:
+    """Similarities are taken after centring: the stored turn embeddings encode
+    "(date) speaker: text", so any two turns of a conversation share a large component
+    (cosine about 0.5 between random turns). Subtracting the running mean of the
+    conversation's turns so far removes it (random pairs near 0, neighbours about 0.25)
+    and the thresholds mean what they say. The mean only ever covers turns up to the
+    current step, so a batch build and a session-by-session build decide alike."""
+
     def __init__(self, settings: AmorySettings, embedder: Embedder, speakers: set[str]) -> None:
         self.settings = settings
         self.embedder = embedder
         self.speakers = {s.lower() for s in speakers}
         self._cache: dict[str, Vector] = {}
+        self._sum = np.zeros(embedder.dim, dtype=np.float64)
+        self._count = 0
+
+    def observe(self, vectors: Sequence[Vector]) -> None:
+        """Every turn of the conversation, filler included, as the clock passes it."""
+        for vector in vectors:
+            self._sum += vector
+            self._count += 1
+
+    def centred(self, vector: Vector) -> Vector:
+        mean = (self._sum / self._count).astype(np.float32) if self._count else 0.0
+        return unit(vector - mean)
 
     # --- memory binding ---------------------------------------------------------------
     def story_vector(self, story: Story) -> Vector:
-        recent = [e.vector for e in story.items[-self.settings.recent_excerpts :]]
-        content = unit(np.mean(recent, axis=0)) if recent else None
-        headline = story.headline_vector
-        if headline is None:
-            return content if content is not None else np.zeros(self.embedder.dim, np.float32)
-        if content is None:
-            return headline
+        recent = [self.centred(e.vector) for e in story.items[-self.settings.recent_excerpts :]]
+        content = unit(np.mean(recent, axis=0))
         w = self.settings.headline_weight
-        return unit(w * headline + (1.0 - w) * content)
+        if not w:
+            return content
+        return unit(w * self.centred(self.binding_headline(story)) + (1.0 - w) * content)
 
     def bind(self, step: int, pair: Sequence[Excerpt], stories: Sequence[Story]) -> list[Binding]:
-        pair_vector = unit(np.mean([e.vector for e in pair], axis=0))
+        pair_vector = unit(np.mean([self.centred(e.vector) for e in pair], axis=0))
         best: Story | None = None
         best_score = -2.0
         for story in stories:
@@ -108,13 +124,16 @@ class OfflineMind:
             return [Binding(e, best.id) for e in pair]
         first = pair[0]
         headline = headline_of(pair, self.settings.headline_phrases, self.speakers)
-        speakers = Counter(e.speaker for e in pair).most_common()
-        owner = "Both" if len(speakers) > 1 else first.speaker
+        # The owner is whoever brings the matter up: the turn with the most key phrases.
+        owner = max(pair, key=lambda e: len(e.phrases)).speaker
         new_id = content_id("narrative", first.id)
         return [Binding(first, None, headline, owner)] + [Binding(e, new_id) for e in pair[1:]]
 
-    def embed_headline(self, story: Story) -> Vector:
-        text = headline_text(story)
+    def binding_headline(self, story: Story) -> Vector:
+        """The headline written the way turns are stored ("speaker: words"), so that the
+        centring that works for turns works for it too."""
+        who = characters_of(story)[:1] or [""]
+        text = f"{who[0]}: {story.headline}"
         if text not in self._cache:
             self._cache[text] = self.embedder.embed([text])[0]
         return self._cache[text]
@@ -122,7 +141,11 @@ class OfflineMind:
     # --- consolidation and semanticization -------------------------------------------
     def consolidate(self, story: Story, window: Sequence[Excerpt]) -> ConsolidationDraft:
         size = self.settings.headline_phrases
-        segments = split_points([e.vector for e in window], self.settings.min_subplot_items)
+        segments = split_points(
+            [self.centred(e.vector) for e in window],
+            self.settings.min_subplot_items,
+            self.settings.new_story_threshold,
+        )
         subplots = [
             SubplotDraft(headline_of(window[a : b + 1], size, self.speakers), a, b)
             for a, b in segments

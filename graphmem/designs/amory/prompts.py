@@ -212,7 +212,9 @@ CYPHER = """Translate the question into one read-only Cypher query over a Neo4j 
 facts from a conversation.
 
 Graph (only these labels, relationship types and properties exist):
-(:Fact {{space, id, subject, relation, object, time, text}})-[:SUBJECT]->(:Entity {{space, id, name}})
+(:Fact {{space, id, subject, relation, object, time, text}})
+(:Entity {{space, id, name}})
+(:Fact)-[:SUBJECT]->(:Entity)
 (:Fact)-[:OBJECT]->(:Entity)
 (:Entity)-[:SYNONYM]-(:Entity)
 

@@ -74,7 +74,9 @@ class AmoryRetriever(Retriever):
         self._vectors = {r["id"]: _vector(r["embedding"]) for r in rows}
         self._unstoried = [r["id"] for r in rows if not r["storied"]]
         self._leaves = [
-            leaf for row in store.read("amory.snapshot_stories", space=space) for leaf in _leaves(row)
+            leaf
+            for row in store.read("amory.snapshot_stories", space=space)
+            for leaf in _leaves(row)
         ]
         self.semantic.prepare()
 
@@ -166,14 +168,30 @@ def _leaves(row: dict[str, Any]) -> list[Leaf]:
         members = tuple(dict.fromkeys(passages[i] for i in span if i < len(passages)))
         if members:
             out.append(
-                Leaf(sub["id"], "Subplot", story, sub["headline"], row["owner"],
-                     tuple(sub["characters"] or ()), _vector(sub["embedding"]), members)
+                Leaf(
+                    sub["id"],
+                    "Subplot",
+                    story,
+                    sub["headline"],
+                    row["owner"],
+                    tuple(sub["characters"] or ()),
+                    _vector(sub["embedding"]),
+                    members,
+                )
             )
     rest = tuple(dict.fromkeys(p for i, p in enumerate(passages) if i not in covered))
     if rest:
         out.append(
-            Leaf(row["id"], "Narrative", story, row["headline"], row["owner"],
-                 tuple(row["characters"] or ()), _vector(row["embedding"]), rest)
+            Leaf(
+                row["id"],
+                "Narrative",
+                story,
+                row["headline"],
+                row["owner"],
+                tuple(row["characters"] or ()),
+                _vector(row["embedding"]),
+                rest,
+            )
         )
     return out
 

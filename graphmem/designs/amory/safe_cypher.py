@@ -69,7 +69,9 @@ class Outcome:
 def _check_nodes(query: str, policy: Policy) -> None:
     bound: set[str] = set()
     for match in _NODE.finditer(query):
-        if match.start() and (query[match.start() - 1].isalnum() or query[match.start() - 1] == "_"):
+        if match.start() and (
+            query[match.start() - 1].isalnum() or query[match.start() - 1] == "_"
+        ):
             continue  # a function call's argument list, not a node pattern
         var, labels, props = match.group(1), match.group(2), match.group(3) or ""
         names = set(_NAME.findall(labels))
@@ -148,7 +150,7 @@ def run_read_only(
         return summary.query_type, _plan_operators(summary.plan)
 
     def fetch(tx: neo4j.ManagedTransaction) -> Outcome:
-        result = tx.run(text, values)  # type: ignore[arg-type]
+        result = tx.run(text, values)
         rows: list[dict[str, Any]] = []
         for record in result:
             if len(rows) == cap:

@@ -71,7 +71,9 @@ class SemanticSearch:
         scores = self._matrix[picked] @ query
         best = [picked[j] for j in np.argsort(-scores, kind="stable")[: self.config.fact_k]]
         path = [how, f"names: {', '.join(names)}"]
-        return [self._hit(self._facts[i], float(self._matrix[i] @ query), path, passages) for i in best]
+        return [
+            self._hit(self._facts[i], float(self._matrix[i] @ query), path, passages) for i in best
+        ]
 
     def _generated(
         self, question: str, names: list[str], passages: dict[str, PassageRef]

@@ -20,8 +20,27 @@ from graphmem.ingest.writer import content_id
 from graphmem.store import GraphStore
 
 BUILDER = "amory"
-_EDGE = " \t\n\"'.,;:!?()[]{}-–—*_"  # noqa: RUF001 (dashes are punctuation here)
-_DETERMINERS = frozenset("the a an this that these those some any my your his her its our their".split())
+_EDGE = " \t\n\"'.,;:!?()[]{}-–—*_"
+_DETERMINERS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "this",
+        "that",
+        "these",
+        "those",
+        "some",
+        "any",
+        "my",
+        "your",
+        "his",
+        "her",
+        "its",
+        "our",
+        "their",
+    ]
+)
 _SPACES = re.compile(r"\s+")
 
 
@@ -77,7 +96,9 @@ class SemanticMemory:
             {"id": entity_id(k), "key": k, "name": names[k], "embedding": v.tolist()}
             for k, v in zip(fresh, vectors, strict=True)
         ]
-        self.store.write("semantic.upsert_entities", space=self.space, rows=entity_rows, **self.tags)
+        self.store.write(
+            "semantic.upsert_entities", space=self.space, rows=entity_rows, **self.tags
+        )
         rows = self._fact_rows(usable)
         self.store.write(
             "semantic.upsert_facts",
@@ -86,7 +107,9 @@ class SemanticMemory:
             prompt_version=self.prompt_version,
             **self.tags,
         )
-        links = [{"story_id": f.story, "fact_id": r["id"]} for f, r in zip(usable, rows, strict=True)]
+        links = [
+            {"story_id": f.story, "fact_id": r["id"]} for f, r in zip(usable, rows, strict=True)
+        ]
         self.store.write("amory.link_side_facts", space=self.space, rows=links)
         return len({r["id"] for r in rows})
 
@@ -97,7 +120,9 @@ class SemanticMemory:
             relation = " ".join(fact.relation.lower().split())
             rows.append(
                 {
-                    "id": content_id("fact", entity_id(subject), relation, entity_id(obj), fact.time or ""),
+                    "id": content_id(
+                        "fact", entity_id(subject), relation, entity_id(obj), fact.time or ""
+                    ),
                     "subject_id": entity_id(subject),
                     "object_id": entity_id(obj),
                     "passage_id": fact.passage_id,
@@ -108,7 +133,7 @@ class SemanticMemory:
                     "text": fact_text(fact),
                 }
             )
-        vectors = self.embedder.embed([r["text"] for r in rows])
+        vectors = self.embedder.embed([fact_text(f) for f in facts])
         for row, vector in zip(rows, vectors, strict=True):
             row["embedding"] = vector.tolist()
         return rows

@@ -11,6 +11,7 @@ peripheral) come from a ``Mind``: the offline one in ``offline.py`` or the LLM o
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -64,8 +65,6 @@ class Story:
     consolidated: int = 0  # excerpts already analysed by a consolidation
     last_bound: int = 0  # step of the newest excerpt
     active: bool = True
-    headline_vector: Vector | None = None
-    characters: list[str] = field(default_factory=list)
 
     @property
     def unconsolidated(self) -> list[Excerpt]:
@@ -117,9 +116,6 @@ class Mind(Protocol):
     def consolidate(self, story: Story, window: Sequence[Excerpt]) -> ConsolidationDraft:
         """Subplots of ``window``, a broader headline or None, and side facts."""
 
-    def embed_headline(self, story: Story) -> Vector:
-        """The vector binding and retrieval compare a story's headline by."""
-
 
 @dataclass
 class Timeline:
@@ -160,8 +156,6 @@ class Timeline:
         story.items.append(binding.excerpt)
         story.last_bound = step
         story.active = True
-        if story.headline_vector is None:
-            story.headline_vector = self.mind.embed_headline(story)
         self.changed.add(story.id)
         return story.id
 
@@ -190,9 +184,8 @@ class Timeline:
             for sub in draft.subplots:
                 story.subplots.append(Subplot(sub.headline, base + sub.start, base + sub.end))
             story.consolidated += len(window)
-            if draft.new_headline and draft.new_headline != story.headline:
+            if draft.new_headline:
                 story.headline = draft.new_headline
-                story.headline_vector = self.mind.embed_headline(story)
             self.side_facts.extend(draft.side_facts)
             self.changed.add(story.id)
 
@@ -203,23 +196,25 @@ def unit(vector: Vector) -> Vector:
     return out
 
 
-def split_points(vectors: Sequence[Vector], least: int) -> list[tuple[int, int]]:
+def split_points(
+    vectors: Sequence[Vector], least: int, floor: float = 1.0
+) -> list[tuple[int, int]]:
     """Segments ``(start, end)`` (inclusive) of consecutive excerpts, cut where the
     similarity of neighbours drops: below the window's mean by more than one standard
-    deviation (a relative drop, so the rule does not depend on the embedder's scale).
-    The deepest drops are cut first; a cut that would leave a segment shorter than
-    ``least`` is skipped."""
+    deviation and below ``floor`` (neighbours a story would not join either). The deepest
+    drops are cut first; a cut that would leave a segment shorter than ``least`` is
+    skipped."""
     n = len(vectors)
     if n < 2 * least:
         return [(0, n - 1)] if n else []
     sims = np.array([float(np.dot(vectors[i], vectors[i + 1])) for i in range(n - 1)])
-    cutoff = float(sims.mean() - sims.std())
+    cutoff = min(float(sims.mean() - sims.std()), floor)
     cuts: list[int] = []  # a cut at i separates excerpt i from i + 1
     for i in sorted(range(n - 1), key=lambda j: (sims[j], j)):
         if sims[i] >= cutoff:
             break
         bounds = sorted([-1, *cuts, i, n - 1])
-        if all(b - a >= least for a, b in zip(bounds, bounds[1:], strict=False)):
+        if all(b - a >= least for a, b in itertools.pairwise(bounds)):
             cuts.append(i)
     bounds = sorted([-1, *cuts, n - 1])
-    return [(a + 1, b) for a, b in zip(bounds, bounds[1:], strict=False)]
+    return [(a + 1, b) for a, b in itertools.pairwise(bounds)]
