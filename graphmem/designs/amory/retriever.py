@@ -5,8 +5,9 @@
    subplots is one leaf). Each has a headline, characters and a headline vector.
 2. Coherence: the LLM picks the k leaves most likely to hold the answer (the paper's
    prompt); offline, leaves are scored by their headline vector (headline + characters)
-   blended with their best excerpt's similarity, plus a boost per name of the question
-   among their characters. The k chosen leaves come first, their excerpts as hits.
+   blended with their best excerpt's score (cosine and scaled BM25), plus a boost per
+   name of the question among their characters. The k chosen leaves come first, their
+   excerpts as hits.
 3. Semantic memory: with an LLM, a generated Cypher query over the semantic layer, run
    read-only (``safe_cypher``); refused or failing, entity-matched side facts instead, and
    the explain path says so. Offline: entity-matched side facts.
@@ -31,6 +32,9 @@ from graphmem.designs.amory.timeline import Vector
 from graphmem.llm import StructuredLLM, build_llm
 from graphmem.nlp import query_entities
 from graphmem.retrieval.base import Hit, PassageRef, RetrievalContext, RetrievalResult, Retriever
+from graphmem.retrieval.passages import FulltextRetriever
+
+_BM25_DEPTH = 100  # turns the lexical leg scores; the rest count as 0
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,7 @@ class AmoryRetriever(Retriever):
         self.config = config or AmorySettings()
         self.llm: StructuredLLM | None = build_llm(ctx.settings)
         self.semantic = SemanticSearch(ctx, self.config, self.llm)
+        self._fulltext = FulltextRetriever(ctx)
         self._leaves: list[Leaf] | None = None
         self._passages: dict[str, PassageRef] = {}
         self._vectors: dict[str, Vector] = {}
@@ -87,19 +92,34 @@ class AmoryRetriever(Retriever):
         return self._leaves or []
 
     # --- ranking --------------------------------------------------------------------------
-    def offline_scores(self, query: Vector, names: set[str]) -> list[float]:
+    def excerpt_scores(self, question: str, query: Vector) -> dict[str, float]:
+        """How near each turn is to the question: its cosine and its BM25 score (scaled by
+        the best one), averaged. The LLM reads names and rare words in a headline as well
+        as its meaning; offline, the excerpts' words stand in for that reading."""
+        lexical = {h.node_id: h.score for h in self._fulltext.search(question, _BM25_DEPTH)}
+        top = max(lexical.values(), default=0.0) or 1.0
+        return {
+            pid: 0.5 * float(np.dot(query, vector)) + 0.5 * lexical.get(pid, 0.0) / top
+            for pid, vector in self._vectors.items()
+        }
+
+    def offline_scores(
+        self, query: Vector, names: set[str], excerpts: dict[str, float]
+    ) -> list[float]:
         w = self.config.content_weight
         out = []
         for leaf in self.leaves:
             headline = float(np.dot(query, leaf.vector)) if leaf.vector.size else 0.0
-            best = max((float(np.dot(query, self._vectors[p])) for p in leaf.passages), default=0.0)
+            best = max((excerpts[p] for p in leaf.passages), default=0.0)
             shared = len(names & {c.lower() for c in leaf.characters})
             out.append((1.0 - w) * headline + w * best + self.config.name_boost * shared)
         return out
 
-    def _ranked(self, question: str, query: Vector) -> tuple[list[int], list[float], str]:
+    def _ranked(
+        self, question: str, query: Vector, excerpts: dict[str, float]
+    ) -> tuple[list[int], list[float], str]:
         names = {n.lower() for n in query_entities(question)}
-        scores = self.offline_scores(query, names)
+        scores = self.offline_scores(query, names, excerpts)
         order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
         if self.llm is None:
             return order, scores, "offline coherence (headline + characters + best excerpt)"
@@ -116,15 +136,19 @@ class AmoryRetriever(Retriever):
         timings: dict[str, float] = {}
         hits: list[Hit] = []
         if self.leaves:
-            order, scores, how = self._ranked(query, vector)
+            excerpts = self.excerpt_scores(query, vector)
+            order, scores, how = self._ranked(query, vector, excerpts)
             timings["stories"] = (time.perf_counter() - started) * 1000
             k = self.config.top_k
-            chosen = [self._leaf_hit(self.leaves[i], scores[i], vector, how) for i in order[:k]]
+            chosen = [self._leaf_hit(self.leaves[i], scores[i], excerpts, how) for i in order[:k]]
+            facts, note = self.semantic.search(query, vector, self._passages)
+            if chosen:
+                chosen[0].path.append(note)
             hits.extend(chosen)
-            hits.extend(self.semantic.search(query, vector, self._passages))
+            hits.extend(facts)
             if self.config.fill_budget:
                 hits.extend(
-                    self._leaf_hit(self.leaves[i], scores[i], vector, "next-ranked story")
+                    self._leaf_hit(self.leaves[i], scores[i], excerpts, "next-ranked story")
                     for i in order[k:]
                 )
         if self._unstoried:
@@ -132,10 +156,10 @@ class AmoryRetriever(Retriever):
         timings["total"] = (time.perf_counter() - started) * 1000
         return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms=timings)
 
-    def _leaf_hit(self, leaf: Leaf, score: float, query: Vector, how: str) -> Hit:
+    def _leaf_hit(self, leaf: Leaf, score: float, excerpts: dict[str, float], how: str) -> Hit:
         # Best excerpts first, so a leaf larger than what is left of the budget keeps the
         # ones nearest the question; the packer shows every turn in conversation order.
-        ranked = sorted(leaf.passages, key=lambda p: -float(np.dot(query, self._vectors[p])))
+        ranked = sorted(leaf.passages, key=lambda p: -excerpts[p])
         return Hit(
             node_id=leaf.node_id,
             label=leaf.label,

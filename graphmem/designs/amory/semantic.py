@@ -43,17 +43,22 @@ class SemanticSearch:
         vectors = [np.asarray(f["embedding"], dtype=np.float32) for f in self._facts]
         self._matrix = np.vstack(vectors) if vectors else np.zeros((0, 0), dtype=np.float32)
 
-    def search(self, question: str, query: Vector, passages: dict[str, PassageRef]) -> list[Hit]:
+    def search(
+        self, question: str, query: Vector, passages: dict[str, PassageRef]
+    ) -> tuple[list[Hit], str]:
+        """Fact hits and how they were found (for --explain, even when none were)."""
         if self.config.fact_k == 0:
-            return []
+            return [], "semantic: off (fact_k = 0)"
         names = [entity_key(n) for n in query_entities(question)]
         names = [n for n in names if n]
+        how = "semantic: entity-matched facts"
         if self.llm is not None:
             found = self._generated(question, names, passages)
             if isinstance(found, list):
-                return found
-            return self._matched(names, query, passages, f"semantic: {found}; entity-matched facts")
-        return self._matched(names, query, passages, "semantic: entity-matched facts")
+                return found, "semantic: generated Cypher"
+            how = f"semantic: {found}; entity-matched facts instead"
+        hits = self._matched(names, query, passages, how)
+        return hits, f"{how} ({len(hits)} for names: {', '.join(names) or 'none'})"
 
     def _matched(
         self, names: list[str], query: Vector, passages: dict[str, PassageRef], how: str
