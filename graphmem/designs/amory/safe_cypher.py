@@ -137,6 +137,15 @@ def _plan_operators(plan: Mapping[str, Any] | None) -> list[str]:
     return names
 
 
+def plan(
+    tx: neo4j.ManagedTransaction, text: str, values: Mapping[str, Any]
+) -> tuple[str | None, list[str]]:
+    """The planner's verdict without running anything: query type ("r" for read-only) and
+    the operators of the plan."""
+    summary = tx.run("EXPLAIN " + text, dict(values)).consume()
+    return summary.query_type, _plan_operators(summary.plan)
+
+
 def run_read_only(
     store: GraphStore, query: str, params: Mapping[str, Any], policy: Policy
 ) -> Outcome:
@@ -146,8 +155,7 @@ def run_read_only(
     values = {k: params.get(k) for k in policy.params}
 
     def explain(tx: neo4j.ManagedTransaction) -> tuple[str | None, list[str]]:
-        summary = tx.run(neo4j.Query("EXPLAIN " + text), values).consume()  # type: ignore[arg-type]
-        return summary.query_type, _plan_operators(summary.plan)
+        return plan(tx, text, values)
 
     def fetch(tx: neo4j.ManagedTransaction) -> Outcome:
         result = tx.run(text, values)
