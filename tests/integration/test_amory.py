@@ -268,3 +268,40 @@ def test_llm_build_and_retrieval_follow_the_templates(
     assert store.read("amory.side_facts", space=space) == facts  # nothing was deleted
     if memory.llm is not None:
         memory.llm.close()
+
+
+def test_llm_sessions_built_one_by_one_equal_one_batch(
+    settings: Settings,
+    store: GraphStore,
+    embedder: Embedder,
+    fake_llm: FakeOpenAIServer,
+    tmp_path: Path,
+) -> None:
+    """Session 1 (6 turns) is below T = 8: held, then initialised with session 2's turns."""
+    llm_settings = settings.model_copy(
+        update={
+            "llm_base_url": fake_llm.base_url,
+            "llm_model": "fake-model",
+            "llm_cache": False,
+            "llm_max_retries": 0,
+            "cache_dir": tmp_path,
+            "llm_api_key": SecretStr("test-key"),
+        }
+    )
+    memory = memory_for(llm_settings, store, embedder)
+    conv = tiny_conversation("conv-llm-inc", sessions=3)
+    batch, streamed = "amory-llm-batch", "amory-llm-stream"
+    try:
+        ingest(memory, batch, conv)
+        first = conv.model_copy(update={"sessions": conv.sessions[:1]})
+        ingest(memory, streamed, first)
+        assert not store.read("amory.snapshot_stories", space=streamed)  # below T: held
+        for session in conv.sessions[1:]:
+            ingest(memory, streamed, conv.model_copy(update={"sessions": [session]}))
+        a, b = space_digest(store, batch), space_digest(store, streamed)
+        assert a.labels.get("Narrative") and a.sha256 == b.sha256
+    finally:
+        memory.forget(batch)
+        memory.forget(streamed)
+        if memory.llm is not None:
+            memory.llm.close()

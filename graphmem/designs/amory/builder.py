@@ -20,7 +20,7 @@ import numpy as np
 
 from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
 from graphmem.designs.amory.config import OFFLINE_VERSION, PROMPT_VERSION, AmorySettings
-from graphmem.designs.amory.llm import LLMMind
+from graphmem.designs.amory.llm import RECENT, LLMMind
 from graphmem.designs.amory.offline import OfflineMind, characters_of, headline_text
 from graphmem.designs.amory.semantic_bridge import SemanticMemory
 from graphmem.designs.amory.timeline import Excerpt, Mind, Story, Subplot, Timeline
@@ -62,6 +62,7 @@ class AmoryBuilder(Builder):
         )
         timeline = Timeline(self.config, mind, self._load(conversation))
         known = {s.id for s in timeline.stories}
+        stored_items = {e.id for s in timeline.stories for e in s.items}
         turns_before, steps_before = self._clock(conversation, batch)
         earlier = self.ctx.store.read(
             "amory.conversation_passages",
@@ -71,10 +72,15 @@ class AmoryBuilder(Builder):
         )
         if isinstance(mind, OfflineMind):
             mind.observe([np.asarray(r["embedding"], dtype=np.float32) for r in earlier])
-        elif isinstance(mind, LLMMind) and not timeline.stories and earlier:
-            self._rehold(mind, earlier)
+        elif isinstance(mind, LLMMind) and earlier:
+            if timeline.stories:
+                # The binding prompt's recent context, as a one-batch build would have it.
+                tail, _ = self._excerpts([r["id"] for r in earlier[-2 * RECENT :]])
+                mind.recent = [e for e in tail if e is not None][-RECENT:]
+            else:
+                self._rehold(mind, earlier)
         steps = self._run(timeline, batch, turns_before, steps_before)
-        self._write(timeline, conversation, steps_before)
+        self._write(timeline, conversation, stored_items)
         facts = SemanticMemory(
             self.ctx.store, self.ctx.embedder, self.ctx.space, self.ctx.backend, self.version
         ).write(timeline.side_facts)
@@ -232,7 +238,9 @@ class AmoryBuilder(Builder):
         )
 
     # --- writing ------------------------------------------------------------------------
-    def _write(self, timeline: Timeline, conversation: str, steps_before: int) -> None:
+    def _write(self, timeline: Timeline, conversation: str, stored_items: set[str]) -> None:
+        """Changed stories, their new items (an LLM initialisation also binds turns held
+        from earlier batches) and their subplots."""
         changed = [s for s in timeline.stories if s.id in timeline.changed]
         tags = {"backend": self.ctx.backend, "prompt_version": self.version}
         store, space = self.ctx.store, self.ctx.space
@@ -244,7 +252,7 @@ class AmoryBuilder(Builder):
                 _item_row(s, i, e)
                 for s in changed
                 for i, e in enumerate(s.items)
-                if e.step >= steps_before
+                if e.id not in stored_items
             ]
             tx.run("amory.upsert_items", space=space, rows=items, **tags)
         subplots = [self._subplot_row(s, i) for s in changed for i in range(len(s.subplots))]

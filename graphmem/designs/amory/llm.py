@@ -27,7 +27,7 @@ from graphmem.ingest.writer import content_id
 from graphmem.llm import Message, StructuredLLM
 
 T = TypeVar("T", bound=BaseModel)
-_RECENT = 4  # turns of recent context the binding prompt shows
+RECENT = 4  # turns of recent context the binding prompt shows (the paper: "short")
 
 
 def _ask(llm: StructuredLLM, prompt: str, schema: type[T]) -> T:
@@ -55,7 +55,7 @@ class LLMMind:
     # --- initialisation (MemInit over the first T turns) ------------------------------
     def hold(self, pair: Sequence[Excerpt]) -> None:
         self.held.extend(pair)
-        self.recent = [*self.recent, *pair][-_RECENT:]
+        self.recent = [*self.recent, *pair][-RECENT:]
 
     def initialise(self, timeline: Timeline) -> None:
         if not self.held:
@@ -84,7 +84,7 @@ class LLMMind:
             recent_context=_numbered(self.recent) or "None.",
             new_conv=_numbered(pair),
         )
-        self.recent = [*self.recent, *pair][-_RECENT:]
+        self.recent = [*self.recent, *pair][-RECENT:]
         out = _ask(self.llm, prompt, prompts.BindingOut)
         by_topic = {(s.headline.strip().lower(), s.owner.strip().lower()): s for s in stories}
         by_headline = {s.headline.strip().lower(): s for s in stories}
