@@ -18,19 +18,13 @@ from typing import Any
 from graphmem.embed import Embedder
 from graphmem.ingest.models import ConversationIn, SessionIn, Turn
 from graphmem.store import GraphStore, Tx
+from graphmem.turns import render_turn
 
 
 def content_id(*parts: object) -> str:
     """Stable id from content: the same input always maps to the same node."""
     blob = json.dumps([str(p) for p in parts], ensure_ascii=False)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:24]
-
-
-def render_turn(turn: Turn, date_text: str | None) -> str:
-    """The text a reader (and the embedder) sees for one turn."""
-    head = f"({date_text}) " if date_text else ""
-    photo = f" [shares a photo of {turn.caption}]" if turn.caption else ""
-    return f"{head}{turn.speaker}: {turn.text}{photo}"
 
 
 def session_date_text(session: SessionIn) -> str | None:
@@ -127,7 +121,10 @@ class PassageWriter:
         self, conv: ConversationIn, session: SessionIn, ids: Sequence[str]
     ) -> list[dict[str, Any]]:
         date_text = session_date_text(session)
-        texts = [render_turn(t, date_text) for t in session.turns]
+        texts = [
+            render_turn(t.speaker, t.text, date_text=date_text, caption=t.caption)
+            for t in session.turns
+        ]
         vectors = self._embedder.embed(texts)
         tokens = self._embedder.count_tokens_many(texts)
         return [

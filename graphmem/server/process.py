@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from graphmem.browser import allowed_guide_hosts
 from graphmem.config import Settings
 from graphmem.errors import ServerError
 from graphmem.server.runtime import Runtime, fetch_runtime
@@ -91,6 +92,7 @@ def render_conf(settings: Settings, lay: Layout, runtime: Runtime) -> str:
             "dbms.security.procedures.unrestricted=gds.*",
             "dbms.security.procedures.allowlist=gds.*",
             "dbms.usage_report.enabled=false",
+            f"browser.remote_content_hostname_whitelist={allowed_guide_hosts(settings)}",
             "db.tx_log.rotation.retention_policy=1 days",
             "",
         ]

@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from graphmem.designs.seem.config import SeemConfig
 from graphmem.designs.seem.frames import FrameDraft, compose_summary
 from graphmem.designs.seem.llm_prompts import (
     EventSlots,
@@ -28,6 +27,7 @@ from graphmem.designs.seem.llm_prompts import (
     fuse_messages,
     judge_messages,
 )
+from graphmem.designs.seem.settings import SeemSettings
 from graphmem.ingest.writer import content_id
 from graphmem.llm import StructuredLLM
 
@@ -108,9 +108,8 @@ def centroid(a: Frame, b: Frame) -> Vector:
 class Judge(ABC):
     """Decides same-event (F_judge) and fuses (F_fuse)."""
 
-    def __init__(self, config: SeemConfig) -> None:
+    def __init__(self, config: SeemSettings) -> None:
         self.config = config
-        self.calls = 0
 
     def admissible(self, new: Frame, old: Frame) -> bool:
         return len(new.passage_ids) + len(old.passage_ids) <= self.config.max_frame_passages
@@ -145,17 +144,15 @@ class OfflineJudge(Judge):
 class LLMJudge(Judge):
     """SEEM's agents: a conservative same-event judge and the fusion prompt."""
 
-    def __init__(self, config: SeemConfig, llm: StructuredLLM) -> None:
+    def __init__(self, config: SeemSettings, llm: StructuredLLM) -> None:
         super().__init__(config)
         self.llm = llm
 
     def same_event(self, new: Frame, old: Frame, similarity: float) -> bool:
-        self.calls += 1
         verdict = self.llm.generate(judge_messages(new.render(), old.render()), SameEventVerdict)
         return verdict.same_event
 
     def fuse(self, old: Frame, new: Frame) -> tuple[str, list[EventSlots]]:
-        self.calls += 1
         messages = fuse_messages(old.render(), new.render(), [*old.sources, *new.sources])
         fused = self.llm.generate(messages, FrameOut)
         return fused.summary.strip(), fused.events[: self.config.max_events_per_frame]
@@ -175,7 +172,7 @@ class Consolidation:
 
 
 class Consolidator:
-    def __init__(self, config: SeemConfig, judge: Judge) -> None:
+    def __init__(self, config: SeemSettings, judge: Judge) -> None:
         self.config = config
         self.judge = judge
 

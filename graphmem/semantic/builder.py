@@ -1,0 +1,63 @@
+"""``SemanticBuilder`` (builder ``semantic``): the HippoRAG 2 semantic layer for each batch
+of sessions: quadruple facts and mentioned phrases per passage (offline: the spaCy parse;
+with an LLM: the OpenIE prompt), resolved to entities and written by ``write_facts``.
+
+Designs that build on the layer declare ``requires=("semantic",)``: this builder then runs
+before theirs for the same batch. Every build drops the space's PageRank projection (the
+next query projects the new graph).
+"""
+
+from __future__ import annotations
+
+import time
+
+from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
+from graphmem.semantic.extract import (
+    batch_passages,
+    batch_speakers,
+    llm_facts,
+    offline_facts_many,
+)
+from graphmem.semantic.projection import SemanticGraph
+from graphmem.semantic.prompts import PROMPT_VERSION
+from graphmem.semantic.settings import SemanticSettings
+from graphmem.semantic.writer import BUILDER, write_facts
+
+
+class SemanticBuilder(Builder):
+    name = BUILDER
+
+    def __init__(self, ctx: BuildContext, config: SemanticSettings | None = None) -> None:
+        super().__init__(ctx)
+        self.config: SemanticSettings = config or ctx.configs.get("semantic")
+        self.prompt_version = PROMPT_VERSION if ctx.llm else None
+
+    def build(self, batch: SessionBatch) -> BuildReport:
+        started = time.perf_counter()
+        llm = self.ctx.llm
+        before = llm.usage.snapshot() if llm else None
+        passages = batch_passages(batch)
+        speakers = batch_speakers(batch, passages)
+        if llm is not None:
+            facts = llm_facts(llm, passages)
+        else:
+            facts = offline_facts_many(passages, self.config.mentions_per_passage)
+        resolution = write_facts(
+            self.ctx,
+            facts,
+            builder=BUILDER,
+            settings=self.config,
+            speakers=speakers,
+            prompt_version=self.prompt_version,
+        )
+        report = BuildReport(self.name, sessions=len(batch.sessions))
+        report.counts = {"turns": len(passages), **resolution.counts}
+        if llm and before:
+            after = llm.usage.snapshot()
+            report.llm_calls = after.calls + after.cached_calls - before.calls - before.cached_calls
+            report.llm_tokens = after.total_tokens - before.total_tokens
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def finish(self) -> None:
+        SemanticGraph(self.ctx.store, self.ctx.space).drop()
