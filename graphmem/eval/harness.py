@@ -39,12 +39,13 @@ from graphmem.eval.metrics import (
 )
 from graphmem.ingest.formats import load
 from graphmem.ingest.models import ConversationIn, Dataset
-from graphmem.ingest.writer import render_turn, session_date_text
+from graphmem.ingest.writer import session_date_text
 from graphmem.llm import Message, StructuredLLM
 from graphmem.memory import Memory
 from graphmem.retrieval.base import RetrievalResult, Retriever
 from graphmem.retrieval.packer import PackedContext, pack
 from graphmem.retrieval.registry import build_retriever, builders_for
+from graphmem.turns import render_turn
 
 LOCOMO_KS = (5, 10, 20)
 LONGMEMEVAL_KS = (5, 10)
@@ -233,7 +234,14 @@ class _Evaluator:
 def history_tokens(conversation: ConversationIn, count: Callable[[str], int]) -> int:
     """Tokens of the whole conversation as the reader would see it, turn by turn."""
     return sum(
-        count(render_turn(turn, session_date_text(session)))
+        count(
+            render_turn(
+                turn.speaker,
+                turn.text,
+                date_text=session_date_text(session),
+                caption=turn.caption,
+            )
+        )
         for session in conversation.sessions
         for turn in session.turns
     )

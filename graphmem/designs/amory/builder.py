@@ -22,19 +22,20 @@ from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBa
 from graphmem.designs.amory.config import OFFLINE_VERSION, PROMPT_VERSION, AmorySettings
 from graphmem.designs.amory.llm import RECENT, LLMMind
 from graphmem.designs.amory.offline import OfflineMind, characters_of, headline_text
-from graphmem.designs.amory.semantic_bridge import SemanticMemory
+from graphmem.designs.amory.semantic_bridge import write_side_facts
 from graphmem.designs.amory.timeline import Excerpt, Mind, Story, Subplot, Timeline
 from graphmem.ingest.writer import content_id
-from graphmem.nlp import analyse_many, contentless_many, is_contentless, keyphrases, persons
+from graphmem.nlp import analyse_many, is_contentless, keyphrases, persons
+from graphmem.turns import render_turn
 
 BUILDER = "amory"
 _PHRASES_PER_TURN = 5
 
 
 def render_excerpt(row: dict[str, Any]) -> str:
-    date = f"({row['date_text']}) " if row.get("date_text") else ""
-    photo = f" [shares a photo of {row['caption']}]" if row.get("caption") else ""
-    return f"{date}{row['speaker']}: {row['text']}{photo}"
+    return render_turn(
+        row["speaker"], row["text"], date_text=row.get("date_text"), caption=row.get("caption")
+    )
 
 
 def _native(value: Any) -> Any:
@@ -81,9 +82,7 @@ class AmoryBuilder(Builder):
                 self._rehold(mind, earlier)
         steps = self._run(timeline, batch, turns_before, steps_before)
         self._write(timeline, conversation, stored_items)
-        facts = SemanticMemory(
-            self.ctx.store, self.ctx.embedder, self.ctx.space, self.ctx.backend, self.version
-        ).write(timeline.side_facts)
+        facts = write_side_facts(self.ctx, timeline.side_facts, self.version)
         self.ctx.store.write("amory.prune_characters", space=self.ctx.space)
         report = BuildReport(self.name, sessions=len(batch.sessions))
         report.counts = {
@@ -164,7 +163,11 @@ class AmoryBuilder(Builder):
         phrases = [keyphrases(doc, _PHRASES_PER_TURN) for doc in docs]
         # "thanks", "Hey Caroline", "wow": phrases without content make no headline.
         candidates = sorted({p for found in phrases for p in found})
-        empty = {p for p, e in zip(candidates, contentless_many(candidates), strict=True) if e}
+        empty = {
+            p
+            for p, d in zip(candidates, analyse_many(candidates), strict=True)
+            if is_contentless(d)
+        }
         out: list[Excerpt | None] = []
         for row, doc in zip(ordered, docs, strict=True):
             if self.config.drop_filler and is_contentless(doc):

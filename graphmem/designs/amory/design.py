@@ -19,6 +19,7 @@ DESIGN = Design(
     settings=AmorySettings,
     builder=AmoryBuilder,
     retrievers={"amory": AmoryRetriever},
+    requires=("semantic",),
     labels=("Narrative", "Subplot", "StoryItem", "Fact", "Entity", "Character"),
     derived_labels=("Narrative", "Subplot", "StoryItem", "Fact"),
     relationships=("ABOUT", "HOLDS", "HAS_SUBPLOT", "SEMANTICIZED", "SUBJECT", "OBJECT"),

@@ -15,12 +15,13 @@ import numpy as np
 from graphmem.designs.amory import prompts
 from graphmem.designs.amory.config import AmorySettings
 from graphmem.designs.amory.safe_cypher import CypherFailed, CypherRefused, Policy, run_read_only
-from graphmem.designs.amory.semantic_bridge import entity_key, side_facts
+from graphmem.designs.amory.semantic_bridge import side_facts
 from graphmem.designs.amory.timeline import Vector
 from graphmem.errors import LLMError
 from graphmem.llm import Message, StructuredLLM
 from graphmem.nlp import query_entities
 from graphmem.retrieval.base import Hit, PassageRef, RetrievalContext
+from graphmem.semantic import normalise_name as entity_key
 
 LABELS = frozenset({"Fact", "Entity"})
 RELATIONSHIPS = frozenset({"SUBJECT", "OBJECT", "SYNONYM"})
