@@ -249,7 +249,9 @@ def test_llm_build_and_retrieval_follow_the_templates(
     memory = memory_for(llm_settings, store, embedder)
     conv = tiny_conversation("conv-llm", sessions=2)  # 12 turns: 8 for init, then binding
     _, reports = memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, ["amory"])
-    assert reports[0].llm_calls == fake_llm.request_count() > 0
+    by_builder = {r.builder: r for r in reports}  # the semantic layer's builder runs first
+    assert by_builder["amory"].llm_calls > 0
+    assert sum(r.llm_calls for r in reports) == fake_llm.request_count()
     prompts = [b["messages"][-1]["content"] for b in fake_llm.bodies()]
     assert sum("list of story threads" in p for p in prompts) == 1  # MemInit once
     assert any("routing decisions" in p for p in prompts)
