@@ -23,7 +23,7 @@ from graphmem.llm.openai_llm import OpenAIStructuredLLM
 from graphmem.memory import Memory
 from graphmem.store import GraphStore
 from tests.fakes.openai_server import FakeOpenAIServer
-from tests.fakes.weak_model import WeakModel
+from tests.fakes.weak_model import LLM_DESIGNS, WeakModel
 
 pytestmark = pytest.mark.integration
 
@@ -65,6 +65,8 @@ def test_weak_model_builds_degrades_per_item_and_accounts_exactly(
         memory = Memory(settings, store=store, embedder=embedder, llm=llm)
         _, reports = memory.ingest_dataset(dataset, space, [design])
         first = BuildReport.total("all", reports)
+        if first.llm_calls == 0 and design not in LLM_DESIGNS:
+            pytest.skip(f"{design} has no LLM step")
         # every request the server saw is accounted to a design, with its tokens
         assert first.llm_calls == weak_server.request_count() > 0
         assert first.prompt_tokens == weak_server.served_prompt_tokens
@@ -110,7 +112,7 @@ def test_ingest_and_ask_commands_report_llm_cost_and_never_crash(
     keys = ("llm_calls", "llm_cache_hits", "llm_prompt_tokens", "llm_completion_tokens")
     assert all(key in b for b in built for key in (*keys, "llm_seconds", "llm_fallbacks"))
     assert sum(b["llm_calls"] for b in built) == weak_server.request_count()
-    assert all(b["per_turn"]["llm_calls"] > 0 for b in built)
+    assert all(b["per_turn"]["llm_calls"] > 0 for b in built if b["builder"] in LLM_DESIGNS)
 
     # the weak model answers some questions with prose: `ask` says so instead of failing
     for question in ("What is the name of Maya's dog?", "Where was Biscuit found?"):
