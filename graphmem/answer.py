@@ -7,8 +7,31 @@ from functools import partial
 
 from pydantic import BaseModel, Field
 
-from graphmem.eval.metrics import ANSWER_PROMPT
 from graphmem.llm import Message, StructuredLLM, with_fallback
+
+# The prompt lives here, not in eval/, so answering does not import the eval package.
+# Answer generation in the spirit of the Mem0 / Zep LoCoMo setups: memories only, resolve
+# relative dates against each memory's timestamp, short phrase. The abstention wording
+# matches the phrase LoCoMo's adversarial check looks for.
+ANSWER_PROMPT = """\
+You answer questions about past conversations using only the memories below.
+
+Instructions:
+1. Each memory starts with the date and time it was said. Read all of them carefully.
+2. Use only the memories. If they do not contain the answer, reply exactly: \
+Not mentioned in the conversation.
+3. When a memory uses a relative time ("yesterday", "last year", "two weeks ago"), work \
+out the actual date from that memory's timestamp and answer with the date, never the \
+relative phrase. Example: a memory from 4 May 2022 saying "I went to India last year" \
+means 2021.
+4. If memories contradict each other, trust the most recent one.
+5. Answer with a short phrase, usually under ten words: no full sentence, no explanation.
+
+Memories:
+{memories}
+
+Question: {question}
+Answer:"""
 
 
 class Answer(BaseModel):

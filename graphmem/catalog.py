@@ -3,11 +3,17 @@
 A file ``cypher/core/upsert_passages.cypher`` is the statement ``core.upsert_passages``.
 Its header comment declares ``// params: $a, $b`` and ``// returns: x, y``; the loader checks
 that the declared parameters are exactly the ones the statement uses, so a header can't rot.
+
+A piece of Cypher that many statements share lives once, as a fragment
+``cypher/fragments/<name>.fragment`` (comment lines, then the text), and a statement writes
+``@<name>`` where it goes: ``p {@passage}`` is the map of a Passage every reader of turns
+gets. Fragments take no parameters and do not nest.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -17,6 +23,8 @@ from graphmem.errors import CatalogError
 
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+_FRAGMENT = re.compile(r"@([A-Za-z_][A-Za-z0-9_]*)")
+FRAGMENT_FOLDER = "fragments"
 
 
 @dataclass(frozen=True)
@@ -59,10 +67,45 @@ def _header_list(lines: list[str], key: str) -> list[str] | None:
     return None
 
 
-def parse_statement(name: str, source: str, path: str = "<string>") -> Statement:
+def _body(source: str) -> str:
+    return "\n".join(ln for ln in source.splitlines() if not ln.strip().startswith("//")).strip()
+
+
+def expand_fragments(body: str, fragments: Mapping[str, str], path: str = "<string>") -> str:
+    """``@name`` -> the text of fragment ``name`` (outside string literals)."""
+
+    def one(match: re.Match[str]) -> str:
+        if match.group(1) not in fragments:
+            raise CatalogError(f"{path}: no Cypher fragment named {match.group(1)!r}")
+        return fragments[match.group(1)]
+
+    out, last = [], 0
+    for literal in _STRING.finditer(body):
+        out.append(_FRAGMENT.sub(one, body[last : literal.start()]))
+        out.append(literal.group(0))
+        last = literal.end()
+    out.append(_FRAGMENT.sub(one, body[last:]))
+    return "".join(out)
+
+
+def load_fragments(base: Path) -> dict[str, str]:
+    """Every ``<base>/fragments/<name>.fragment`` by name, without its comment lines."""
+    folder = base / FRAGMENT_FOLDER
+    found: dict[str, str] = {}
+    for file in sorted(folder.glob("*.fragment")) if folder.is_dir() else []:
+        text = " ".join(_body(file.read_text(encoding="utf-8")).split())
+        if _PARAM.search(text) or _FRAGMENT.search(text):
+            raise CatalogError(f"{file}: a fragment takes no parameters and no fragments")
+        found[file.stem] = text
+    return found
+
+
+def parse_statement(
+    name: str, source: str, path: str = "<string>", fragments: Mapping[str, str] | None = None
+) -> Statement:
     lines = source.splitlines()
     header = [ln for ln in lines if ln.strip().startswith("//")]
-    body = "\n".join(ln for ln in lines if not ln.strip().startswith("//")).strip()
+    body = expand_fragments(_body(source), fragments or {}, path)
     if not body:
         raise CatalogError(f"{path}: no statement after the header")
     if body.rstrip(";").count(";"):
@@ -81,9 +124,11 @@ def parse_statement(name: str, source: str, path: str = "<string>") -> Statement
 
 def _load_tree(base: Path, prefix: tuple[str, ...]) -> dict[str, Statement]:
     statements: dict[str, Statement] = {}
+    fragments = load_fragments(cypher_root())
     for file in sorted(base.rglob("*.cypher")):
         name = ".".join(prefix + file.relative_to(base).with_suffix("").parts)
-        statements[name] = parse_statement(name, file.read_text(encoding="utf-8"), str(file))
+        source = file.read_text(encoding="utf-8")
+        statements[name] = parse_statement(name, source, str(file), fragments)
     return statements
 
 

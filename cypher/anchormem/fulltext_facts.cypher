@@ -12,8 +12,7 @@ LIMIT $k
 RETURN f.id AS id, score, f.text AS text,
        COLLECT {
          MATCH (f)-[:FROM]->(p:Passage)
-         RETURN p {.id, .source_id, .speaker, .text, .caption, .ts, .date_text,
-                   .session_index, .turn_index, .tokens}
+         RETURN p {@passage}
          ORDER BY p.session_index, p.turn_index
        } AS passages
 ORDER BY score DESC

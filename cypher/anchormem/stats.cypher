@@ -7,7 +7,7 @@ CALL {
   MATCH (e:AssocEvent {space: $space})
   RETURN count(e) AS events, avg(e.size) AS mean_event_size
 }
-CALL { MATCH (:AtomicFact {space: $space})-[r:SIMILAR]->() RETURN count(r) AS similar }
+CALL { MATCH (:AtomicFact {space: $space})-[r:SIMILAR]->(:AtomicFact) RETURN count(r) AS similar }
 CALL {
   MATCH (:AssocEvent {space: $space})-[:INTEGRATES]->(f:AtomicFact)
   RETURN count(DISTINCT f) AS integrated

@@ -1,12 +1,10 @@
 // Dense retrieval: nearest passages of one space by the vector index. The index spans every
 // space, so $fetch over-fetches (fetch >= k) before the space filter.
 // params: $space, $embedding, $k, $fetch
-// returns: id, score, source_id, speaker, text, caption, ts, date_text, session_index, turn_index, tokens
+// returns: passage, score
 CALL db.index.vector.queryNodes('passage_embedding', $fetch, $embedding) YIELD node, score
 WITH node AS p, score
 WHERE p.space = $space
-RETURN p.id AS id, score, p.source_id AS source_id, p.speaker AS speaker, p.text AS text,
-       p.caption AS caption, p.ts AS ts, p.date_text AS date_text,
-       p.session_index AS session_index, p.turn_index AS turn_index, p.tokens AS tokens
+RETURN p {@passage} AS passage, score
 ORDER BY score DESC
 LIMIT $k

@@ -25,10 +25,20 @@ CALL {
   RETURN count(e) AS events_orphaned
 }
 CALL {
-  MATCH (n {space: $space})
-  WHERE (n:Entity OR n:Fact OR n:EventFrame OR n:Event)
-    AND (n.builder IS NULL OR n.backend IS NULL)
-  RETURN count(n) AS untagged
+  CALL {
+    MATCH (n:Entity {space: $space}) WHERE n.builder IS NULL OR n.backend IS NULL
+    RETURN count(n) AS c
+    UNION ALL
+    MATCH (n:Fact {space: $space}) WHERE n.builder IS NULL OR n.backend IS NULL
+    RETURN count(n) AS c
+    UNION ALL
+    MATCH (n:EventFrame {space: $space}) WHERE n.builder IS NULL OR n.backend IS NULL
+    RETURN count(n) AS c
+    UNION ALL
+    MATCH (n:Event {space: $space}) WHERE n.builder IS NULL OR n.backend IS NULL
+    RETURN count(n) AS c
+  }
+  RETURN sum(c) AS untagged
 }
 CALL {
   MATCH (:Entity {space: $space})-[r:SYNONYM]->(:Entity)

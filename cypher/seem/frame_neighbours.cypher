@@ -26,7 +26,7 @@ CALL {
   WITH p
   ORDER BY p.session_index, p.turn_index
   RETURN collect(p.id) AS passage_ids,
-         collect(p {.speaker, .text, .caption, .date_text}) AS passages
+         collect(p {@passage}) AS passages
 }
 RETURN row.i AS i, node.id AS id, 2 * score - 1 AS cosine, node.embedding AS embedding,
        node.summary AS summary, node.statements AS statements,

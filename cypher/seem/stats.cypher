@@ -1,18 +1,7 @@
-// SEEM's figures for `graphmem stats`: semantic layer and episodic frames of one space.
+// SEEM's figures for `graphmem stats`: the episodic frames of one space (the semantic layer
+// has its own, semantic.stats).
 // params: $space
-// returns: entities, facts, temporal_anchors, synonym_edges, frames, events, frame_sources, passages_with_frames
-CALL {
-  MATCH (e:Entity {space: $space})
-  RETURN count(e) AS entities
-}
-CALL {
-  MATCH (f:Fact {space: $space})
-  RETURN count(f) AS facts, count(f.time) AS temporal_anchors
-}
-CALL {
-  MATCH (:Entity {space: $space})-[r:SYNONYM]->(:Entity)
-  RETURN count(r) AS synonym_edges
-}
+// returns: frames, events, frame_sources, passages_with_frames
 CALL {
   MATCH (f:EventFrame {space: $space})
   RETURN count(f) AS frames
@@ -25,5 +14,4 @@ CALL {
   MATCH (:EventFrame {space: $space})-[r:FROM]->(p:Passage)
   RETURN count(r) AS frame_sources, count(DISTINCT p) AS passages_with_frames
 }
-RETURN entities, facts, temporal_anchors, synonym_edges, frames, events, frame_sources,
-       passages_with_frames
+RETURN frames, events, frame_sources, passages_with_frames

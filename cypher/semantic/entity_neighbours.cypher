@@ -14,4 +14,4 @@ CALL {
   LIMIT $k
 }
 RETURN row.key AS key, node.id AS id, id(node) AS node_id, node.key AS entity_key,
-       node.name AS name, 2 * score - 1 AS cosine, COUNT { (node)<-[:MENTIONS]-() } AS passages
+       node.name AS name, 2 * score - 1 AS cosine, COUNT { (node)<-[:MENTIONS]-(:Passage) } AS passages

@@ -14,15 +14,14 @@ CALL {
   WITH f
   MATCH (f)-[:SUBJECT|OBJECT]->(e:Entity)
   RETURN collect(DISTINCT {id: e.id, node_id: id(e), name: e.name,
-                           passages: COUNT { (e)<-[:MENTIONS]-() }}) AS entities
+                           passages: COUNT { (e)<-[:MENTIONS]-(:Passage) }}) AS entities
 }
 CALL {
   WITH f
   MATCH (f)-[:FROM]->(p:Passage)
   WITH p
   ORDER BY p.session_index, p.turn_index
-  RETURN collect(p {.id, .source_id, .speaker, .text, .caption, .ts, .date_text,
-                    .session_index, .turn_index, .tokens}) AS sources
+  RETURN collect(p {@passage}) AS sources
 }
 RETURN f.id AS id, f.text AS text, cosine, entities, sources
 ORDER BY cosine DESC

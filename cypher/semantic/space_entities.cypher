@@ -4,5 +4,5 @@
 // returns: id, node_id, name, embedding, passages
 MATCH (e:Entity {space: $space})
 RETURN e.id AS id, id(e) AS node_id, e.name AS name, e.embedding AS embedding,
-       COUNT { (e)<-[:MENTIONS]-() } AS passages
+       COUNT { (e)<-[:MENTIONS]-(:Passage) } AS passages
 ORDER BY id

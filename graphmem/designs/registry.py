@@ -20,7 +20,7 @@ from graphmem.errors import ConfigError
 
 ENTRY_POINT_GROUP = "graphmem.designs"
 # Below the designs: the passage baselines and the HippoRAG 2 semantic layer they share.
-_CORE: tuple[str, ...] = ("graphmem.retrieval.baselines",)  # + "graphmem.semantic.design"
+_CORE: tuple[str, ...] = ("graphmem.retrieval.baselines", "graphmem.semantic.design")
 _EXTRA: dict[str, Design] = {}
 
 

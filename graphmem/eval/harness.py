@@ -81,10 +81,7 @@ def longmemeval_metric_names(with_llm: bool) -> list[str]:
 def judge(llm: StructuredLLM, question: str, gold: str, generated: str) -> float:
     """LLM-as-judge J for one answer: 1.0 for CORRECT, 0.0 for WRONG."""
     prompt = JUDGE_PROMPT.format(question=question, gold_answer=gold, generated_answer=generated)
-    messages = [
-        Message(role="system", content='Reply with JSON: {"reasoning": "...", "label": "..."}.'),
-        Message(role="user", content=prompt),
-    ]
+    messages = [Message(role="user", content=prompt)]
     return 1.0 if llm.generate(messages, JudgeVerdict).label == "CORRECT" else 0.0
 
 

@@ -206,42 +206,39 @@ def percentiles(values_ms: Sequence[float], qs: Sequence[float] = (50, 95, 99)) 
 
 # ---------------------------------------------------------------- LLM prompts
 
-# Substance of the LLM-as-judge prompt published with Mem0's LoCoMo evaluation
-# (mem0ai/mem0, evaluation/metrics/llm_judge.py): generous grading, same topic or same
-# time period counts as correct. Kept close so judge scores compare with published ones.
+# Mem0's LoCoMo judge prompt (J), word for word as the papers reproduce it (CAST, Table 2);
+# only the quote marks are ASCII. The reply is parsed by ``JudgeVerdict``.
 JUDGE_PROMPT = """\
-Your task is to label an answer to a question as 'CORRECT' or 'WRONG'. You will be given \
-the following data:
-    (1) a question (posed by one user to another user),
-    (2) a 'gold' (ground truth) answer,
-    (3) a generated answer
-which you will score as CORRECT/WRONG.
+Your task is to label an answer to a question as "CORRECT" or "WRONG". You will be given \
+the following data: (1) a question (posed by one user to another user), (2) a 'gold' \
+(ground truth) answer, (3) a generated answer which you will score as CORRECT/WRONG.
 
 The point of the question is to ask about something one user should know about the other \
-user based on their prior conversations.
-The gold answer will usually be a concise and short answer that includes the referenced \
-topic, for example:
-Question: Do you remember what I got the last time I went to Hawaii?
-Gold answer: A shell necklace
-The generated answer might be much longer, but you should be generous with your grading - \
-as long as it touches on the same topic as the gold answer, it should be counted as CORRECT.
+user based on their prior conversations. The gold answer will usually be a concise and short \
+answer that includes the referenced topic, for example: Question: Do you remember what I got \
+the last time I went to Hawaii? Gold answer: A shell necklace The generated answer might be \
+much longer, but you should be generous with your grading - as long as it touches on the same \
+topic as the gold answer, it should be counted as CORRECT.
 
 For time related questions, the gold answer will be a specific date, month, year, etc. The \
-generated answer might be much longer or use relative time references (like "last Tuesday" \
-or "next month"), but you should be generous with your grading - as long as it refers to \
-the same date or time period as the gold answer, it should be counted as CORRECT. Even if \
-the format differs (e.g., "May 7th" vs "7 May"), consider it CORRECT if it's the same date.
+generated answer might be much longer or use relative time references (like 'last Tuesday' \
+or 'next month'), but you should be generous with your grading - as long as it refers to the \
+same date or time period as the gold answer, it should be counted as CORRECT. Even if the \
+format differs (e.g., 'May 7th' vs '7 May'), consider it CORRECT if it's the same date.
 
 Now it's time for the real question:
+
 Question: {question}
+
 Gold answer: {gold_answer}
+
 Generated answer: {generated_answer}
 
 First, provide a short (one sentence) explanation of your reasoning, then finish with \
-CORRECT or WRONG. Do NOT include both CORRECT and WRONG in your response.
+CORRECT or WRONG. Do NOT include both CORRECT and WRONG in your response, or it will break \
+the evaluation script.
 
-Return JSON with the key "label" (CORRECT or WRONG) and the key "reasoning" holding your \
-one-sentence explanation, e.g. {{"reasoning": "...", "label": "CORRECT"}}.
+Just return the label CORRECT or WRONG in a json format with the key as "label".
 """
 
 
@@ -258,27 +255,3 @@ class JudgeVerdict(BaseModel):
     def _upper(cls, value: object) -> object:
         # Models sometimes answer "correct" or " CORRECT"; the meaning is unambiguous.
         return value.strip().upper() if isinstance(value, str) else value
-
-
-# Answer generation in the spirit of the Mem0 / Zep LoCoMo setups: memories only, resolve
-# relative dates against each memory's timestamp, short phrase. The abstention wording
-# matches the phrase LoCoMo's adversarial check looks for.
-ANSWER_PROMPT = """\
-You answer questions about past conversations using only the memories below.
-
-Instructions:
-1. Each memory starts with the date and time it was said. Read all of them carefully.
-2. Use only the memories. If they do not contain the answer, reply exactly: \
-Not mentioned in the conversation.
-3. When a memory uses a relative time ("yesterday", "last year", "two weeks ago"), work \
-out the actual date from that memory's timestamp and answer with the date, never the \
-relative phrase. Example: a memory from 4 May 2022 saying "I went to India last year" \
-means 2021.
-4. If memories contradict each other, trust the most recent one.
-5. Answer with a short phrase, usually under ten words: no full sentence, no explanation.
-
-Memories:
-{memories}
-
-Question: {question}
-Answer:"""

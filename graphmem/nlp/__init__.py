@@ -11,16 +11,14 @@ from graphmem.nlp.temporal import (
 from graphmem.nlp.text import (
     analyse,
     analyse_many,
-    contentless_many,
     entities,
     first_person_to_name,
-    first_person_to_name_many,
     is_contentless,
     keyphrases,
     persons,
     sentences,
 )
-from graphmem.nlp.triples import Triple, extract_triples, extract_triples_many, query_entities
+from graphmem.nlp.triples import Triple, extract_triples, query_entities
 
 __all__ = [
     "TemporalMention",
@@ -28,12 +26,9 @@ __all__ = [
     "analyse",
     "analyse_many",
     "annotate",
-    "contentless_many",
     "entities",
     "extract_triples",
-    "extract_triples_many",
     "first_person_to_name",
-    "first_person_to_name_many",
     "get_nlp",
     "is_contentless",
     "keyphrases",

@@ -7,6 +7,8 @@ once with :func:`analyse_many` (``nlp.pipe``) and hand the docs to the helpers.
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -46,12 +48,35 @@ def analyse(text: TextOrDoc, nlp: Language | None = None) -> Doc:
     return (nlp or get_nlp())(text)
 
 
+# Recent parses by (pipeline, text): two builders of one batch (the semantic layer, then
+# SEEM's frames) read the same turns; the second gets the first's parses. Docs are never
+# modified after parsing, so sharing them is safe.
+_PARSE_CACHE_SIZE = 4096
+_parses: OrderedDict[tuple[int, str], Doc] = OrderedDict()
+_parses_lock = threading.Lock()
+
+
 def analyse_many(
     texts: Iterable[str], *, batch_size: int = 256, n_process: int = 1, nlp: Language | None = None
 ) -> list[Doc]:
-    """Parses many texts at ``nlp.pipe`` throughput, in input order."""
+    """Parses many texts at ``nlp.pipe`` throughput, in input order; texts parsed recently
+    (the last ``_PARSE_CACHE_SIZE``) are not parsed again."""
     pipeline = nlp or get_nlp()
-    return list(pipeline.pipe(texts, batch_size=batch_size, n_process=n_process))
+    wanted = list(texts)
+    keys = [(id(pipeline), text) for text in wanted]
+    with _parses_lock:
+        found = {key: _parses[key] for key in keys if key in _parses}
+    missing = list(dict.fromkeys(key[1] for key in keys if key not in found))
+    parsed = pipeline.pipe(missing, batch_size=batch_size, n_process=n_process)
+    fresh = {(id(pipeline), text): doc for text, doc in zip(missing, parsed, strict=True)}
+    with _parses_lock:
+        for key in keys:
+            if key in found:
+                _parses.move_to_end(key)
+        _parses.update(fresh)
+        while len(_parses) > _PARSE_CACHE_SIZE:
+            _parses.popitem(last=False)
+    return [found[key] if key in found else fresh[key] for key in keys]
 
 
 def sentences(text: TextOrDoc) -> list[str]:
@@ -238,14 +263,6 @@ def first_person_to_name(text: TextOrDoc, speaker: str) -> str:
     return "".join(pieces)
 
 
-def first_person_to_name_many(texts: Iterable[str], speakers: Iterable[str]) -> list[str]:
-    """Batch :func:`first_person_to_name`, parsing with ``nlp.pipe``."""
-    return [
-        first_person_to_name(doc, speaker)
-        for doc, speaker in zip(analyse_many(texts), speakers, strict=True)
-    ]
-
-
 # --- filler detection -------------------------------------------------------------------
 def is_content_token(tok: Token) -> bool:
     """Whether ``tok`` carries meaning worth remembering."""
@@ -261,8 +278,3 @@ def is_content_token(tok: Token) -> bool:
 def is_contentless(sentence: TextOrDoc) -> bool:
     """True for greetings, thanks, laughter, reactions and content-free questions."""
     return not any(is_content_token(t) for t in analyse(sentence))
-
-
-def contentless_many(texts: Iterable[str]) -> list[bool]:
-    """Batch :func:`is_contentless`, parsing with ``nlp.pipe``."""
-    return [is_contentless(doc) for doc in analyse_many(texts)]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -213,16 +213,6 @@ def extract_triples(
                     seen.add(key)
                     out.append(triple)
     return out
-
-
-def extract_triples_many(
-    docs: Iterable[Doc], speakers: Iterable[str | None], references: Iterable[datetime | None]
-) -> list[list[Triple]]:
-    """Batch :func:`extract_triples` over docs parsed with ``analyse_many``."""
-    return [
-        extract_triples(doc, speaker, ref)
-        for doc, speaker, ref in zip(docs, speakers, references, strict=True)
-    ]
 
 
 def query_entities(text: TextOrDoc) -> list[str]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
@@ -38,19 +38,16 @@ class PassageRef(BaseModel):
     turn_index: int = 0
     tokens: int | None = None
 
+    @field_validator("ts", mode="before")
+    @classmethod
+    def _native_ts(cls, value: Any) -> Any:
+        # The driver returns Neo4j temporal types; callers compare datetimes.
+        return value.to_native() if hasattr(value, "to_native") else value
+
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> PassageRef:
-        ts = row.get("ts")
-        if ts is not None and hasattr(ts, "to_native"):
-            ts = ts.to_native()
-        fields: dict[str, Any] = {k: row[k] for k in cls.model_fields if k in row}
-        fields["ts"] = ts
-        return cls.model_validate(fields)
-
-    def render(self) -> str:
-        date = f"({self.date_text}) " if self.date_text else ""
-        photo = f" [shares a photo of {self.caption}]" if self.caption else ""
-        return f"[{self.source_id}] {date}{self.speaker}: {self.text}{photo}"
+        """From a ``p {@passage}`` map (``cypher/fragments/passage.fragment``)."""
+        return cls.model_validate({k: row[k] for k in cls.model_fields if k in row})
 
 
 class Hit(BaseModel):

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from graphmem.retrieval.base import Hit, PassageRef
+from graphmem.turns import render_turn
 
 TokenCounter = Callable[[str], int]
 
@@ -37,8 +38,9 @@ def session_header(passage: PassageRef) -> str:
 
 
 def turn_line(passage: PassageRef) -> str:
-    photo = f" [shares a photo of {passage.caption}]" if passage.caption else ""
-    return f"[{passage.source_id}] {passage.speaker}: {passage.text}{photo}"
+    return render_turn(
+        passage.speaker, passage.text, caption=passage.caption, source_id=passage.source_id
+    )
 
 
 @dataclass

@@ -3,11 +3,13 @@ hybrid (reciprocal rank fusion of the two)."""
 
 from __future__ import annotations
 
-import math
 import re
-from typing import Any
 
+from pydantic import BaseModel
+
+from graphmem.overfetch import SpaceTotals
 from graphmem.retrieval.base import Hit, PassageRef, RetrievalContext, SearchRetriever
+from graphmem.rows import read_typed
 
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
 _LUCENE_OPERATORS = re.compile(r"\b(AND|OR|NOT|TO)\b")
@@ -20,39 +22,22 @@ def lucene_query(text: str) -> str:
     return _LUCENE_OPERATORS.sub(lambda m: m.group(0).lower(), escaped).strip() or "*"
 
 
-class _FetchPlanner:
-    """Vector and full-text indexes span every space; over-fetch in proportion to the share
-    of passages that belong to the queried space so that k survive the space filter."""
+class ScoredPassage(BaseModel):
+    """A row of the passage searches (``retrieval.*_passages``)."""
 
-    def __init__(self, ctx: RetrievalContext) -> None:
-        self._ctx = ctx
-        self._totals: tuple[int, int] | None = None
-
-    def _load(self) -> tuple[int, int]:
-        if self._totals is None:
-            row = self._ctx.store.read("retrieval.passage_totals", space=self._ctx.space)[0]
-            self._totals = (int(row["total"]), int(row["in_space"]))
-        return self._totals
-
-    def fetch(self, k: int) -> int:
-        total, mine = self._load()
-        ratio = total / mine if mine else 1.0
-        return int(min(max(total, k), math.ceil(k * ratio * 1.5) + 10))
-
-    def scan_is_cheaper(self, k: int) -> bool:
-        """An exact scan touches the space's passages; the index would touch ``fetch``."""
-        return self._load()[1] <= self.fetch(k)
+    passage: PassageRef
+    score: float
 
 
-def _hits(rows: list[dict[str, Any]], strategy: str, path: str) -> list[Hit]:
+def _hits(rows: list[ScoredPassage], strategy: str, path: str) -> list[Hit]:
     return [
         Hit(
-            node_id=row["id"],
+            node_id=row.passage.id,
             label="Passage",
-            score=float(row["score"]),
+            score=row.score,
             strategy=strategy,
-            path=[f"{path} rank {i + 1} score {float(row['score']):.3f}"],
-            passages=[PassageRef.from_row(row)],
+            path=[f"{path} rank {i + 1} score {row.score:.3f}"],
+            passages=[row.passage],
         )
         for i, row in enumerate(rows)
     ]
@@ -63,21 +48,34 @@ class DenseRetriever(SearchRetriever):
 
     def __init__(self, ctx: RetrievalContext, config: object = None) -> None:
         super().__init__(ctx)
-        self._planner = _FetchPlanner(ctx)
+        self._totals = SpaceTotals(ctx.store, ctx.space)
 
     def search(self, query: str, k: int) -> list[Hit]:
         embedding = self.ctx.embedder.embed_one(query)
-        if self._planner.scan_is_cheaper(k):
-            rows = self.ctx.store.read(
-                "retrieval.dense_passages_exact", space=self.ctx.space, embedding=embedding, k=k
+        counts = self._totals.get("Passage")
+        # An exact scan touches the space's passages; the index would touch ``fetch``.
+        if counts.in_space <= counts.fetch(k):
+            rows = read_typed(
+                self.ctx.store,
+                "retrieval.dense_passages_exact",
+                ScoredPassage,
+                space=self.ctx.space,
+                embedding=embedding,
+                k=k,
             )
             return _hits(rows, self.name, "exact cosine over the space's passages")
-        rows = self.ctx.store.read(
-            "retrieval.dense_passages",
-            space=self.ctx.space,
-            embedding=embedding,
-            k=k,
-            fetch=self._planner.fetch(k),
+        rows = self._totals.search(
+            "Passage",
+            k,
+            lambda fetch: read_typed(
+                self.ctx.store,
+                "retrieval.dense_passages",
+                ScoredPassage,
+                space=self.ctx.space,
+                embedding=embedding,
+                k=k,
+                fetch=fetch,
+            ),
         )
         return _hits(rows, self.name, "vector index passage_embedding")
 
@@ -87,15 +85,22 @@ class FulltextRetriever(SearchRetriever):
 
     def __init__(self, ctx: RetrievalContext, config: object = None) -> None:
         super().__init__(ctx)
-        self._planner = _FetchPlanner(ctx)
+        self._totals = SpaceTotals(ctx.store, ctx.space)
 
     def search(self, query: str, k: int) -> list[Hit]:
-        rows = self.ctx.store.read(
-            "retrieval.fulltext_passages",
-            space=self.ctx.space,
-            query=lucene_query(query),
-            k=k,
-            fetch=self._planner.fetch(k),
+        rows = self._totals.search(
+            "Passage",
+            k,
+            lambda fetch: read_typed(
+                self.ctx.store,
+                "retrieval.fulltext_passages",
+                ScoredPassage,
+                space=self.ctx.space,
+                query=lucene_query(query),
+                k=k,
+                fetch=fetch,
+            ),
+            exhaustive=False,
         )
         return _hits(rows, self.name, "full-text index passage_search (BM25)")
 

@@ -25,6 +25,7 @@ from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id
 from graphmem.llm.openai_llm import OpenAIStructuredLLM
 from graphmem.memory import Memory
+from graphmem.overfetch import label_totals
 from graphmem.retrieval.base import RetrievalContext
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import build_retriever, builders_for
@@ -78,13 +79,14 @@ def _rows(store: GraphStore, name: str, space: str, **params: Any) -> list[dict[
 
 
 def _all_facts(store: GraphStore, space: str) -> list[dict[str, Any]]:
-    totals = store.read("anchormem.totals", space=space)[0]
+    counts = label_totals(store, space)["AtomicFact"]
     probe = store.read(
-        "anchormem.search_facts",
+        "anchormem.search",
+        index="atomic_fact_embedding",
         space=space,
         embedding=[1.0] + [0.0] * 383,
-        k=totals["facts_in_space"],
-        fetch=totals["facts_total"],
+        k=counts.in_space,
+        fetch=counts.total,
     )
     return probe
 
@@ -119,7 +121,8 @@ def test_offline_build_writes_facts_events_and_provenance(
     assert report.counts["events"] == 6
     assert report.counts["discarded_groups"] == 6
     events = store.read(
-        "anchormem.search_events",
+        "anchormem.search",
+        index="assoc_event_embedding",
         space=space,
         embedding=embedder.embed_one("kitten Pixel"),
         k=50,
@@ -176,7 +179,8 @@ def test_chunked_build_associates_new_facts_with_old_ones(
     second = AnchorMemBuilder(ctx, CONFIG).build(_batch(conv, [1]))
     assert second.counts["events"] == 6
     events = store.read(
-        "anchormem.search_events",
+        "anchormem.search",
+        index="assoc_event_embedding",
         space=space,
         embedding=embedder.embed_one("cello grandfather"),
         k=1,
@@ -242,6 +246,21 @@ def test_retriever_returns_facts_with_contexts_and_events(
         assert 0 < small.tokens <= 120
         found = memory.query("Which instrument is Ben learning?", space, "anchormem", 300)
         assert {"D1:4", "D2:4"} & found.context.source_ids
+
+
+def test_a_reused_memory_finds_what_was_ingested_after_its_first_query(
+    store: GraphStore, embedder: Embedder, space: str, settings: Settings
+) -> None:
+    """Memory keeps one retriever per space: the label counts it read on the first query
+    (an empty space) must not hide what is ingested afterwards."""
+    memory = Memory(settings, store=store, embedder=embedder)
+    question = "Where did Ben run a marathon?"
+    assert memory.query(question, space, strategy="anchormem", budget=500).result.hits == []
+    dataset = Dataset(conversations=[retold_conversation()], qa={})
+    memory.ingest_dataset(dataset, space, ["anchormem"])
+    found = memory.query(question, space, strategy="anchormem", budget=500)
+    assert found.result.hits, "the reused retriever still believes the space is empty"
+    assert any("Lisbon" in p.text for hit in found.result.hits for p in hit.passages)
 
 
 def test_ingest_and_stats_cli_report_anchormem(
@@ -328,7 +347,8 @@ def test_llm_build_reports_calls_and_tokens(
     toronto = next(f for f in facts if "My sister is moving to Toronto" in f["text"])
     assert {p["source_id"] for p in toronto["passages"]} == {f"D1:{i}" for i in range(1, 6)}
     narrative = store.read(
-        "anchormem.search_events",
+        "anchormem.search",
+        index="assoc_event_embedding",
         space=space,
         embedding=embedder.embed_one("An event"),
         k=1,

@@ -74,8 +74,10 @@ def test_vector_index_finds_the_matching_passage(
     query = embedder.embed_one(f"What is the locker code {nonce}?")
     hits = store.read("retrieval.dense_passages", space=space, embedding=query, k=3, fetch=100)
     assert hits, "vector index returned nothing for this space"
-    top = store.read("core.provenance", space=space, ids=[hits[0]["id"]])
-    assert nonce in top[0]["text"]
+    top = store.read(
+        "core.provenance", space=space, label="Passage", ids=[hits[0]["passage"]["id"]]
+    )
+    assert nonce in top[0]["passage"]["text"]
     assert all(a["score"] >= b["score"] for a, b in itertools.pairwise(hits))
 
 
@@ -87,8 +89,10 @@ def test_fulltext_index_finds_the_matching_passage(
         "retrieval.fulltext_passages", space=space, query="cello grandfather", k=5, fetch=100
     )
     assert hits, "full-text index returned nothing"
-    top = store.read("core.provenance", space=space, ids=[hits[0]["id"]])[0]
-    assert "cello" in top["text"]
+    top = store.read(
+        "core.provenance", space=space, label="Passage", ids=[hits[0]["passage"]["id"]]
+    )[0]
+    assert "cello" in top["passage"]["text"]
 
 
 def test_ingest_is_idempotent(store: GraphStore, embedder: Embedder, space: str) -> None:

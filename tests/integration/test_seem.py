@@ -4,6 +4,7 @@ cycle, incremental == batch, stats, and the LLM path against a fake OpenAI serve
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Iterator
 from datetime import datetime, timedelta
@@ -15,18 +16,8 @@ import pytest
 from graphmem.builders.base import BuildContext, SessionBatch
 from graphmem.config import Settings
 from graphmem.designs.seem.builder import SeemBuilder
-from graphmem.designs.seem.config import SeemConfig
-from graphmem.designs.seem.extract import PassageFacts
-from graphmem.designs.seem.llm_prompts import (
-    FRAME_SYSTEM,
-    FUSE_SYSTEM,
-    JUDGE_SYSTEM,
-    QUADRUPLE_SYSTEM,
-)
-from graphmem.designs.seem.names import entity_id, normalise_name
-from graphmem.designs.seem.projection import SemanticGraph
-from graphmem.designs.seem.retriever import HippoRagRetriever, SeemRetriever
-from graphmem.designs.seem.semantic import SemanticWriter
+from graphmem.designs.seem.llm_prompts import FRAME_SYSTEM, FUSE_SYSTEM, JUDGE_SYSTEM
+from graphmem.designs.seem.retriever import SeemRetriever
 from graphmem.embed import Embedder
 from graphmem.eval.metrics import evidence_recall_in
 from graphmem.ingest.models import ConversationIn, Dataset, SessionIn, Turn
@@ -36,6 +27,10 @@ from graphmem.memory import Memory
 from graphmem.retrieval.base import RetrievalContext
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import build_retriever
+from graphmem.semantic import HippoRagRetriever, PassageFacts, SemanticGraph, SemanticSettings
+from graphmem.semantic.names import entity_id, normalise_name
+from graphmem.semantic.prompts import QUADRUPLE_SYSTEM
+from graphmem.semantic.writer import SemanticWriter
 from graphmem.stats import space_stats
 from graphmem.store import GraphStore
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
@@ -164,9 +159,10 @@ def test_build_writes_a_consistent_semantic_and_episodic_layer(memory: Memory, b
     assert audit["events_orphaned"] == 0 and audit["untagged"] == 0
     assert audit["speakers_linked"] == 2
     assert audit["min_synonym_score"] is not None and audit["min_synonym_score"] >= 0.8
+    semantic = space_stats(memory.store, built)["semantic"]
+    assert semantic["facts"] >= 15 and semantic["temporal_anchors"] >= 1
+    assert semantic["entities"] > semantic["facts"] / 2
     stats = space_stats(memory.store, built)["seem"]
-    assert stats["facts"] >= 15 and stats["temporal_anchors"] >= 1
-    assert stats["entities"] > stats["facts"] / 2
     assert stats["passages_with_frames"] == 32
     assert 1.0 < stats["consolidation_ratio"] < 4.0  # some turns fused, not everything
     # "Pixel" is named in five turns of three sessions: one entity.
@@ -175,7 +171,7 @@ def test_build_writes_a_consistent_semantic_and_episodic_layer(memory: Memory, b
 
 
 def test_frames_group_turns_of_one_session_only(memory: Memory, built: str) -> None:
-    groups = memory.store.read("seem.frame_groups", space=built)
+    groups = memory.store.read("seem.space_frames", space=built)
     assert sorted(t for g in groups for t in g["turns"]) == sorted(
         f"D{s + 1}:{i + 1}" for s in range(4) for i in range(8)
     )
@@ -188,7 +184,7 @@ def test_near_duplicate_entities_resolve_to_one(
     memory: Memory, settings: Settings, space: str
 ) -> None:
     writer = SemanticWriter(
-        BuildContext(memory.store, memory.embedder, settings, space), SeemConfig(), None
+        BuildContext(memory.store, memory.embedder, settings, space), SemanticSettings(), None
     )
     mentions = PassageFacts("no-such-passage", [], ["LGBTQ support group", "support groups"])
     first = writer.write([mentions], speakers=[])
@@ -233,8 +229,12 @@ def test_in_memory_search_matches_the_vector_indexes(memory: Memory, built: str)
     """The snapshot's exact search and the vector-index path pick the same facts and seeds,
     so both rank the same passages."""
     ctx = RetrievalContext(memory.store, memory.embedder, memory.settings, built)
-    in_memory = HippoRagRetriever(ctx, SeemConfig(in_memory_index=True, entity_match="embedding"))
-    indexed = HippoRagRetriever(ctx, SeemConfig(in_memory_index=False, entity_match="embedding"))
+    in_memory = HippoRagRetriever(
+        ctx, SemanticSettings(in_memory_index=True, entity_match="embedding")
+    )
+    indexed = HippoRagRetriever(
+        ctx, SemanticSettings(in_memory_index=False, entity_match="embedding")
+    )
     assert in_memory.snapshot().semantic is not None
     assert indexed.snapshot().semantic is None
     for question, _ in QUESTIONS:
@@ -259,7 +259,7 @@ def test_in_memory_search_matches_the_vector_indexes(memory: Memory, built: str)
 
 def test_query_phrases_match_entities_by_name(memory: Memory, built: str) -> None:
     ctx = RetrievalContext(memory.store, memory.embedder, memory.settings, built)
-    retriever = HippoRagRetriever(ctx, SeemConfig(entity_match="name"))
+    retriever = HippoRagRetriever(ctx, SemanticSettings(entity_match="name"))
     analysis = retriever._analyse("Did Marco run the marathon in Lisbon?")
     assert all(not vector for _, vector in analysis.phrases)  # nothing embedded for them
     matched = retriever._entity_matches(retriever.snapshot(), analysis)
@@ -289,7 +289,7 @@ def test_memory_keeps_retrievers_per_strategy_and_space(memory: Memory, built: s
 
 def test_dense_fallback_without_seed_entities(memory: Memory, built: str) -> None:
     ctx = RetrievalContext(memory.store, memory.embedder, memory.settings, built)
-    config = SeemConfig(fact_min_score=1.1, entity_match_min_score=1.1)
+    config = SemanticSettings(fact_min_score=1.1, entity_match_min_score=1.1)
     result = HippoRagRetriever(ctx, config).retrieve("pottery", 300)
     assert result.hits and all("dense (no seed)" in h.path[0] for h in result.hits)
 
@@ -325,10 +325,9 @@ def test_projection_is_reused_rebuilt_after_ingest_and_dropped_by_forget(
 
 # --- incremental == batch -----------------------------------------------------------------------
 def _shape(memory: Memory, space: str) -> dict[str, Any]:
-    stats = space_stats(memory.store, space)["seem"]
-    audit = memory.store.read("seem.audit", space=space)[0]
-    groups = sorted(tuple(g["turns"]) for g in memory.store.read("seem.frame_groups", space=space))
-    return {**stats, "mentions": audit["mentions"], "groups": groups}
+    stats = space_stats(memory.store, space)
+    groups = sorted(tuple(g["turns"]) for g in memory.store.read("seem.space_frames", space=space))
+    return {**stats["semantic"], **stats["seem"], "groups": groups}
 
 
 def test_incremental_ingest_equals_batch(memory: Memory, built: str, other_space: str) -> None:
@@ -363,10 +362,9 @@ def test_an_interrupted_build_reruns_clean(memory: Memory, space: str, settings:
 def _canned(body: dict[str, Any]) -> Reply:
     """Canned answers keyed on the system prompt; the turn's speaker is read back."""
     system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
-    speaker = next(
-        (line.split(": ", 1)[1] for line in user.splitlines() if line.startswith("Speaker: ")),
-        "Ana",
-    )
+    # A turn reads "(<date>) <speaker>: <text>" (graphmem.turns.render_turn).
+    turn = re.search(r"^(?:\([^)]*\) )?(Ana|Ben): ", user, re.MULTILINE)
+    speaker = turn.group(1) if turn else "Ana"
     if system.startswith(QUADRUPLE_SYSTEM[:40]):
         quads = [{"subject": speaker, "relation": "talks about", "object": "Pixel", "time": None}]
         if "vet" in user:
@@ -400,19 +398,22 @@ def test_llm_path_builds_quadruples_frames_and_fusions(
     conv = conversation(range(1))
     llm_memory = Memory(settings, store=memory.store, embedder=memory.embedder, llm=fake_llm)
     _, reports = llm_memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, ["seem"])
-    report = reports[0]
+    by_builder = {r.builder: r for r in reports}
+    report = by_builder["seem"]
     turns = len(SESSIONS[0])
-    # one quadruple and one frame call per turn, then judge + fuse for every later frame
-    # (SeemConfig.max_frame_passages caps each frame at 8 turns, the whole session here)
-    assert report.llm_calls == 2 * turns + 2 * (turns - 1)
+    # one quadruple call per turn (semantic), one frame call per turn, then judge + fuse for
+    # every later frame (SeemSettings.max_frame_passages caps each frame at 8 turns)
+    assert by_builder["semantic"].llm_calls == turns
+    assert report.llm_calls == turns + 2 * (turns - 1)
     assert report.counts["frames_fused"] == turns - 1 and report.counts["frames_created"] == 1
-    groups = memory.store.read("seem.frame_groups", space=space)
+    groups = memory.store.read("seem.space_frames", space=space)
     assert [g["turns"] for g in groups] == [[f"D1:{i + 1}" for i in range(turns)]]
     assert groups[0]["summary"] == "Ana and Ben talked about Pixel."
     audit = memory.store.read("seem.audit", space=space)[0]
     assert audit["facts_incomplete"] == 0 and audit["untagged"] == 0
-    stats = space_stats(memory.store, space)["seem"]
-    assert stats["facts"] == 2 and stats["consolidation_ratio"] == float(turns)
+    stats = space_stats(memory.store, space)
+    assert stats["semantic"]["facts"] == 2
+    assert stats["seem"]["consolidation_ratio"] == float(turns)
     ctx = RetrievalContext(memory.store, memory.embedder, settings, space)
     result = build_retriever("seem", ctx).retrieve("What does Ana talk about?", 300)
     facts = [h for h in result.hits if h.label == "Fact"]

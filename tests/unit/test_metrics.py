@@ -7,8 +7,8 @@ import math
 import pytest
 from pydantic import ValidationError
 
+from graphmem.answer import ANSWER_PROMPT
 from graphmem.eval.metrics import (
-    ANSWER_PROMPT,
     CATEGORY_NAMES,
     JUDGE_PROMPT,
     JudgeVerdict,
@@ -161,7 +161,9 @@ def test_judge_prompt_and_verdict() -> None:
     )
     assert "Gold answer: 7 May 2023" in prompt
     assert "generous" in prompt and "same date or time period" in prompt
-    assert '{"reasoning": "...", "label": "CORRECT"}' in prompt
+    # Mem0's wording, as the papers reproduce it (CAST Table 2), including the JSON request.
+    assert 'in a json format with the key as "label"' in prompt
+    assert "or it will break the evaluation script" in prompt
     verdict = JudgeVerdict.model_validate_json('{"reasoning": "Same date.", "label": "CORRECT"}')
     assert verdict.label == "CORRECT"
     assert JudgeVerdict.model_validate_json('{"label": " wrong"}') == JudgeVerdict(label="WRONG")

@@ -14,11 +14,9 @@ from graphmem.nlp import (
     Triple,
     analyse_many,
     annotate,
-    contentless_many,
     entities,
     extract_triples,
     first_person_to_name,
-    first_person_to_name_many,
     is_contentless,
     keyphrases,
     load_spacy,
@@ -248,8 +246,8 @@ def test_batch_helpers_match_single_calls() -> None:
     texts = ["I am tired.", "haha", "My cat is sick."]
     docs = analyse_many(texts)
     assert [d.text for d in docs] == texts
-    assert contentless_many(texts) == [is_contentless(t) for t in texts]
-    assert first_person_to_name_many(texts, ["Ann"] * 3) == [
+    assert [is_contentless(d) for d in docs] == [is_contentless(t) for t in texts]
+    assert [first_person_to_name(d, "Ann") for d in docs] == [
         "Ann is tired.",
         "haha",
         "Ann's cat is sick.",

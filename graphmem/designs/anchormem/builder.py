@@ -9,7 +9,6 @@ nodes. Construction cost (time, LLM calls and tokens) is measured by ``run_build
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any, TypeVar
@@ -31,6 +30,8 @@ from graphmem.designs.anchormem.extract import (
     OfflineExtractor,
     context_units,
 )
+from graphmem.overfetch import label_totals
+from graphmem.turns import render_turn
 
 _WRITE_CHUNK = 500  # rows per write statement: bounded transactions on long conversations
 T = TypeVar("T")
@@ -47,9 +48,9 @@ def _native(value: Any) -> Any:
 
 
 def _render_turn(row: dict[str, Any]) -> str:
-    date = f"({row['date_text']}) " if row.get("date_text") else ""
-    photo = f" [shares a photo of {row['caption']}]" if row.get("caption") else ""
-    return f"{date}{row['speaker']}: {row['text']}{photo}"
+    return render_turn(
+        row["speaker"], row["text"], date_text=row.get("date_text"), caption=row.get("caption")
+    )
 
 
 class AnchorMemBuilder(Builder):
@@ -57,7 +58,7 @@ class AnchorMemBuilder(Builder):
 
     def __init__(self, ctx: BuildContext, config: AnchorMemConfig | None = None) -> None:
         super().__init__(ctx)
-        self.config = config or AnchorMemConfig()
+        self.config: AnchorMemConfig = config or ctx.configs.get("anchormem")
 
     def build(self, batch: SessionBatch) -> BuildReport:
         llm = self.ctx.llm
@@ -122,10 +123,8 @@ class AnchorMemBuilder(Builder):
     def _fetch(self) -> int:
         """Index candidates to read per fact: the pool, scaled by how much of the global
         index belongs to other spaces (the space filter runs after the index)."""
-        totals = self._read("anchormem.totals")[0]
-        total, mine = totals["facts_total"], totals["facts_in_space"]
-        ratio = total / mine if mine else 1.0
-        return int(min(max(total, 1), math.ceil(self.config.candidate_pool * ratio * 1.5) + 10))
+        counts = label_totals(self.ctx.store, self.ctx.space)["AtomicFact"]
+        return counts.fetch(self.config.candidate_pool)
 
     def _associate(self, facts: Sequence[FactDraft]) -> tuple[list[Group], list[dict[str, Any]]]:
         """Candidate groups in seed (chronological) order, and the SIMILAR pairs."""

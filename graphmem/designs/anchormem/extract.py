@@ -24,10 +24,11 @@ from graphmem.builders.base import SessionBatch
 from graphmem.designs.anchormem.prompts import EXTRACT_SYSTEM, ExtractedFacts, extract_user_prompt
 from graphmem.designs.anchormem.rewrite import second_person_to_name
 from graphmem.ingest.models import SessionIn, Turn
-from graphmem.ingest.writer import content_id, render_turn, session_date_text
+from graphmem.ingest.writer import content_id, session_date_text
 from graphmem.llm import Message, StructuredLLM, map_with_fallback
 from graphmem.nlp import TemporalMention, analyse_many, annotate, first_person_to_name
 from graphmem.nlp.text import is_content_token
+from graphmem.turns import render_turn
 
 
 def window_spans(n_turns: int, window: int, step: int) -> list[range]:
@@ -276,5 +277,7 @@ class LLMExtractor:
     def _prompt(unit: ContextUnit) -> str:
         started = unit.session.started_at
         date_text = human_date(started.date()) if started else session_date_text(unit.session)
-        dialogue = [render_turn(turn, None) for turn in unit.turns]
+        dialogue = [
+            render_turn(turn.speaker, turn.text, caption=turn.caption) for turn in unit.turns
+        ]
         return extract_user_prompt(date_text, dialogue)

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from graphmem.designs.anchormem.config import AnchorMemConfig
+from graphmem.overfetch import SpaceTotals
 from graphmem.retrieval.base import (
     Hit,
     PassageRef,
@@ -37,13 +38,6 @@ from graphmem.retrieval.base import (
     k_for_budget,
 )
 from graphmem.retrieval.passages import lucene_query, rrf
-
-
-def _fetch(k: int, total: int, in_space: int) -> int:
-    """The global index spans every space: over-fetch by the share of other spaces."""
-    ratio = total / in_space if in_space else 1.0
-    return int(min(max(total, k), math.ceil(k * ratio * 1.5) + 10))
-
 
 _WORD = re.compile(r"\w+")
 
@@ -95,8 +89,10 @@ class AnchorMemRetriever(Retriever):
 
     def __init__(self, ctx: RetrievalContext, config: AnchorMemConfig | None = None) -> None:
         super().__init__(ctx)
-        self.config = config or AnchorMemConfig()
-        self._totals: dict[str, int] | None = None
+        self.config: AnchorMemConfig = config or ctx.configs.get("anchormem")
+        # Label counts for the over-fetch, kept across queries and read again when a search
+        # shows them stale (a Memory reuses this retriever after more is ingested).
+        self._totals = SpaceTotals(ctx.store, ctx.space)
 
     def sizes(self, budget: int) -> tuple[int, int]:
         """(facts, events) to ask for at ``budget`` tokens."""
@@ -109,16 +105,16 @@ class AnchorMemRetriever(Retriever):
         n_facts, n_events = self.sizes(budget)
         embedding = self.ctx.embedder.embed_one(query)
         embedded = time.perf_counter()
-        totals = self._space_totals()
         facts = self._fact_hits(
-            self._search("facts", embedding, n_facts, totals), "vector index atomic_fact_embedding"
+            self._search("AtomicFact", "atomic_fact_embedding", embedding, n_facts),
+            "vector index atomic_fact_embedding",
         )
         if self.config.fact_search == "hybrid":
             lexical = self._fact_hits(
-                self._lexical(query, n_facts, totals), "full-text index atomic_fact_text (BM25)"
+                self._lexical(query, n_facts), "full-text index atomic_fact_text (BM25)"
             )
             facts = self._dedupe(rrf([facts, lexical], self.name)[:n_facts])
-        events = self._search("events", embedding, n_events, totals)
+        events = self._search("AssocEvent", "assoc_event_embedding", embedding, n_events)
         hits = drop_echoes(self._with_events(facts, events))
         done = time.perf_counter()
         timings = {
@@ -140,35 +136,36 @@ class AnchorMemRetriever(Retriever):
             (last if keep_last else woven).append(hit)
         return interleave(facts, woven, self.config.facts_per_event) + last
 
-    def _space_totals(self) -> dict[str, int]:
-        if self._totals is None:
-            row = self.ctx.store.read("anchormem.totals", space=self.ctx.space)[0]
-            self._totals = {key: int(value) for key, value in row.items()}
-        return self._totals
-
     def _search(
-        self, what: str, embedding: list[float], k: int, totals: dict[str, int]
+        self, label: str, index: str, embedding: list[float], k: int
     ) -> list[dict[str, Any]]:
-        if k <= 0 or not totals[f"{what}_in_space"]:
+        if k <= 0:
             return []
-        fetch = _fetch(k, totals[f"{what}_total"], totals[f"{what}_in_space"])
-        return self.ctx.store.read(
-            f"anchormem.search_{what}",
-            space=self.ctx.space,
-            embedding=embedding,
-            k=k,
-            fetch=fetch,
+        return self._totals.search(
+            label,
+            k,
+            lambda fetch: self.ctx.store.read(
+                "anchormem.search",
+                index=index,
+                space=self.ctx.space,
+                embedding=embedding,
+                k=k,
+                fetch=fetch,
+            ),
         )
 
-    def _lexical(self, query: str, k: int, totals: dict[str, int]) -> list[dict[str, Any]]:
-        if not totals["facts_in_space"]:
-            return []
-        return self.ctx.store.read(
-            "anchormem.fulltext_facts",
-            space=self.ctx.space,
-            query=lucene_query(query),
-            k=k,
-            fetch=_fetch(k, totals["facts_total"], totals["facts_in_space"]),
+    def _lexical(self, query: str, k: int) -> list[dict[str, Any]]:
+        return self._totals.search(
+            "AtomicFact",
+            k,
+            lambda fetch: self.ctx.store.read(
+                "anchormem.fulltext_facts",
+                space=self.ctx.space,
+                query=lucene_query(query),
+                k=k,
+                fetch=fetch,
+            ),
+            exhaustive=False,
         )
 
     def _fact_hits(self, rows: list[dict[str, Any]], via: str) -> list[Hit]:

@@ -1,10 +1,11 @@
-"""``SeemBuilder``: the semantic layer (entities, facts, synonyms) and the episodic layer
-(event frames, consolidated) for each batch of sessions, in chronological order.
+"""``SeemBuilder``: SEEM's episodic layer (event frames, consolidated) for each batch of
+sessions, in chronological order. The semantic layer (entities, facts, synonyms) is the
+``semantic`` builder's, which runs first for the same batch (``requires``); event
+participants link to the entities it stored.
 
-Each batch is complete on its own: entities resolve against what earlier batches stored,
-frames consolidate with stored frames, so chunked ingest builds what one batch would.
-The space's semantic PageRank projection is dropped after every build; the next query
-projects it again from the new graph.
+Each batch is complete on its own: frames consolidate with stored frames, so chunked
+ingest builds what one batch would. The space's PageRank projection is dropped after every
+build (retrievers keep the frames with their snapshot of the projection).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from typing import Any
 import numpy as np
 
 from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
-from graphmem.designs.seem.config import SeemConfig
 from graphmem.designs.seem.consolidate import (
     Candidate,
     Consolidation,
@@ -27,56 +27,57 @@ from graphmem.designs.seem.consolidate import (
     Vector,
     stored_candidates,
 )
-from graphmem.designs.seem.extract import (
-    PassageFacts,
-    PassageIn,
-    batch_passages,
-    llm_facts,
-    offline_facts,
-)
 from graphmem.designs.seem.frames import FrameDraft, llm_frames, offline_frame, windows_of
-from graphmem.designs.seem.index import Totals, over_fetch
-from graphmem.designs.seem.llm_prompts import PROMPT_VERSION, render_turn
-from graphmem.designs.seem.names import entity_id, normalise_name
-from graphmem.designs.seem.projection import SemanticGraph
-from graphmem.designs.seem.semantic import BUILDER, Resolution, SemanticWriter
+from graphmem.designs.seem.llm_prompts import PROMPT_VERSION
+from graphmem.designs.seem.settings import SeemSettings
 from graphmem.ingest.writer import content_id
 from graphmem.llm import map_with_fallback
-from graphmem.nlp import analyse_many
+from graphmem.nlp import analyse_many, extract_triples
+from graphmem.overfetch import label_totals
+from graphmem.semantic import (
+    PassageIn,
+    SemanticGraph,
+    batch_passages,
+    batch_speakers,
+    normalise_name,
+    stored_entity_ids,
+)
+from graphmem.turns import render_turn
+
+BUILDER = "seem"
 
 
 def _render_stored(passage: dict[str, Any]) -> str:
     return render_turn(
-        passage["speaker"], passage["text"], passage.get("date_text"), passage.get("caption")
+        passage["speaker"],
+        passage["text"],
+        date_text=passage.get("date_text"),
+        caption=passage.get("caption"),
     )
 
 
 class SeemBuilder(Builder):
     name = BUILDER
 
-    def __init__(self, ctx: BuildContext, config: SeemConfig | None = None) -> None:
+    def __init__(self, ctx: BuildContext, config: SeemSettings | None = None) -> None:
         super().__init__(ctx)
-        self.config = config or SeemConfig()
+        self.config: SeemSettings = config or ctx.configs.get("seem")
         self.prompt_version = PROMPT_VERSION if ctx.llm else None
 
     def build(self, batch: SessionBatch) -> BuildReport:
         llm = self.ctx.llm
         passages = batch_passages(batch)
-        speakers = list(
-            dict.fromkeys([*batch.conversation.speakers, *(p.speaker for p in passages)])
-        )
+        speakers = batch_speakers(batch, passages)
         self._release([p.id for p in passages])
-        facts, drafts = self._extract(passages, {normalise_name(s) for s in speakers})
-        resolution = SemanticWriter(self.ctx, self.config, self.prompt_version).write(
-            facts, speakers
-        )
+        drafts = self._drafts(passages, {normalise_name(s) for s in speakers})
         judge: Judge = LLMJudge(self.config, llm) if llm else OfflineJudge(self.config)
         consolidation = self._consolidate(drafts, judge)
-        events = self._write_frames(consolidation.frames, resolution)
+        events = self._write_frames(consolidation.frames)
+        # The hipporag/seem retrievers keep the frames with their snapshot of the space,
+        # renewed when the projection changes: drop it so they read the new frames.
         SemanticGraph(self.ctx.store, self.ctx.space).drop()
         report = BuildReport(self.name, sessions=len(batch.sessions))
         report.counts = {
-            **resolution.counts,
             "frames_created": consolidation.created,
             "frames_fused": consolidation.fused,
             "events": events,
@@ -93,74 +94,48 @@ class SeemBuilder(Builder):
     def finish(self) -> None:
         SemanticGraph(self.ctx.store, self.ctx.space).drop()
 
-    # --- extraction ---------------------------------------------------------------------
-    def _extract(
-        self, passages: Sequence[PassageIn], speakers: set[str]
-    ) -> tuple[list[PassageFacts], list[FrameDraft]]:
+    # --- frames before consolidation ------------------------------------------------------
+    def _drafts(self, passages: Sequence[PassageIn], speakers: set[str]) -> list[FrameDraft]:
         windows = windows_of(passages, self.config.frame_window)
         llm = self.ctx.llm
         if llm is None:
-            return self._offline(passages, windows, speakers)
-        # One item the LLM gives up on (a passage, a window) is extracted offline instead.
-        facts = map_with_fallback(
-            llm,
-            lambda p: llm_facts(llm, [p])[0],
-            lambda p: self._offline([p], [], speakers)[0][0],
-            passages,
-            what="seem quadruples",
-        )
+            return self._offline_drafts(windows, speakers)
+        # A window the LLM gives up on (after retries and repairs) is framed offline instead.
         limit = self.config.max_events_per_frame
-        drafts = map_with_fallback(
+        return map_with_fallback(
             llm,
             lambda w: llm_frames(llm, [w], speakers, limit)[0],
-            lambda w: self._offline(w, [w], speakers)[1][0],
+            lambda w: self._offline_drafts([w], speakers)[0],
             windows,
             what="seem frames",
         )
-        return facts, drafts
 
-    def _offline(
-        self,
-        passages: Sequence[PassageIn],
-        windows: Sequence[Sequence[PassageIn]],
-        speakers: set[str],
-    ) -> tuple[list[PassageFacts], list[FrameDraft]]:
-        docs = analyse_many([p.text for p in passages])
-        captioned = [p for p in passages if p.caption]
-        caption_docs = dict(
-            zip(
-                [p.id for p in captioned],
-                analyse_many([p.caption or "" for p in captioned]),
-                strict=True,
-            )
+    def _offline_drafts(
+        self, windows: Sequence[Sequence[PassageIn]], speakers: set[str]
+    ) -> list[FrameDraft]:
+        # The semantic builder parsed these texts a moment ago: graphmem.nlp keeps the parses.
+        passages = [p for window in windows for p in window]
+        docs = dict(
+            zip([p.id for p in passages], analyse_many([p.text for p in passages]), strict=True)
         )
-        analysed = [
-            offline_facts(p, doc, caption_docs.get(p.id), self.config.mentions_per_passage)
-            for p, doc in zip(passages, docs, strict=True)
-        ]
-        by_id = {p.id: i for i, p in enumerate(passages)}
-        drafts = []
-        for window in windows:
-            idx = [by_id[p.id] for p in window]
-            drafts.append(
-                offline_frame(
-                    window,
-                    [docs[i] for i in idx],
-                    [analysed[i][1] for i in idx],
-                    speakers,
-                    self.config.max_events_per_frame,
-                    self.config.max_summary_statements,
-                )
+        return [
+            offline_frame(
+                window,
+                [docs[p.id] for p in window],
+                [extract_triples(docs[p.id], p.speaker, p.ts) for p in window],
+                speakers,
+                self.config.max_events_per_frame,
+                self.config.max_summary_statements,
             )
-        return [pf for pf, _ in analysed], drafts
+            for window in windows
+        ]
 
     # --- consolidation ------------------------------------------------------------------
     def _consolidate(self, drafts: Sequence[FrameDraft], judge: Judge) -> Consolidation:
         vectors = self._frame_vectors(drafts)
         stored: list[list[Candidate]] = [[] for _ in drafts]
-        totals = Totals.read(self.ctx.store, self.ctx.space)
         k = 2 * self.config.fuse_candidates  # spares for stored frames fused in this batch
-        fetch = over_fetch(k, totals.frames, totals.frames_in_space)
+        fetch = label_totals(self.ctx.store, self.ctx.space)["EventFrame"].fetch(k)
         if fetch and drafts:
             rows = self.ctx.store.read(
                 "seem.frame_neighbours",
@@ -188,7 +163,7 @@ class SeemBuilder(Builder):
             out[i] = mean / (np.linalg.norm(mean) or 1.0)
         return out
 
-    def _write_frames(self, frames: Sequence[Frame], resolution: Resolution) -> int:
+    def _write_frames(self, frames: Sequence[Frame]) -> int:
         frame_rows = [
             {
                 "id": f.id,
@@ -203,7 +178,9 @@ class SeemBuilder(Builder):
             }
             for f in frames
         ]
-        event_rows = [row for f in frames for row in self._event_rows(f, resolution)]
+        names = [n for f in frames for e in f.events for n in e.participants]
+        entity_ids = stored_entity_ids(self.ctx, names)
+        event_rows = [row for f in frames for row in self._event_rows(f, entity_ids)]
         tags = {"builder": BUILDER, "backend": self.ctx.backend}
         with self.ctx.store.transaction() as tx:
             tx.run("seem.delete_events", space=self.ctx.space, frame_ids=[f.id for f in frames])
@@ -218,7 +195,7 @@ class SeemBuilder(Builder):
         return len(event_rows)
 
     @staticmethod
-    def _event_rows(frame: Frame, resolution: Resolution) -> list[dict[str, Any]]:
+    def _event_rows(frame: Frame, entity_ids: dict[str, str]) -> list[dict[str, Any]]:
         rows = []
         for order, event in enumerate(frame.events):
             keys = [normalise_name(n) for n in event.participants]
@@ -228,7 +205,7 @@ class SeemBuilder(Builder):
                     "id": content_id("event", frame.id, order, event.action),
                     "order": order,
                     **event.model_dump(),
-                    "entity_ids": [resolution.ids.get(k, entity_id(k)) for k in keys if k],
+                    "entity_ids": [entity_ids[k] for k in keys if k in entity_ids],
                     "speaker_ids": [content_id("speaker", n) for n in event.participants],
                     "passage_ids": frame.passage_ids,
                 }

@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from graphmem.designs.seem.config import SeemConfig
 from graphmem.designs.seem.frames import FrameDraft, compose_summary
 from graphmem.designs.seem.llm_prompts import (
     EventSlots,
@@ -28,6 +27,7 @@ from graphmem.designs.seem.llm_prompts import (
     fuse_messages,
     judge_messages,
 )
+from graphmem.designs.seem.settings import SeemSettings
 from graphmem.ingest.writer import content_id
 from graphmem.llm import StructuredLLM, with_fallback
 
@@ -108,7 +108,7 @@ def centroid(a: Frame, b: Frame) -> Vector:
 class Judge(ABC):
     """Decides same-event (F_judge) and fuses (F_fuse)."""
 
-    def __init__(self, config: SeemConfig) -> None:
+    def __init__(self, config: SeemSettings) -> None:
         self.config = config
 
     def admissible(self, new: Frame, old: Frame) -> bool:
@@ -145,7 +145,7 @@ class LLMJudge(Judge):
     """SEEM's agents: a conservative same-event judge and the fusion prompt; a pair the LLM
     gives up on is judged and fused offline (``graphmem.llm.with_fallback``)."""
 
-    def __init__(self, config: SeemConfig, llm: StructuredLLM) -> None:
+    def __init__(self, config: SeemSettings, llm: StructuredLLM) -> None:
         super().__init__(config)
         self.llm = llm
         self.offline = OfflineJudge(config)
@@ -190,7 +190,7 @@ class Consolidation:
 
 
 class Consolidator:
-    def __init__(self, config: SeemConfig, judge: Judge) -> None:
+    def __init__(self, config: SeemSettings, judge: Judge) -> None:
         self.config = config
         self.judge = judge
 

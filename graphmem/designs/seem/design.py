@@ -1,46 +1,40 @@
-"""SEEM (structured episodic event memory) as a graphmem design."""
+"""SEEM (structured episodic event memory) as a graphmem design: event frames with
+provenance and associative consolidation, on top of the semantic layer it requires."""
 
 from __future__ import annotations
 
 from graphmem.designs.base import Design, Preset
 from graphmem.designs.seem.builder import SeemBuilder
-from graphmem.designs.seem.config import SeemConfig
-from graphmem.designs.seem.retriever import HippoRagRetriever, SeemRetriever
+from graphmem.designs.seem.retriever import SeemRetriever
+from graphmem.designs.seem.settings import SeemSettings
 from graphmem.designs.seem.stats import seem_stats
 
 DESIGN = Design(
     name="seem",
     title="SEEM: Structured Episodic Event Memory",
-    summary="event frames with provenance, associative consolidation, quadruple facts, "
-    "Personalized PageRank and reverse provenance expansion",
-    settings=SeemConfig,
+    summary="event frames with provenance and associative consolidation over the semantic "
+    "layer; Personalized PageRank and reverse provenance expansion",
+    settings=SeemSettings,
     builder=SeemBuilder,
-    retrievers={"seem": SeemRetriever, "hipporag": HippoRagRetriever},
-    labels=("Entity", "Fact", "EventFrame", "Event"),
-    derived_labels=("Fact", "EventFrame", "Event"),
-    relationships=("MENTIONS", "SUBJECT", "OBJECT", "SYNONYM", "IS", "HAS_EVENT", "PARTICIPANT"),
+    retrievers={"seem": SeemRetriever},
+    requires=("semantic",),
+    labels=("EventFrame", "Event"),
+    derived_labels=("EventFrame", "Event"),
+    relationships=("HAS_EVENT", "PARTICIPANT"),
     presets={
         "paper": Preset(
-            description="the values SEEM and HippoRAG 2 publish",
-            values={
-                "synonym_threshold": 0.8,
-                "fact_top_k": 5,
-                "seed_entities": 5,
-                "passage_node_weight": 0.05,
-                "damping": 0.5,
-                "rpe_factor": 2.0,
-            },
+            description="the values SEEM publishes (the semantic layer has its own preset)",
+            values={"frame_window": 1, "fuse_candidates": 1, "rpe_factor": 2.0},
             sources={
-                "synonym_threshold": "HippoRAG 2, section 3 (synonym edges at cosine >= 0.8)",
-                "fact_top_k": "HippoRAG 2, section 3.2 (top-5 facts)",
-                "seed_entities": "HippoRAG 2, implementation details",
-                "passage_node_weight": "HippoRAG 2, section 3.2 (weight factor 0.05)",
-                "damping": "HippoRAG 2 code (damping 0.5)",
-                "rpe_factor": "SEEM, section 4 (at most twice the initial retrieval)",
+                "frame_window": "SEEM, section 3.2.1 (one episodic frame per passage p_t)",
+                "fuse_candidates": "SEEM, section 3.2.2 (the judge compares a new frame with "
+                "the most relevant historical frame)",
+                "rpe_factor": "SEEM, section 4 (the expanded evidence set is at most twice "
+                "the initial retrieval budget)",
             },
         )
     },
-    cypher=("seem", "semantic"),
+    cypher=("seem",),
     stats=seem_stats,
     docs="docs/seem.md",
 )

@@ -17,12 +17,12 @@ from datetime import datetime
 
 from spacy.tokens import Doc, Span
 
-from graphmem.designs.seem.extract import PassageIn
 from graphmem.designs.seem.llm_prompts import EventSlots, FrameOut, frame_messages
-from graphmem.designs.seem.names import head_noun, human_date, human_datetime, normalise_name
 from graphmem.llm import StructuredLLM
 from graphmem.nlp import Triple, annotate, first_person_to_name, is_contentless, render
 from graphmem.nlp.text import NON_TOPICAL_LABELS, is_content_token
+from graphmem.semantic.extract import PassageIn
+from graphmem.semantic.names import head_noun, human_date, human_datetime, normalise_name
 
 _LOCATION_LABELS = frozenset({"GPE", "LOC", "FAC"})
 _CAUSE = re.compile(r"\b(?:because(?:\s+of)?|since|so\s+that|due\s+to)\s+(.+)$", re.IGNORECASE)

@@ -1,5 +1,5 @@
-"""The LLM side of SEEM: prompts modelled on the papers and the pydantic schemas the
-answers must validate against. Bump ``PROMPT_VERSION`` whenever a prompt changes (it is
+"""The LLM side of SEEM's episodic layer: prompts modelled on the papers and the pydantic
+schemas the answers must validate against. Bump ``PROMPT_VERSION`` whenever a prompt changes (it is
 stored on every node the LLM backend writes)."""
 
 from __future__ import annotations
@@ -10,22 +10,10 @@ from pydantic import BaseModel, Field
 
 from graphmem.llm import Message
 
-PROMPT_VERSION = "seem-1"
+PROMPT_VERSION = "seem-2"  # 2: turns rendered by graphmem.turns
 
 
 # --- schemas ---------------------------------------------------------------------------
-class QuadrupleOut(BaseModel):
-    subject: str
-    relation: str
-    object: str
-    time: str | None = Field(default=None, description="when the fact holds, resolved to a date")
-
-
-class QuadrupleExtraction(BaseModel):
-    entities: list[str] = Field(default_factory=list)
-    quadruples: list[QuadrupleOut] = Field(default_factory=list)
-
-
 class EventSlots(BaseModel):
     participants: list[str] = Field(default_factory=list)
     action: str
@@ -46,21 +34,10 @@ class SameEventVerdict(BaseModel):
 
 
 # --- prompts -----------------------------------------------------------------------------
-QUADRUPLE_SYSTEM = """You are an open information extraction system for conversations.
-From one conversation turn, extract:
-1. "entities": every named entity and salient noun phrase (people, places, organisations,
-   objects, activities, events). Replace pronouns with the names they refer to; the speaker
-   is the person saying "I".
-2. "quadruples": facts as (subject, relation, object, time). Subject and object should be
-   entities from your list; the relation is a short verb phrase. "time" is when the fact
-   happened or holds, resolved against the turn's date to an absolute date ("2023-05-07",
-   "2023-05", "2022") or a bound ("Before 2023-05-08"); null when the turn does not say.
-Extract only what the turn states. Reply with strict JSON, no markdown."""
-
 FRAME_SYSTEM = """You are an expert at extracting episodic memories from conversation turns.
 Analyse the conversation turn (it may contain the time, the speaker, image descriptions in
-the form [Image: <description>], and the text), identify the distinct events it mentions and
-extract for each event (null when not reliably determined):
+the form [shares a photo of <description>], and the text), identify the distinct events it
+mentions and extract for each event (null when not reliably determined):
 - participants: the actors, pronouns replaced by names (the speaker is "I").
 - action: the substantive action, including its actor: "Subject verb object".
 - time: the event's actual time (not only the conversation time), resolved against the
@@ -92,20 +69,6 @@ the same event into one memory that preserves all important information from bot
   a range; events at different times stay separate; order events chronologically.
 - Summary: do not concatenate; write one cohesive narrative of the progression.
 Reply with strict JSON ({"summary": ..., "events": [...]}), no markdown."""
-
-
-def render_turn(speaker: str, text: str, when: str | None, caption: str | None) -> str:
-    lines = [f"Time: {when}" if when else "Time: unknown", f"Speaker: {speaker}", f"Text: {text}"]
-    if caption:
-        lines.append(f"[Image: {caption}]")
-    return "\n".join(lines)
-
-
-def quadruple_messages(turn: str) -> list[Message]:
-    return [
-        Message(role="system", content=QUADRUPLE_SYSTEM),
-        Message(role="user", content=f"Conversation turn:\n{turn}"),
-    ]
 
 
 def frame_messages(turns: Sequence[str]) -> list[Message]:

@@ -1,5 +1,5 @@
-"""SEEM's section of ``graphmem stats``: the semantic layer's size (as in SEEM's Table 10)
-and the episodic layer's consolidation ratio (passages per frame, Table 11)."""
+"""SEEM's section of ``graphmem stats``: the episodic layer's consolidation ratio (passages
+per frame, SEEM's Table 11). The semantic layer's size is the ``semantic`` section."""
 
 from __future__ import annotations
 
@@ -13,10 +13,6 @@ def seem_stats(store: GraphStore, space: str) -> dict[str, Any]:
     frames = int(row["frames"])
     passages = int(row["passages_with_frames"])
     return {
-        "entities": int(row["entities"]),
-        "facts": int(row["facts"]),
-        "temporal_anchors": int(row["temporal_anchors"]),
-        "synonym_edges": int(row["synonym_edges"]),
         "frames": frames,
         "events": int(row["events"]),
         "passages_with_frames": passages,

@@ -1,0 +1,13 @@
+// Provenance audit of an answer: for each turn it cites (the `citations` of
+// `graphmem query --json`), the turn and every derived memory built from it.
+// params: $space, $source_ids
+// returns: source_id, speaker, turn, label, builder, memory
+// example: {"source_ids": ["s1:1", "s3:1"]}
+UNWIND $source_ids AS sid
+MATCH (p:Passage {space: $space, source_id: sid})
+OPTIONAL MATCH (p)<-[:FROM]-(d)
+WITH p, d, [l IN labels(d) | l][0] AS label
+RETURN p.source_id AS source_id, p.speaker AS speaker, p.text AS turn, label,
+       d.builder AS builder,
+       coalesce(d.text, d.summary, d.action, d.headline, d.value) AS memory
+ORDER BY p.session_index, p.turn_index, label

@@ -1,0 +1,43 @@
+"""``graphmem mcp``: serve memory to an MCP client (Claude Desktop, IDEs, agent frameworks)."""
+
+from __future__ import annotations
+
+import click
+
+from graphmem.cli.common import app, handle_errors, preset_option
+from graphmem.errors import ConfigError
+
+
+@click.command("mcp")
+@click.option(
+    "--allow-writes",
+    is_flag=True,
+    help="Also offer the write tools ingest_messages and forget_space (off: read-only).",
+)
+@click.option(
+    "--spaces",
+    default="",
+    help="Comma-separated spaces the tools may touch (default: every space).",
+)
+@preset_option
+@click.pass_context
+@handle_errors
+def mcp(ctx: click.Context, allow_writes: bool, spaces: str) -> None:
+    """Run an MCP server on stdin/stdout with the tools query, ask, stats and spaces
+    (and ingest_messages, forget_space with --allow-writes)."""
+    try:
+        from graphmem.mcp_server import MemoryTools, ServerOptions, build_server
+    except ImportError as exc:  # the `mcp` extra is not installed
+        raise ConfigError(
+            f"the MCP server needs the `mcp` package ({exc.name} is missing)",
+            hint="pip install 'graphmem[mcp]'",
+        ) from exc
+    options = ServerOptions(
+        allow_writes=allow_writes, spaces=[s.strip() for s in spaces.split(",") if s.strip()]
+    )
+    context = app(ctx)
+    tools = MemoryTools(context.memory, options)
+    try:
+        build_server(tools).run("stdio")
+    finally:
+        tools.close()

@@ -1,0 +1,238 @@
+"""graphmem as a Model Context Protocol server (``graphmem mcp``, stdio).
+
+Read tools (``query``, ``ask``, ``stats``, ``spaces``) are always offered. The write tools
+(``ingest_messages``, ``forget_space``) exist only when the server is started with
+``--allow-writes``: an agent host that was not asked to let the model change memory never
+sees them. ``--spaces a,b`` limits every tool to those spaces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Annotated, Any, TypeVar
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
+from pydantic import BaseModel, Field
+
+from graphmem import __version__
+from graphmem.builders.registry import builder_names
+from graphmem.errors import ConfigError, GraphmemError
+from graphmem.memory import Memory
+from graphmem.retrieval.registry import strategy_names
+from graphmem.stats import space_stats
+
+T = TypeVar("T")
+
+INSTRUCTIONS = (
+    "Long-term conversational memory on a Neo4j graph. Every tool takes a `space` (one user, "
+    "agent or data set). `query` returns a cited, chronological context for a question within "
+    "a token budget; `ask` answers with the server's LLM when one is configured (otherwise it "
+    "returns the same context and answer=null). Citations are the turn ids of the stored "
+    "conversation."
+)
+
+
+class MessageIn(BaseModel):
+    """One turn of a conversation."""
+
+    speaker: str = Field(description="Who said it, e.g. the user's name or 'assistant'.")
+    text: str = Field(description="What was said.")
+    timestamp: datetime | None = Field(
+        default=None, description="ISO-8601 time of the turn (defaults to the session's)."
+    )
+    id: str | None = Field(default=None, description="Stable id of the turn, if the host has one.")
+    caption: str | None = Field(default=None, description="Caption of a shared image.")
+
+
+class ServerOptions(BaseModel):
+    allow_writes: bool = False
+    spaces: list[str] = Field(default_factory=list, description="Allowed spaces; empty: all.")
+
+
+class MemoryTools:
+    """The tool bodies, independent of the MCP plumbing (one Memory for the server's life)."""
+
+    def __init__(self, memory: Callable[[], Memory], options: ServerOptions) -> None:
+        self._factory = memory
+        self._memory: Memory | None = None
+        self.options = options
+
+    @property
+    def memory(self) -> Memory:
+        if self._memory is None:
+            self._memory = self._factory()
+        return self._memory
+
+    def close(self) -> None:
+        if self._memory is not None:
+            self._memory.close()
+
+    def _space(self, space: str) -> str:
+        if self.options.spaces and space not in self.options.spaces:
+            allowed = ", ".join(self.options.spaces)
+            raise ConfigError(f"space {space!r} is not served here (allowed: {allowed})")
+        return space
+
+    @staticmethod
+    def _strategy(strategy: str) -> str:
+        known = strategy_names()
+        if strategy not in known:
+            raise ConfigError(f"unknown strategy {strategy!r}; one of {', '.join(known)}")
+        return strategy
+
+    def query(self, question: str, space: str, strategy: str, budget: int) -> dict[str, Any]:
+        found = self.memory.query(question, self._space(space), self._strategy(strategy), budget)
+        return found.as_dict(explain=True)
+
+    def ask(self, question: str, space: str, strategy: str, budget: int) -> dict[str, Any]:
+        answer, found = self.memory.ask(
+            question, self._space(space), self._strategy(strategy), budget
+        )
+        return {"answer": answer, "llm": self.memory.settings.llm_model, **found.as_dict()}
+
+    def stats(self, space: str) -> dict[str, Any]:
+        return space_stats(self.memory.store, self._space(space))
+
+    def spaces(self) -> dict[str, Any]:
+        rows = self.memory.store.read("analyst.spaces")
+        allowed = set(self.options.spaces)
+        found = [
+            {key: row[key] for key in ("space", "conversations", "sessions", "turns")}
+            for row in rows
+            if not allowed or row["space"] in allowed
+        ]
+        return {"spaces": found}
+
+    def ingest_messages(
+        self,
+        space: str,
+        conversation: str,
+        session: str,
+        messages: Sequence[MessageIn],
+        started_at: datetime | None,
+        builders: Sequence[str] | None,
+    ) -> dict[str, Any]:
+        report, built = self.memory.add_messages(
+            self._space(space),
+            conversation,
+            session,
+            [m.model_dump() for m in messages],
+            started_at=started_at,
+            builders=builder_names() if builders is None else list(builders),
+        )
+        return {**report.as_dict(), "builders": [b.as_dict() for b in built]}
+
+    def forget_space(self, space: str) -> dict[str, Any]:
+        deleted = self.memory.forget(self._space(space))
+        return {"space": space, "deleted_nodes": deleted}
+
+
+def _guarded(call: Callable[[], T]) -> T:
+    """graphmem's own errors reach the client as a tool error with the message and hint."""
+    try:
+        return call()
+    except GraphmemError as exc:
+        raise ToolError(str(exc)) from exc
+
+
+SpaceArg = Annotated[
+    str, Field(description="The memory space (tenant): a user, agent or data set.")
+]
+StrategyArg = Annotated[str, Field(description="Retrieval strategy (see the query tool).")]
+BudgetArg = Annotated[int, Field(ge=50, le=32000, description="Context budget in tokens.")]
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+
+
+def build_server(tools: MemoryTools) -> MCPServer:
+    """The MCP server over ``tools``: read tools always, write tools with ``allow_writes``."""
+    server: MCPServer = MCPServer("graphmem", version=__version__, instructions=INSTRUCTIONS)
+    _add_retrieval_tools(server, tools)
+    _add_inventory_tools(server, tools)
+    if tools.options.allow_writes:
+        _add_write_tools(server, tools)
+    return server
+
+
+def _add_retrieval_tools(server: MCPServer, tools: MemoryTools) -> None:
+    def query(
+        question: str, space: SpaceArg, strategy: StrategyArg = "hybrid", budget: BudgetArg = 1000
+    ) -> dict[str, Any]:
+        return _guarded(lambda: tools.query(question, space, strategy, budget))
+
+    server.add_tool(
+        query,
+        annotations=READ_ONLY,
+        description="Retrieve a cited, chronological context from memory for a question, "
+        f"within a token budget. Strategies: {', '.join(strategy_names())}. Returns the "
+        "rendered context, the cited turn ids and each item with the path that found it.",
+    )
+
+    def ask(
+        question: str, space: SpaceArg, strategy: StrategyArg = "hybrid", budget: BudgetArg = 1000
+    ) -> dict[str, Any]:
+        return _guarded(lambda: tools.ask(question, space, strategy, budget))
+
+    server.add_tool(
+        ask,
+        annotations=ToolAnnotations(read_only_hint=True, open_world_hint=True),
+        description="Answer a question from memory with the server's LLM, citing turns. "
+        "Without an LLM configured, answer is null and the context is returned instead.",
+    )
+
+
+def _add_inventory_tools(server: MCPServer, tools: MemoryTools) -> None:
+    def stats(space: SpaceArg) -> dict[str, Any]:
+        return _guarded(lambda: tools.stats(space))
+
+    server.add_tool(
+        stats, annotations=READ_ONLY, description="Counts of every kind of memory in a space."
+    )
+
+    def spaces() -> dict[str, Any]:
+        return _guarded(tools.spaces)
+
+    server.add_tool(
+        spaces,
+        annotations=READ_ONLY,
+        description="The spaces this server can see, with conversations, sessions and turns.",
+    )
+
+
+def _add_write_tools(server: MCPServer, tools: MemoryTools) -> None:
+    def ingest_messages(
+        space: SpaceArg,
+        conversation: Annotated[str, Field(description="Conversation id, e.g. a chat id.")],
+        session: Annotated[str, Field(description="Session id within the conversation.")],
+        messages: list[MessageIn],
+        started_at: Annotated[
+            datetime | None, Field(description="ISO-8601 start of the session.")
+        ] = None,
+        builders: Annotated[
+            list[str] | None,
+            Field(description="Memory builders to run (default: all; [] for turns only)."),
+        ] = None,
+    ) -> dict[str, Any]:
+        return _guarded(
+            lambda: tools.ingest_messages(
+                space, conversation, session, messages, started_at, builders
+            )
+        )
+
+    server.add_tool(
+        ingest_messages,
+        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False),
+        description="Store the turns of one session (all of it so far: calling again with "
+        "more turns of the same session rewrites it) and build memory from them.",
+    )
+
+    def forget_space(space: SpaceArg) -> dict[str, Any]:
+        return _guarded(lambda: tools.forget_space(space))
+
+    server.add_tool(
+        forget_space,
+        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True),
+        description="Delete every memory of a space. Cannot be undone.",
+    )

@@ -1,0 +1,60 @@
+"""The HippoRAG 2 semantic layer as a registry entry (``kind="layer"``): builder
+``semantic``, strategy ``hipporag``; SEEM, CAST and Amory require it."""
+
+from __future__ import annotations
+
+from graphmem.designs.base import Design, Preset
+from graphmem.semantic.builder import SemanticBuilder
+from graphmem.semantic.retriever import HippoRagRetriever
+from graphmem.semantic.settings import SemanticSettings
+from graphmem.semantic.stats import semantic_stats
+
+_HIPPORAG2 = "HippoRAG 2 (Gutierrez et al., 2025)"
+_CODE = f"{_HIPPORAG2}, released code (BaseConfig)"
+
+DESIGN = Design(
+    name="semantic",
+    kind="layer",
+    title="HippoRAG 2 semantic layer",
+    summary="entities, quadruple facts, synonym and mention edges; Personalized PageRank "
+    "from the query's facts and phrases (strategy hipporag)",
+    settings=SemanticSettings,
+    builder=SemanticBuilder,
+    retrievers={"hipporag": HippoRagRetriever},
+    labels=("Entity", "Fact"),
+    derived_labels=("Fact",),
+    relationships=("MENTIONS", "SUBJECT", "OBJECT", "SYNONYM", "IS"),
+    presets={
+        "paper": Preset(
+            description="HippoRAG 2's published values (the seed formula is today's; "
+            "HippoRAG 2's own is issue 14)",
+            values={
+                "synonym_threshold": 0.8,
+                "synonym_top_k": 2047,
+                "synonym_min_alnum": 3,
+                "fact_top_k": 5,
+                "seed_entities": 5,
+                "passage_node_weight": 0.05,
+                "damping": 0.5,
+            },
+            sources={
+                "synonym_threshold": f"{_HIPPORAG2}, section 3 (synonym edges between phrase "
+                f"nodes above a similarity threshold); 0.8 in {_CODE}: "
+                "synonymy_edge_sim_threshold",
+                "synonym_top_k": f"{_CODE}: synonymy_edge_topk = 2047 nearest phrases",
+                "synonym_min_alnum": f"{_CODE}: phrases of more than 2 alphanumeric "
+                "characters get synonym edges",
+                "fact_top_k": f"{_HIPPORAG2}, section 3.2 (query-to-triple linking, top-5 "
+                "facts; linking_top_k = 5)",
+                "seed_entities": f"{_CODE}: the phrase weights are cut to the top "
+                "linking_top_k = 5",
+                "passage_node_weight": f"{_HIPPORAG2}, section 3.2 (passage node weight "
+                "factor 0.05)",
+                "damping": f"{_CODE}: PageRank damping 0.5",
+            },
+        )
+    },
+    cypher=("semantic",),
+    stats=semantic_stats,
+    docs="docs/semantic.md",
+)

@@ -1,0 +1,156 @@
+"""Fact extraction for the semantic layer, per passage: (subject, relation, object, time)
+quadruples and the entity phrases a passage mentions. Offline through ``graphmem.nlp``
+(spaCy SVO triples, named entities, key phrases, the temporal normaliser); with an LLM
+through an OpenIE prompt."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from spacy.tokens import Doc
+
+from graphmem.builders.base import SessionBatch
+from graphmem.ingest.writer import session_date_text
+from graphmem.llm import StructuredLLM
+from graphmem.nlp import Triple, analyse_many, extract_triples, keyphrases
+from graphmem.nlp.text import NON_TOPICAL_LABELS
+from graphmem.semantic.names import alnum_length, normalise_name
+from graphmem.semantic.prompts import QuadrupleExtraction, quadruple_messages
+from graphmem.turns import render_turn
+
+
+@dataclass(frozen=True)
+class PassageIn:
+    """One stored turn, as the builders of the semantic layer and of SEEM see it."""
+
+    id: str
+    speaker: str
+    text: str
+    caption: str | None
+    ts: datetime | None
+    date_text: str | None
+    session_index: int
+    turn_index: int
+
+    def rendered(self) -> str:
+        return render_turn(self.speaker, self.text, date_text=self.date_text, caption=self.caption)
+
+
+@dataclass(frozen=True)
+class Quadruple:
+    subject: str
+    relation: str
+    object: str
+    time: str | None = None
+
+
+@dataclass
+class PassageFacts:
+    passage_id: str
+    quadruples: list[Quadruple] = field(default_factory=list)
+    mentions: list[str] = field(default_factory=list)  # besides subjects and objects
+
+    def names(self) -> list[str]:
+        """Every entity phrase of the passage in order of appearance."""
+        out: list[str] = []
+        for quad in self.quadruples:
+            out += [quad.subject, quad.object]
+        return out + self.mentions
+
+
+def batch_passages(batch: SessionBatch) -> list[PassageIn]:
+    out: list[PassageIn] = []
+    for session, ids in zip(batch.sessions, batch.passage_ids, strict=True):
+        date_text = session_date_text(session)
+        for turn, pid in zip(session.turns, ids, strict=True):
+            out.append(
+                PassageIn(
+                    id=pid,
+                    speaker=turn.speaker,
+                    text=turn.text,
+                    caption=turn.caption,
+                    ts=turn.timestamp or session.started_at,
+                    date_text=date_text,
+                    session_index=session.index,
+                    turn_index=turn.index,
+                )
+            )
+    return out
+
+
+def batch_speakers(batch: SessionBatch, passages: Sequence[PassageIn]) -> list[str]:
+    """The conversation's speakers, then anyone else who speaks in the batch, each once."""
+    return list(dict.fromkeys([*batch.conversation.speakers, *(p.speaker for p in passages)]))
+
+
+def usable(name: str) -> bool:
+    return alnum_length(normalise_name(name)) > 0
+
+
+def _unique(names: Sequence[str], skip: set[str]) -> list[str]:
+    out: list[str] = []
+    for name in names:
+        key = normalise_name(name)
+        if usable(name) and key not in skip:
+            skip.add(key)
+            out.append(name.strip())
+    return out
+
+
+def offline_facts(
+    passage: PassageIn, doc: Doc, caption_doc: Doc | None, limit: int
+) -> tuple[PassageFacts, list[Triple]]:
+    """Quadruples from the dependency parse (first person resolved to the speaker, times
+    against the turn's date); mentions are named entities and key phrases of the text and
+    of the photo caption."""
+    triples = extract_triples(doc, passage.speaker, passage.ts)
+    quads = [
+        Quadruple(t.subject, t.relation, t.object, t.time)
+        for t in triples
+        if usable(t.subject) and usable(t.object)
+    ]
+    seen = {normalise_name(n) for q in quads for n in (q.subject, q.object)}
+    named = [e.text for e in doc.ents if e.label_ not in NON_TOPICAL_LABELS]
+    phrases = keyphrases(doc, k=limit)
+    if caption_doc is not None:
+        phrases += keyphrases(caption_doc, k=max(2, limit // 2))
+    mentions = _unique([*named, *phrases], seen)[:limit]
+    return PassageFacts(passage.id, quads, mentions), triples
+
+
+def offline_facts_many(
+    passages: Sequence[PassageIn], mentions_per_passage: int
+) -> list[PassageFacts]:
+    """``offline_facts`` over a batch, each text (and photo caption) parsed once."""
+    docs = analyse_many([p.text for p in passages])
+    captioned = [p for p in passages if p.caption]
+    caption_docs = dict(
+        zip(
+            [p.id for p in captioned],
+            analyse_many([p.caption or "" for p in captioned]),
+            strict=True,
+        )
+    )
+    return [
+        offline_facts(p, doc, caption_docs.get(p.id), mentions_per_passage)[0]
+        for p, doc in zip(passages, docs, strict=True)
+    ]
+
+
+def llm_facts(llm: StructuredLLM, passages: Sequence[PassageIn]) -> list[PassageFacts]:
+    """One OpenIE call per passage, run ``llm.concurrency`` at a time."""
+    answers = llm.generate_many(
+        [(quadruple_messages(p.rendered()), QuadrupleExtraction) for p in passages]
+    )
+    out: list[PassageFacts] = []
+    for passage, answer in zip(passages, answers, strict=True):
+        quads = [
+            Quadruple(q.subject.strip(), q.relation.strip(), q.object.strip(), q.time or None)
+            for q in answer.quadruples
+            if usable(q.subject) and usable(q.object) and q.relation.strip()
+        ]
+        seen = {normalise_name(n) for q in quads for n in (q.subject, q.object)}
+        out.append(PassageFacts(passage.id, quads, _unique(answer.entities, seen)))
+    return out

@@ -1,0 +1,279 @@
+"""``--strategy hipporag``: HippoRAG 2 over the semantic layer. The query's quadruples and
+phrases -> the most similar facts and entities of the space -> seed weights (``seeds.py``)
+-> Personalized PageRank on the space's semantic graph -> passages ranked by their
+PageRank score. Without any seed entity HippoRAG 2 falls back to dense retrieval, and so
+do we. The query side is always offline (spaCy + the embedder): no LLM call at query time.
+
+Designs extend it (SEEM adds its frames): override ``_hits`` (what the ranked passages and
+facts become) and ``_read_space`` (what else to keep with the snapshot of the space).
+
+A query costs one database round trip, the PageRank statement: the facts, entities and
+passage vectors of the space are held in a ``SpaceSnapshot`` (``snapshot.py``), read again
+whenever the statement reports a projection other than the one it was read with.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from graphmem.errors import ServerError
+from graphmem.nlp import analyse, extract_triples, query_entities
+from graphmem.overfetch import SpaceTotals
+from graphmem.retrieval.base import (
+    Hit,
+    PassageRef,
+    RetrievalContext,
+    RetrievalResult,
+    Retriever,
+    k_for_budget,
+)
+from graphmem.semantic.names import normalise_name
+from graphmem.semantic.projection import GraphInfo, SemanticGraph
+from graphmem.semantic.seeds import (
+    Scored,
+    SeedEntity,
+    SeedGroup,
+    entity_weights,
+    passage_groups,
+    passage_weights,
+    seed_groups,
+)
+from graphmem.semantic.settings import SemanticSettings
+from graphmem.semantic.snapshot import FactHit, SpaceSnapshot
+
+
+@dataclass
+class RankedPassage:
+    ref: PassageRef
+    node_id: int
+    score: float
+
+
+@dataclass
+class QueryAnalysis:
+    vector: list[float]
+    fact_vectors: list[list[float]]  # the query and its quadruples
+    phrases: list[tuple[str, list[float]]]  # normalised phrase, embedding
+
+
+class StaleSnapshotError(ServerError):
+    """The projection walked is not the one the snapshot was read with: the retriever reads
+    the space again and retries once; raised to the caller only if the space changed again
+    during that retry."""
+
+    def __init__(self) -> None:
+        super().__init__("the space changed while it was being queried", hint="query again")
+
+
+class HippoRagRetriever(Retriever):
+    """HippoRAG 2 over the semantic layer, constructed as
+    ``HippoRagRetriever(ctx, ctx.configs.get("semantic"))``; designs subclass it."""
+
+    name = "hipporag"
+
+    def __init__(self, ctx: RetrievalContext, config: SemanticSettings | None = None) -> None:
+        super().__init__(ctx)
+        self.config: SemanticSettings = config or ctx.configs.get("semantic")
+        self.graph = SemanticGraph(ctx.store, ctx.space)
+        self._totals = SpaceTotals(ctx.store, ctx.space)
+        self._snapshot: SpaceSnapshot | None = None
+
+    # --- the pipeline -------------------------------------------------------------------
+    def retrieve(self, query: str, budget: int) -> RetrievalResult:
+        started = time.perf_counter()
+        analysis = self._analyse(query)
+        try:
+            return self._retrieve(query, analysis, budget, started)
+        except StaleSnapshotError:  # the space was ingested into since: read it again
+            self._snapshot = None
+            self._totals.invalidate()
+            return self._retrieve(query, analysis, budget, started)
+
+    def _retrieve(
+        self, query: str, analysis: QueryAnalysis, budget: int, started: float
+    ) -> RetrievalResult:
+        snapshot = self.snapshot()
+        timings = {"analysis": (time.perf_counter() - started) * 1000}
+        facts = self._facts(snapshot, analysis)
+        contributions = [Scored(e, f.cosine) for f in facts for e in f.entities]
+        matches = self._entity_matches(snapshot, analysis)
+        seeds = entity_weights(contributions + matches, self.config.seed_entities)
+        timings["seeds"] = (time.perf_counter() - started) * 1000 - timings["analysis"]
+        ranked, path = self._rank(snapshot, analysis, seeds, k_for_budget(budget))
+        timings["pagerank"] = (time.perf_counter() - started) * 1000 - sum(timings.values())
+        hits = self._hits(snapshot, ranked, facts, path)
+        timings["total"] = (time.perf_counter() - started) * 1000
+        return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms=timings)
+
+    def prepare(self) -> None:
+        """Project the space's graph and read its snapshot now rather than on first query."""
+        self.snapshot()
+
+    def _hits(
+        self, snapshot: SpaceSnapshot, ranked: list[RankedPassage], facts: list[FactHit], path: str
+    ) -> list[Hit]:
+        return [self._passage_hit(p, i, path) for i, p in enumerate(ranked)]
+
+    def _passage_hit(self, passage: RankedPassage, rank: int, path: str) -> Hit:
+        return Hit(
+            node_id=passage.ref.id,
+            label="Passage",
+            score=passage.score,
+            strategy=self.name,
+            path=[f"{path} rank {rank + 1} score {passage.score:.4g}"],
+            passages=[passage.ref],
+        )
+
+    def snapshot(self) -> SpaceSnapshot:
+        """The space as of its current projection (projected first when missing)."""
+        if self._snapshot is None:
+            self._snapshot = self._read_space(self.graph.ensure())
+        return self._snapshot
+
+    def _read_space(self, info: GraphInfo) -> SpaceSnapshot:
+        """The snapshot of the space as of projection ``info`` (a design that keeps more of
+        the space in memory reads its part here, so that it is renewed with the rest)."""
+        return SpaceSnapshot.load(
+            self.ctx.store,
+            self.ctx.space,
+            info.created,
+            info.relationships,
+            semantic=self.config.in_memory_index,
+        )
+
+    @property
+    def _fact_search(self) -> str:
+        return (
+            "fact search (exact, in memory)" if self.config.in_memory_index else "fact vector index"
+        )
+
+    # --- query analysis and seeds ---------------------------------------------------------
+    def _analyse(self, query: str) -> QueryAnalysis:
+        doc = analyse(query)
+        room = self.config.query_texts - 1
+        quads = [f"{t.subject} {t.relation} {t.object}" for t in extract_triples(doc)][:room]
+        keys = dict.fromkeys(k for k in map(normalise_name, query_entities(doc)) if k)
+        phrases = list(keys)[: room - len(quads)]
+        by_name = self.config.entity_match == "name" and self.config.in_memory_index
+        texts = [query, *quads] + ([] if by_name else phrases)
+        vectors = [v.tolist() for v in self.ctx.embedder.embed(texts)]
+        return QueryAnalysis(
+            vector=vectors[0],
+            fact_vectors=vectors[: 1 + len(quads)],
+            phrases=list(
+                zip(phrases, vectors[1 + len(quads) :] or [[]] * len(phrases), strict=True)
+            ),
+        )
+
+    def _facts(self, snapshot: SpaceSnapshot, analysis: QueryAnalysis) -> list[FactHit]:
+        config = self.config
+        if snapshot.semantic is not None:
+            return snapshot.semantic.top_facts(
+                analysis.fact_vectors, config.fact_top_k, config.fact_min_score
+            )
+        rows = self._totals.search(
+            "Fact",
+            config.fact_top_k,
+            lambda fetch: self.ctx.store.read(
+                "semantic.facts_by_vectors",
+                space=self.ctx.space,
+                vectors=analysis.fact_vectors,
+                fetch=fetch,
+                k=config.fact_top_k,
+            ),
+        )
+        return [
+            FactHit(
+                id=row["id"],
+                text=row["text"],
+                cosine=float(row["cosine"]),
+                entities=[
+                    SeedEntity(e["id"], int(e["node_id"]), int(e["passages"]), e["name"])
+                    for e in row["entities"]
+                ],
+                sources=[PassageRef.from_row(p) for p in row["sources"]],
+            )
+            for row in rows
+            if float(row["cosine"]) >= config.fact_min_score
+        ]
+
+    def _entity_matches(self, snapshot: SpaceSnapshot, analysis: QueryAnalysis) -> list[Scored]:
+        """Each query phrase's nearest entity of the space, when it is close enough."""
+        vectors = [vec for _, vec in analysis.phrases if vec]
+        if snapshot.semantic is not None and self.config.entity_match == "name":
+            nearest = snapshot.semantic.named([key for key, _ in analysis.phrases])
+        elif snapshot.semantic is not None:
+            nearest = snapshot.semantic.nearest_entities(vectors)
+        else:
+            nearest = self._entity_matches_in_index(analysis)
+        return [
+            Scored(entity, cosine * self.config.entity_match_weight)
+            for entity, cosine in nearest
+            if cosine >= self.config.entity_match_min_score
+        ]
+
+    def _entity_matches_in_index(self, analysis: QueryAnalysis) -> list[tuple[SeedEntity, float]]:
+        fetch = self._totals.get("Entity").fetch(1)
+        if not analysis.phrases or not fetch:
+            return []
+        rows = self.ctx.store.read(
+            "semantic.entity_neighbours",
+            space=self.ctx.space,
+            rows=[{"key": key, "embedding": vec} for key, vec in analysis.phrases],
+            fetch=fetch,
+            k=1,
+        )
+        return [
+            (
+                SeedEntity(row["id"], int(row["node_id"]), int(row["passages"]), row["name"]),
+                float(row["cosine"]),
+            )
+            for row in rows
+        ]
+
+    # --- PageRank -----------------------------------------------------------------------
+    def _rank(
+        self,
+        snapshot: SpaceSnapshot,
+        analysis: QueryAnalysis,
+        seeds: dict[SeedEntity, float],
+        k: int,
+    ) -> tuple[list[RankedPassage], str]:
+        if not seeds or snapshot.relationships == 0:  # HippoRAG 2's fallback: dense retrieval
+            info = self.graph.info()  # no PageRank statement to tell: ask whether still current
+            if info is None or info.created != snapshot.created:
+                raise StaleSnapshotError
+            nearest = snapshot.nearest(analysis.vector, k)
+            return [RankedPassage(ref, -1, score) for ref, score in nearest], "dense (no seed)"
+        config = self.config
+        dense = snapshot.scores(analysis.vector)
+        prior: dict[int, float] = {}
+        passages: list[SeedGroup] = []
+        if config.passage_prior == "pagerank":
+            passages = passage_groups(dense, config.passage_node_weight, config.passage_seed_levels)
+        else:
+            weights = passage_weights(dense, config.passage_node_weight)
+            prior = {node: (1 - config.damping) * w for node, w in weights}
+        groups = seed_groups(seeds, passages, config.entity_seed_levels)
+        rows = self.ctx.store.read(
+            "semantic.ppr_scores",
+            graph=self.graph.name,
+            groups=[g.as_row() for g in groups],
+            damping=config.damping,
+            iterations=config.max_iterations,
+            tolerance=config.tolerance,
+            concurrency=config.ppr_concurrency,
+        )
+        if not rows or rows[0]["created"] != snapshot.created:
+            info = self.graph.info()
+            if info is None or info.created != snapshot.created:
+                raise StaleSnapshotError
+        scores = dict(prior)
+        for node, score in rows[0]["scores"] if rows else []:
+            if node in snapshot.by_node:
+                scores[node] = scores.get(node, 0.0) + score
+        best = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
+        ranked = [RankedPassage(snapshot.by_node[node], node, score) for node, score in best]
+        names = ", ".join(f"{e.name} {w:.3g}" for e, w in seeds.items())
+        return ranked, f"PPR from entities [{names}]"

@@ -1,0 +1,58 @@
+"""The semantic layer's knobs (``GRAPHMEM_SEMANTIC_<FIELD>``): entity resolution, synonym
+edges, fact linking, PageRank seeds and PageRank itself. Every design that builds on the
+layer (SEEM, CAST, Amory) reads these through ``ctx.configs.get("semantic")``.
+
+The defaults are the values the project measured (``docs/semantic.md``); the ``paper``
+preset (``graphmem/semantic/design.py``) holds HippoRAG 2's, with their sources.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import SettingsConfigDict
+
+from graphmem.designs.base import DesignSettings
+
+
+class SemanticSettings(DesignSettings):
+    model_config = SettingsConfigDict(env_prefix="GRAPHMEM_SEMANTIC_", extra="forbid", frozen=True)
+
+    # --- building: entities, facts, synonyms ------------------------------------------
+    synonym_threshold: float = Field(default=0.8, description="cosine at or above: SYNONYM edge")
+    synonym_top_k: int = Field(default=10, description="at most this many synonyms per new entity")
+    synonym_min_alnum: int = Field(default=3, description="shorter entities get no synonym edges")
+    merge_threshold: float = Field(
+        default=0.95, description="cosine at or above + same head noun: one entity"
+    )
+    mentions_per_passage: int = Field(default=8, description="key phrases linked per passage")
+
+    # --- retrieval: seeds -----------------------------------------------------------------
+    fact_top_k: int = Field(default=5, description="facts selected by the query (linking)")
+    fact_min_score: float = Field(default=0.3, description="facts below this cosine are ignored")
+    entity_match_min_score: float = Field(default=0.8, description="query phrase -> entity cosine")
+    entity_match_weight: float = Field(default=1.0, description="a matched phrase's seed share")
+    entity_match: Literal["embedding", "name"] = Field(
+        default="name",
+        description="query phrase -> entity: same normalised name, or nearest embedding",
+    )
+    seed_entities: int = Field(default=5, description="entity seeds kept (largest weights)")
+    passage_node_weight: float = Field(default=0.05, description="dense score factor for passages")
+    passage_prior: Literal["pagerank", "restart"] = Field(
+        default="restart", description="passage seeds: PageRank runs or restart mass only"
+    )
+    passage_seed_levels: int = Field(
+        default=4, ge=1, description="passage weight levels (one PageRank run each)"
+    )
+    entity_seed_levels: int = Field(default=3, description="entity weight levels (0: one run each)")
+    query_texts: int = Field(default=4, description="query + quadruples + phrases embedded")
+
+    # --- retrieval: PageRank --------------------------------------------------------------
+    damping: float = Field(default=0.5, gt=0.0, lt=1.0, description="PageRank damping factor")
+    max_iterations: int = Field(default=20, description="PageRank iterations at most")
+    tolerance: float = Field(default=1e-4, description="PageRank stops below this change")
+    ppr_concurrency: int = Field(default=1, description="GDS threads per PageRank run")
+    in_memory_index: bool = Field(
+        default=True, description="search facts/entities in memory (else the vector indexes)"
+    )

@@ -1,0 +1,244 @@
+"""Writing the semantic layer (HippoRAG 2 style): Entity phrase nodes, Fact quadruples,
+MENTIONS, SYNONYM edges and speaker identity, incrementally. ``write_facts`` is the one
+entry point, for the semantic builder and for any design that adds facts of its own.
+
+Rules (see docs/semantic.md):
+- identity: phrases with the same normalised key are one entity (the id hashes the key);
+- near-duplicates: a new phrase whose nearest entity (earlier batches through the vector
+  index, or earlier in this batch) has cosine >= ``merge_threshold`` and the same head noun
+  is not a new node: it resolves to that entity and is recorded in its ``aliases``;
+- synonyms: every new entity with >= ``synonym_min_alnum`` alphanumeric characters gets a
+  SYNONYM edge to each of its ``synonym_top_k`` nearest entities of the space with cosine
+  >= ``synonym_threshold`` (the neighbour must pass the same length rule).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from graphmem.builders.base import BuildContext
+from graphmem.ingest.writer import content_id
+from graphmem.overfetch import label_totals
+from graphmem.semantic.extract import PassageFacts, usable
+from graphmem.semantic.names import alnum_length, entity_id, head_noun, human_date, normalise_name
+from graphmem.semantic.projection import SemanticGraph
+from graphmem.semantic.settings import SemanticSettings
+
+BUILDER = "semantic"
+Vector = npt.NDArray[np.float32]
+
+
+@dataclass
+class Resolution:
+    """Normalised key -> entity id, for every phrase of a batch."""
+
+    ids: dict[str, str] = field(default_factory=dict)
+    new: list[tuple[str, str]] = field(default_factory=list)  # (key, surface name)
+    aliases: list[tuple[str, str]] = field(default_factory=list)  # (entity id, alias key)
+    vectors: dict[str, Vector] = field(default_factory=dict)  # of the new entities
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def of(self, name: str) -> str:
+        return self.ids[normalise_name(name)]
+
+
+def write_facts(
+    ctx: BuildContext,
+    facts: Sequence[PassageFacts],
+    *,
+    builder: str,
+    settings: SemanticSettings | None = None,
+    speakers: Sequence[str] = (),
+    prompt_version: str | None = None,
+) -> Resolution:
+    """Add ``facts`` (quadruples and mentioned phrases per passage) to the space's semantic
+    layer: their phrases resolve to entities (new ones get synonym edges), each Fact is
+    tagged ``builder`` and points ``FROM`` its passage, passages MENTION their phrases and
+    each speaker IS its entity. Idempotent (content ids). Drops the space's PageRank
+    projection, so the next query walks the new graph. Returns each phrase's entity."""
+    writer = SemanticWriter(ctx, settings or ctx.configs.get("semantic"), prompt_version, builder)
+    resolution = writer.write(facts, speakers)
+    SemanticGraph(ctx.store, ctx.space).drop()
+    return resolution
+
+
+def stored_entity_ids(ctx: BuildContext, names: Sequence[str]) -> dict[str, str]:
+    """Normalised key -> id of the stored entity each phrase resolved to (by its own key or
+    as a recorded alias of a near-duplicate); phrases with no entity are left out."""
+    keys = sorted({normalise_name(n) for n in names if usable(n)})
+    rows = ctx.store.read(
+        "semantic.entity_ids",
+        space=ctx.space,
+        rows=[{"key": k, "id": entity_id(k)} for k in keys],
+    )
+    return {row["key"]: row["id"] for row in rows}
+
+
+class SemanticWriter:
+    def __init__(
+        self,
+        ctx: BuildContext,
+        config: SemanticSettings,
+        prompt_version: str | None,
+        builder: str = BUILDER,
+    ) -> None:
+        self.ctx = ctx
+        self.config = config
+        self.prompt_version = prompt_version
+        self.builder = builder
+
+    def _vectors(self, rows: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
+        fetch = label_totals(self.ctx.store, self.ctx.space)["Entity"].fetch(k)
+        if not rows or fetch == 0:
+            return []
+        return self.ctx.store.read(
+            "semantic.entity_neighbours", space=self.ctx.space, rows=rows, fetch=fetch, k=k
+        )
+
+    def resolve(self, names: Sequence[str]) -> Resolution:
+        """Each phrase's entity: an existing one with its key, else a near-duplicate's
+        (stored or earlier in ``names``), else a new one. Writes nothing."""
+        surfaces: dict[str, str] = {}
+        for name in names:
+            if usable(name):
+                surfaces.setdefault(normalise_name(name), name.strip())
+        res = Resolution()
+        found = self.ctx.store.read(
+            "semantic.existing_entities",
+            space=self.ctx.space,
+            ids=[entity_id(k) for k in surfaces],
+        )
+        existing = {row["id"] for row in found}
+        fresh = [k for k in surfaces if entity_id(k) not in existing]
+        res.ids.update({k: entity_id(k) for k in surfaces if entity_id(k) in existing})
+        vectors = self.ctx.embedder.embed(fresh)
+        stored: dict[str, list[tuple[float, str, str]]] = {k: [] for k in fresh}
+        rows = [{"key": k, "embedding": v.tolist()} for k, v in zip(fresh, vectors, strict=True)]
+        for row in self._vectors(rows, 3):
+            stored[row["key"]].append((row["cosine"], row["id"], row["entity_key"]))
+        similarity = vectors @ vectors.T if len(fresh) else np.zeros((0, 0))
+        accepted: list[int] = []
+        for i, key in enumerate(fresh):
+            local = [(float(similarity[i, j]), entity_id(fresh[j]), fresh[j]) for j in accepted]
+            twins = [
+                c
+                for c in stored[key] + local
+                if c[0] >= self.config.merge_threshold and head_noun(c[2]) == head_noun(key)
+            ]
+            if twins:
+                best = max(twins)
+                res.ids[key] = best[1]
+                res.aliases.append((best[1], key))
+            else:
+                res.ids[key] = entity_id(key)
+                res.new.append((key, surfaces[key]))
+                accepted.append(i)
+        res.vectors = {fresh[i]: vectors[i] for i in accepted}
+        return res
+
+    def _synonyms(self, res: Resolution) -> list[dict[str, Any]]:
+        min_len = self.config.synonym_min_alnum
+        rows = [
+            {"key": key, "embedding": res.vectors[key].tolist()}
+            for key, _ in res.new
+            if alnum_length(key) >= min_len
+        ]
+        pairs: dict[tuple[str, str], float] = {}
+        per_entity: dict[str, int] = {}
+        found = self._vectors(rows, self.config.synonym_top_k + 1)
+        for row in sorted(found, key=lambda r: (r["key"], -r["cosine"], r["id"])):
+            me, other = entity_id(row["key"]), row["id"]
+            if other == me or row["cosine"] < self.config.synonym_threshold:
+                continue
+            if alnum_length(row["entity_key"] or "") < min_len:
+                continue
+            if per_entity.get(me, 0) >= self.config.synonym_top_k:
+                continue
+            per_entity[me] = per_entity.get(me, 0) + 1
+            pairs[(min(me, other), max(me, other))] = round(float(row["cosine"]), 4)
+        return [{"a": a, "b": b, "score": s} for (a, b), s in sorted(pairs.items())]
+
+    def write(self, facts: Sequence[PassageFacts], speakers: Sequence[str]) -> Resolution:
+        """Entities, aliases, synonyms, facts, mentions and speaker links of one batch."""
+        res = self.resolve([*speakers, *(n for pf in facts for n in pf.names())])
+        store, space, backend = self.ctx.store, self.ctx.space, self.ctx.backend
+        entity_rows = [
+            {"id": entity_id(k), "key": k, "name": name, "embedding": res.vectors[k].tolist()}
+            for k, name in res.new
+        ]
+        store.write(
+            "semantic.upsert_entities",
+            space=space,
+            rows=entity_rows,
+            builder=BUILDER,
+            backend=backend,
+        )
+        alias_rows = [{"id": eid, "alias": key} for eid, key in res.aliases]
+        store.write("semantic.add_aliases", space=space, rows=alias_rows)
+        synonym_rows = self._synonyms(res)
+        store.write("semantic.link_synonyms", space=space, rows=synonym_rows)
+        fact_rows = self._facts(facts, res)
+        store.write(
+            "semantic.upsert_facts",
+            space=space,
+            rows=fact_rows,
+            builder=self.builder,
+            backend=backend,
+            prompt_version=self.prompt_version,
+        )
+        mention_rows = [
+            {
+                "passage_id": pf.passage_id,
+                "entity_ids": sorted({res.of(n) for n in pf.names() if usable(n)}),
+            }
+            for pf in facts
+        ]
+        store.write("semantic.link_mentions", space=space, rows=mention_rows)
+        speaker_rows = [
+            {"speaker_id": content_id("speaker", s), "entity_id": res.of(s)}
+            for s in speakers
+            if usable(s)
+        ]
+        store.write("semantic.link_speakers", space=space, rows=speaker_rows)
+        res.counts = {
+            "entities": len(entity_rows),
+            "entity_aliases": len(alias_rows),
+            "synonyms": len(synonym_rows),
+            "facts": len({r["id"] for r in fact_rows}),
+            "mentions": sum(len(r["entity_ids"]) for r in mention_rows),
+        }
+        return res
+
+    def _facts(self, facts: Sequence[PassageFacts], res: Resolution) -> list[dict[str, Any]]:
+        rows: list[dict[str, Any]] = []
+        for pf in facts:
+            for quad in pf.quadruples:
+                subject_id, object_id = res.of(quad.subject), res.of(quad.object)
+                if subject_id == object_id:
+                    continue
+                relation = " ".join(quad.relation.lower().split())
+                statement = f"{quad.subject} {relation} {quad.object}"
+                when = f" ({human_date(quad.time)})" if quad.time else ""
+                rows.append(
+                    {
+                        "id": content_id("fact", subject_id, relation, object_id, quad.time or ""),
+                        "subject_id": subject_id,
+                        "object_id": object_id,
+                        "passage_id": pf.passage_id,
+                        "subject": quad.subject,
+                        "relation": relation,
+                        "object": quad.object,
+                        "time": quad.time,
+                        "text": statement + when,
+                        "statement": statement,
+                    }
+                )
+        vectors = self.ctx.embedder.embed([r["statement"] for r in rows])
+        for row, vector in zip(rows, vectors, strict=True):
+            row["embedding"] = vector.tolist()
+        return rows

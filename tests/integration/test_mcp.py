@@ -1,0 +1,122 @@
+"""`graphmem mcp` driven over stdio by the official MCP SDK client: the tools it lists with
+and without --allow-writes, ingest -> query -> ask -> stats -> forget on a fresh space, and
+the errors a client sees (write tool refused, space outside --spaces, unknown strategy)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import uuid
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from graphmem.config import Settings
+from graphmem.store import GraphStore
+
+mcp = pytest.importorskip("mcp")
+from mcp import Client  # noqa: E402
+from mcp.client.stdio import StdioServerParameters  # noqa: E402
+
+pytestmark = pytest.mark.integration
+SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "sample_conversation.jsonl"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _server(*args: str) -> StdioServerParameters:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-c", "from graphmem.cli.main import main; main()", "mcp", *args],
+        env=env,
+        cwd=str(ROOT),
+    )
+
+
+def _drive(params: StdioServerParameters, body: Callable[[Client], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with Client(params, read_timeout_seconds=300) as client:
+            await body(client)
+
+    anyio.run(main)
+
+
+def _sessions() -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
+    for line in SAMPLE.read_text().splitlines():
+        row = json.loads(line)
+        out.setdefault(row["session"], []).append(
+            {k: row[k] for k in ("speaker", "text", "timestamp", "id")}
+        )
+    return out
+
+
+async def _call(client: Client, tool: str, **args: Any) -> dict[str, Any]:
+    result = await client.call_tool(tool, args)
+    assert not result.is_error, result.content
+    data: dict[str, Any] = result.structured_content
+    return data
+
+
+def test_read_only_by_default_and_spaces_are_enforced(settings: Settings) -> None:
+    async def body(client: Client) -> None:
+        names = {tool.name for tool in (await client.list_tools()).tools}
+        assert names == {"query", "ask", "stats", "spaces"}
+        refused = await client.call_tool(
+            "ingest_messages", {"space": "only-this", "conversation": "c", "session": "s"}
+        )
+        assert refused.is_error
+        outside = await client.call_tool("stats", {"space": "another-space"})
+        assert outside.is_error
+        assert "not served here" in outside.content[0].text  # type: ignore[union-attr]
+
+    _drive(_server("--spaces", "only-this"), body)
+
+
+def test_ingest_query_ask_stats_forget_over_stdio(settings: Settings, store: GraphStore) -> None:
+    space = f"test-mcp-{uuid.uuid4().hex[:8]}"
+
+    async def body(client: Client) -> None:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        assert set(tools) == {"query", "ask", "stats", "spaces", "ingest_messages", "forget_space"}
+        assert tools["forget_space"].annotations.destructive_hint  # type: ignore[union-attr]
+        assert tools["query"].annotations.read_only_hint  # type: ignore[union-attr]
+        for session, messages in _sessions().items():
+            done = await _call(
+                client,
+                "ingest_messages",
+                space=space,
+                conversation="maya-and-tom",
+                session=session,
+                messages=messages,
+                builders=["seem"],
+            )
+            assert done["passages_written"] == len(messages)
+        found = await _call(
+            client, "query", question="What is the dog's name?", space=space, budget=300
+        )
+        assert "s1:1" in found["citations"] and "Biscuit" in found["context"]
+        assert found["tokens"] <= 300 and found["items"][0]["path"]
+        answered = await _call(client, "ask", question="Where is Maya moving?", space=space)
+        assert answered["answer"] is None and "s3:1" in answered["citations"]  # no LLM here
+        unknown = await client.call_tool(
+            "query", {"question": "x", "space": space, "strategy": "nope"}
+        )
+        assert unknown.is_error
+        counts = (await _call(client, "stats", space=space))["nodes"]
+        assert counts["Passage"] == 19 and counts["EventFrame"] > 0
+        listed = (await _call(client, "spaces"))["spaces"]
+        assert {"space": space, "conversations": 1, "sessions": 3, "turns": 19} in listed
+        gone = await _call(client, "forget_space", space=space)
+        assert gone["deleted_nodes"] > 19
+
+    try:
+        _drive(_server("--allow-writes"), body)
+    finally:
+        while store.write("core.delete_space_batch", space=space, batch=5000)[0]["deleted"]:
+            pass
+    assert store.read("core.space_counts", space=space) == []
