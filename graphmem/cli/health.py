@@ -2,33 +2,22 @@
 
 from __future__ import annotations
 
-import time
-
-from pydantic import BaseModel
-
 from graphmem.config import Settings
 from graphmem.errors import GraphmemError
-from graphmem.llm import Message, build_llm
+from graphmem.llm import ping
 from graphmem.server.permissions import too_open
-
-
-class _Pong(BaseModel):
-    ok: bool
 
 
 def llm_check(settings: Settings) -> str:
     """One real, cheap call (no cache, no retries): configured is not the same as working."""
-    if not settings.llm_enabled:
+    result = ping(settings)
+    if result is None:
         return "offline backend (no GRAPHMEM_LLM_MODEL set)"
-    probe = settings.model_copy(update={"llm_cache": False, "llm_max_retries": 0})
-    llm = build_llm(probe)
-    assert llm is not None  # llm_enabled
-    began = time.perf_counter()
-    with llm:
-        llm.generate([Message(role="user", content='Reply with the JSON {"ok": true}.')], _Pong)
-    ms = (time.perf_counter() - began) * 1000
-    where = settings.llm_base_url or "the OpenAI default URL"
-    return f"{settings.llm_model} at {where} answered in {ms:.0f} ms"
+    where = result.base_url or "the OpenAI default URL"
+    return (
+        f"{result.model} at {where} answered in {result.ms:.0f} ms "
+        f"(structured output: {result.response_format})"
+    )
 
 
 def permissions_check(settings: Settings) -> str:

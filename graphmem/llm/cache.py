@@ -122,11 +122,6 @@ class ResponseCache:
             except sqlite3.Error as exc:
                 log.warning("LLM cache delete failed (%s)", exc)
 
-    def __len__(self) -> int:
-        with self._lock:
-            row = self._connection().execute("SELECT COUNT(*) FROM responses").fetchone()
-        return int(row[0])
-
     def close(self) -> None:
         with self._lock:
             if self._conn is not None:

@@ -36,6 +36,7 @@ from graphmem.llm.openai_llm import OpenAIStructuredLLM
 from graphmem.llm.serve import serve_command
 from graphmem.memory import Memory
 from graphmem.store import GraphStore
+from tests.fakes.weak_model import LLM_DESIGNS
 
 pytestmark = [pytest.mark.integration, pytest.mark.llm]
 
@@ -133,6 +134,8 @@ def test_every_design_builds_with_the_local_model(
     logged = local_server.logged_requests() if local_server.log else 0
     _, reports = memory.ingest_dataset(dataset, space, [design])
     built = BuildReport.total("all", reports)
+    if built.llm_calls == 0 and design not in LLM_DESIGNS:
+        pytest.skip(f"{design} has no LLM step")
     assert built.llm_calls > 0 and built.prompt_tokens > 0 and built.completion_tokens > 0
     if local_server.log:
         assert local_server.logged_requests() - logged == built.llm_calls
