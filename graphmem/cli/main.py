@@ -8,6 +8,7 @@ from graphmem import __version__
 from graphmem.cli.admin_cmds import doctor, init
 from graphmem.cli.eval_cmds import eval_group
 from graphmem.cli.memory_cmds import ask, forget, ingest, query, stats
+from graphmem.cli.profile_cmds import profile
 from graphmem.cli.server_cmds import server
 
 
@@ -28,7 +29,7 @@ cli.add_command(server)
 cli.add_command(init)
 cli.add_command(doctor)
 cli.add_command(eval_group)
-for command in (ingest, query, ask, forget, stats):
+for command in (ingest, query, ask, forget, stats, profile):
     cli.add_command(command)
 
 

@@ -134,7 +134,7 @@ def topic_distance(topic: Vector, centroid: npt.NDArray[np.float64] | None) -> f
     return 1.0 - float(np.dot(topic.astype(np.float64), centroid)) / norm
 
 
-def tests(view: StreamView, scene: Scene, th: Thresholds) -> tuple[bool, bool, bool]:
+def continuity(view: StreamView, scene: Scene, th: Thresholds) -> tuple[bool, bool, bool]:
     """The three continuity tests of Algorithm 1 (lines 5-8)."""
     t_max = scene.t_max
     timely = view.t is not None and t_max is not None and abs(view.t - t_max) <= th.delta_t
@@ -155,7 +155,7 @@ def aggregate(
     touched: set[str] = set()
     for view in sorted(stream, key=lambda v: v.key):
         for scene in scenes:  # in creation order: the first that fits wins
-            if sum(tests(view, scene, th)) >= 2:
+            if sum(continuity(view, scene, th)) >= 2:
                 scene.add(view)
                 touched.add(scene.id)
                 break

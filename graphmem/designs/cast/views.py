@@ -22,7 +22,7 @@ from datetime import datetime
 
 import numpy as np
 import numpy.typing as npt
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 
 from graphmem.builders.base import SessionBatch
 from graphmem.ingest.writer import content_id, session_date_text
@@ -31,6 +31,41 @@ Vector = npt.NDArray[np.float32]
 PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
 _POSSESSIVE = re.compile(r"[’']s$")
 _NAME_TOKEN = re.compile(r"^[A-Z][A-Za-z\-]*$")
+# Words the small English pipeline tags PERSON in chat that name nobody.
+_NOT_NAMES = frozenset(
+    [
+        "bye",
+        "hey",
+        "hi",
+        "hello",
+        "glad",
+        "nah",
+        "wanna",
+        "gonna",
+        "yeah",
+        "yay",
+        "wow",
+        "omg",
+        "lol",
+        "thanks",
+        "congrats",
+        "cool",
+        "awesome",
+        "mon",
+        "tues",
+        "wed",
+        "thurs",
+        "fri",
+        "sat",
+        "sun",
+        "last",
+        "next",
+        "guitar",
+        "art",
+        "nature",
+        "music",
+    ]
+)
 
 
 @dataclass(frozen=True)
@@ -142,8 +177,22 @@ class PersonResolver:
         # words ("Gina", "Aunt May"), anything else is dropped.
         if not 1 <= len(words) <= 3 or not all(_NAME_TOKEN.match(w) for w in words):
             return None
-        key = " ".join(words)
-        return self._known.get(key.lower()) or self._known.get(words[0].lower()) or key
+        for word in words:  # "Bye Caroline", "Caroline's mom": the speaker is meant
+            if word.lower() in self._known:
+                return self._known[word.lower()]
+        nickname = self._nickname(words[0].lower()) if len(words) == 1 else None
+        if nickname:
+            return nickname
+        if any(w.lower() in _NOT_NAMES for w in words):
+            return None
+        return " ".join(words)
+
+    def _nickname(self, word: str) -> str | None:
+        """'Mel' for Melanie, 'Caro' for Caroline: a prefix of one known first name."""
+        if len(word) < 3:
+            return None
+        found = {name for key, name in self._known.items() if key.startswith(word)}
+        return found.pop() if len(found) == 1 else None
 
     def named(self, text: str) -> list[str]:
         """Known speakers named in ``text`` (NER misses many names in chat)."""
@@ -151,8 +200,16 @@ class PersonResolver:
         return [name for key, name in self._known.items() if key in tokens]
 
     def mentioned(self, doc: Doc) -> list[str]:
-        found = [self.resolve(ent.text) for ent in doc.ents if ent.label_ == "PERSON"]
+        found = [self.resolve(ent.text) for ent in doc.ents if _person(ent)]
         return list(dict.fromkeys([*(p for p in found if p), *self.named(doc.text)]))
+
+
+def _person(ent: Span) -> bool:
+    """A PERSON entity that is not one capitalised word opening its sentence ("Glad you
+    came!" is tagged PERSON; "I met Gina" is a name)."""
+    if ent.label_ != "PERSON":
+        return False
+    return len(ent) > 1 or ent.start != ent.sent.start
 
 
 def build_views(
