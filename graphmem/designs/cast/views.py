@@ -32,40 +32,9 @@ PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
 _POSSESSIVE = re.compile(r"[’']s$")
 _NAME_TOKEN = re.compile(r"^[A-Z][A-Za-z\-]*$")
 # Words the small English pipeline tags PERSON in chat that name nobody.
-_NOT_NAMES = frozenset(
-    [
-        "bye",
-        "hey",
-        "hi",
-        "hello",
-        "glad",
-        "nah",
-        "wanna",
-        "gonna",
-        "yeah",
-        "yay",
-        "wow",
-        "omg",
-        "lol",
-        "thanks",
-        "congrats",
-        "cool",
-        "awesome",
-        "mon",
-        "tues",
-        "wed",
-        "thurs",
-        "fri",
-        "sat",
-        "sun",
-        "last",
-        "next",
-        "guitar",
-        "art",
-        "nature",
-        "music",
-    ]
-)
+_NOT_NAMES_TEXT = """bye hey hi hello glad nah wanna gonna yeah yay wow omg lol thanks congrats
+    cool awesome mon tues wed thurs fri sat sun last next guitar art nature music"""
+_NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
 
 
 @dataclass(frozen=True)
