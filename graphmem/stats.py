@@ -17,9 +17,6 @@ SECTIONS["seem"] = seem_stats
 from graphmem.designs.anchormem.stats import anchormem_stats  # noqa: E402
 
 SECTIONS["anchormem"] = anchormem_stats
-from graphmem.designs.cast.stats import cast_stats  # noqa: E402
-
-SECTIONS["cast"] = cast_stats
 
 
 def space_stats(store: GraphStore, space: str) -> dict[str, Any]:

@@ -14,9 +14,6 @@ BUILDERS["seem"] = SeemBuilder
 from graphmem.designs.anchormem.builder import AnchorMemBuilder  # noqa: E402
 
 BUILDERS["anchormem"] = AnchorMemBuilder
-from graphmem.designs.cast.builder import CastBuilder  # noqa: E402
-
-BUILDERS["cast"] = CastBuilder
 
 
 def builder_names() -> list[str]:

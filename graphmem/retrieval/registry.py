@@ -25,10 +25,6 @@ from graphmem.designs.anchormem.retriever import AnchorMemRetriever  # noqa: E40
 
 RETRIEVERS["anchormem"] = AnchorMemRetriever
 STRATEGY_BUILDERS["anchormem"] = ["anchormem"]
-from graphmem.designs.cast.retriever import CastRetriever  # noqa: E402
-
-RETRIEVERS["cast"] = CastRetriever
-STRATEGY_BUILDERS["cast"] = ["seem", "cast"]
 
 
 def strategy_names() -> list[str]:
