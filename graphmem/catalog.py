@@ -87,11 +87,31 @@ def _load_tree(base: Path, prefix: tuple[str, ...]) -> dict[str, Statement]:
     return statements
 
 
+# Statement folders of plug-in designs that ship outside this repository (prefix -> folder).
+_EXTRA_TREES: dict[str, Path] = {}
+
+
+def register_tree(prefix: str, folder: Path) -> None:
+    """Add a design's own ``.cypher`` folder: ``folder/x.cypher`` becomes ``prefix.x``."""
+    if not folder.is_dir():
+        raise CatalogError(f"design Cypher folder {folder} does not exist")
+    if _EXTRA_TREES.get(prefix) != folder:
+        _EXTRA_TREES[prefix] = folder
+        load_catalog.cache_clear()
+
+
 @cache
 def load_catalog() -> dict[str, Statement]:
     """Every statement: ``cypher/a/b.cypher`` is ``a.b``; ``schema/x/y.cypher`` is
-    ``schema.x.y`` (the DDL that ``graphmem init`` applies)."""
-    return {**_load_tree(cypher_root(), ()), **_load_tree(schema_root(), ("schema",))}
+    ``schema.x.y`` (the DDL that ``graphmem init`` applies); a registered design folder's
+    files are ``<prefix>.<file>``."""
+    out = {**_load_tree(cypher_root(), ()), **_load_tree(schema_root(), ("schema",))}
+    for prefix, folder in _EXTRA_TREES.items():
+        clash = [name for name in _load_tree(folder, (prefix,)) if name in out]
+        if clash:
+            raise CatalogError(f"{folder}: statements {clash} already exist in the catalog")
+        out.update(_load_tree(folder, (prefix,)))
+    return out
 
 
 def schema_statements() -> list[str]:

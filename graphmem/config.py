@@ -85,6 +85,16 @@ class Settings(BaseSettings):
     llm_concurrency: int = 4
     llm_cache: bool = True
 
+    # --- designs -----------------------------------------------------------------------
+    preset: str | None = Field(
+        default=None, description="preset of every design (each design's own when unset)"
+    )
+    config_file: Path | None = Field(
+        default=None,
+        validation_alias=AliasChoices("GRAPHMEM_CONFIG", "GRAPHMEM_CONFIG_FILE"),
+        description="TOML file with presets and [designs.<name>] settings",
+    )
+
     @property
     def external(self) -> bool:
         return bool(self.neo4j_uri)
@@ -100,6 +110,15 @@ class Settings(BaseSettings):
     @property
     def password_file(self) -> Path:
         return self.home / "secrets" / "neo4j-password"
+
+    @property
+    def design_config_file(self) -> Path | None:
+        """The TOML file designs read: the named one, else ``$GRAPHMEM_HOME/graphmem.toml``
+        when it exists."""
+        if self.config_file is not None:
+            return self.config_file
+        default = self.home / "graphmem.toml"
+        return default if default.is_file() else None
 
     @property
     def runtime_dir(self) -> Path:

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from graphmem.builders.base import BuildContext, BuildReport, SessionBatch
 from graphmem.builders.registry import build_builders
 from graphmem.config import Settings
+from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder, build_embedder
 from graphmem.ingest.formats import load
 from graphmem.ingest.models import ConversationIn, Dataset, SessionIn, Turn
@@ -72,8 +73,16 @@ class Memory:
         store: GraphStore | None = None,
         embedder: Embedder | None = None,
         llm: StructuredLLM | None = None,
+        configs: DesignConfigs | None = None,
+        preset: str | None = None,
     ) -> None:
+        """``preset`` picks every design's preset (``"paper"``, ``"default"``); ``configs``
+        gives full control (per-design presets and overrides, see ``DesignConfigs``)."""
         self.settings = settings or Settings()
+        self.configs = configs or DesignConfigs(
+            preset=preset or self.settings.preset,
+            config_file=self.settings.design_config_file,
+        )
         self.store = store or GraphStore(self.settings)
         self.embedder = embedder or build_embedder(self.settings)
         self._llm = llm
@@ -131,7 +140,9 @@ class Memory:
         self._ready()
         report = IngestReport()
         writer = PassageWriter(self.store, self.embedder)
-        ctx = BuildContext(self.store, self.embedder, self.settings, space, self.llm)
+        ctx = BuildContext(
+            self.store, self.embedder, self.settings, space, self.llm, configs=self.configs
+        )
         active = build_builders(list(builders), ctx)
         build_reports = {b.name: BuildReport(b.name) for b in active}
         for conv in dataset.conversations:
@@ -230,12 +241,16 @@ class Memory:
         key = (strategy, space)
         found = self._retrievers.pop(key, None)
         if found is None:
-            ctx = RetrievalContext(self.store, self.embedder, self.settings, space)
-            found = build_retriever(strategy, ctx)
+            found = build_retriever(strategy, self.retrieval_context(space))
         self._retrievers[key] = found
         while len(self._retrievers) > _MAX_RETRIEVERS:
             self._retrievers.popitem(last=False)
         return found
+
+    def retrieval_context(self, space: str) -> RetrievalContext:
+        return RetrievalContext(
+            self.store, self.embedder, self.settings, space, configs=self.configs
+        )
 
     def ask(
         self, question: str, space: str, strategy: str = "hybrid", budget: int = 1000

@@ -9,10 +9,12 @@ Every test that writes gets its own space and deletes it afterwards.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -32,6 +34,20 @@ def _docker_answers() -> bool:
         return False
 
 
+@contextmanager
+def _exported(values: dict[str, str]) -> Iterator[None]:
+    saved = {key: os.environ.get(key) for key in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, old in saved.items():
+            if old is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = old
+
+
 @pytest.fixture(scope="session")
 def settings() -> Iterator[Settings]:
     base = Settings()
@@ -48,10 +64,14 @@ def settings() -> Iterator[Settings]:
             container.with_env("NEO4J_PLUGINS", '["graph-data-science"]')
             container.with_env("NEO4J_dbms_security_procedures_unrestricted", "gds.*")
             with container:
-                yield Settings(
-                    NEO4J_URI=container.get_connection_url(),
-                    NEO4J_PASSWORD="graphmem-test",
-                )
+                server = {
+                    "NEO4J_URI": container.get_connection_url(),
+                    "NEO4J_PASSWORD": "graphmem-test",
+                }
+                # CLI invocations build their own ``Settings()`` from the environment: they
+                # must reach the same server as the fixtures do.
+                with _exported(server):
+                    yield Settings()
             return
     process.start(base)
     yield base

@@ -1,30 +1,21 @@
-"""Builder name -> class. Each design registers its builder here."""
+"""Builders of the registered designs, constructed with their resolved settings and ordered
+so that each runs after the layers it requires (``graphmem.designs.registry``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from graphmem.builders.base import BuildContext, Builder
-from graphmem.errors import ConfigError
+from graphmem.designs.registry import build_order, builder_names, design
 
-BUILDERS: dict[str, type[Builder]] = {}
-from graphmem.designs.seem.builder import SeemBuilder  # noqa: E402
-
-BUILDERS["seem"] = SeemBuilder
-# <seem-builders>
-# <anchormem-builders>
-from graphmem.designs.anchormem.builder import AnchorMemBuilder  # noqa: E402
-
-BUILDERS["anchormem"] = AnchorMemBuilder
+__all__ = ["build_builders", "builder_names"]
 
 
-def builder_names() -> list[str]:
-    return list(BUILDERS)
-
-
-def build_builders(names: list[str], ctx: BuildContext) -> list[Builder]:
-    unknown = [n for n in names if n not in BUILDERS]
-    if unknown:
-        raise ConfigError(
-            f"unknown builder(s) {', '.join(unknown)}",
-            hint=f"choose from {', '.join(BUILDERS) or '(none registered)'}",
-        )
-    return [BUILDERS[n](ctx) for n in names]
+def build_builders(names: Sequence[str], ctx: BuildContext) -> list[Builder]:
+    """``names`` plus what they require, in build order; unknown names are a ConfigError."""
+    builders = []
+    for name in build_order(names):
+        found = design(name)
+        assert found.builder is not None  # build_order only returns designs with a builder
+        builders.append(found.builder(ctx, ctx.configs.get(name)))
+    return builders

@@ -6,13 +6,16 @@ import functools
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 from pydantic import ValidationError
 
 from graphmem.config import Settings
+from graphmem.designs.configure import DesignConfigs
 from graphmem.errors import ConfigError, GraphmemError
+from graphmem.memory import Memory
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -20,17 +23,74 @@ F = TypeVar("F", bound=Callable[..., Any])
 class AppContext:
     """Built once per invocation and handed to every command through click's context."""
 
-    def __init__(self) -> None:
+    def __init__(self, config_file: Path | None = None, preset_spec: str | None = None) -> None:
         try:
             self.settings = Settings()
         except ValidationError as exc:
             raise ConfigError(f"invalid settings: {exc}") from exc
+        if config_file is not None:
+            self.settings = self.settings.model_copy(update={"config_file": config_file})
+        self._configs: DesignConfigs | None = None
+        self.preset_spec = preset_spec
+
+    def configs(self) -> DesignConfigs:
+        """Every design's settings, resolved once from ``--preset``, the config file and
+        the environment."""
+        if self._configs is None:
+            global_preset, per_design = parse_preset(self.preset_spec)
+            self._configs = DesignConfigs(
+                preset=global_preset or self.settings.preset,
+                presets=per_design,
+                config_file=self.settings.design_config_file,
+            )
+        return self._configs
+
+    def memory(self) -> Memory:
+        return Memory(self.settings, configs=self.configs())
+
+
+def parse_preset(spec: str | None) -> tuple[str | None, dict[str, str]]:
+    """``paper`` (every design) or ``seem=paper,anchormem=default`` (per design), or both:
+    ``paper,seem=default``."""
+    global_preset: str | None = None
+    per_design: dict[str, str] = {}
+    for part in (p.strip() for p in (spec or "").split(",")):
+        if not part:
+            continue
+        name, sep, value = part.partition("=")
+        if sep:
+            if not name.strip() or not value.strip():
+                raise ConfigError(f"--preset: {part!r} is not DESIGN=PRESET")
+            per_design[name.strip()] = value.strip()
+        elif global_preset is not None:
+            raise ConfigError(f"--preset names two presets for every design: {spec!r}")
+        else:
+            global_preset = part
+    return global_preset, per_design
+
+
+def preset_option(fn: F) -> F:
+    """``--preset``: kept in the click context; the app context reads it when built."""
+
+    def remember(ctx: click.Context, _: click.Parameter, value: str | None) -> str | None:
+        if value:
+            ctx.ensure_object(dict)["preset"] = value
+        return value
+
+    return click.option(
+        "--preset",
+        default=None,
+        expose_value=False,
+        callback=remember,
+        help="Design presets: NAME for every design (e.g. paper), or DESIGN=NAME,... "
+        "(see `graphmem designs`).",
+    )(fn)
 
 
 def app(ctx: click.Context) -> AppContext:
     obj = ctx.ensure_object(dict)
     if "app" not in obj:
-        obj["app"] = AppContext()
+        obj["app"] = AppContext(obj.get("config_file"), obj.get("preset"))
     result: AppContext = obj["app"]
     return result
 

@@ -9,7 +9,7 @@ from typing import Any, Protocol, TypeVar
 
 import click
 
-from graphmem.cli.common import app, emit, handle_errors, json_option
+from graphmem.cli.common import app, emit, handle_errors, json_option, preset_option
 from graphmem.errors import ConfigError
 from graphmem.eval.aggregate import select_one_or_all
 from graphmem.eval.harness import run_locomo, run_longmemeval
@@ -91,6 +91,7 @@ def eval_options(fn: F) -> F:
             help="Write results.json and report.md into this directory.",
         ),
         click.option("--no-progress", is_flag=True, help="No progress bar (it goes to stderr)."),
+        preset_option,
         json_option,
     ]
     for option in reversed(options):
@@ -106,7 +107,7 @@ def _run(
     params: dict[str, Any],
 ) -> None:
     strategies = parse_strategies(params["strategies"])
-    with Memory(app(ctx).settings) as memory:
+    with app(ctx).memory() as memory:
         results = runner(
             memory,
             path,

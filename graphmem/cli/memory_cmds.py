@@ -10,9 +10,10 @@ import click
 from tqdm import tqdm
 
 from graphmem.builders.registry import builder_names
-from graphmem.cli.common import app, emit, handle_errors, json_option
+from graphmem.cli.common import app, emit, handle_errors, json_option, preset_option
+from graphmem.digest import space_digest
 from graphmem.ingest.formats import load
-from graphmem.memory import Memory, QueryResult
+from graphmem.memory import QueryResult
 from graphmem.retrieval.registry import strategy_names
 from graphmem.stats import space_stats
 
@@ -26,13 +27,22 @@ budget_option = click.option(
 )
 
 
+def _known_strategy(_: click.Context, __: click.Parameter, value: str) -> str:
+    # Checked here rather than with click.Choice so that `--help` does not import every
+    # design; the list comes from the registry (`graphmem designs`).
+    known = strategy_names()
+    if value not in known:
+        raise click.BadParameter(f"{value!r} is not one of {', '.join(known)}")
+    return value
+
+
 def strategy_option(default: str = "hybrid") -> Callable[[F], F]:
     return click.option(
         "--strategy",
         default=default,
         show_default=True,
-        type=click.Choice(strategy_names()),
-        help="Retrieval strategy.",
+        callback=_known_strategy,
+        help="Retrieval strategy (a design's retriever or a baseline; see `graphmem designs`).",
     )
 
 
@@ -60,6 +70,7 @@ def _builders(value: str) -> list[str]:
     help="Comma-separated memory builders to run after the core passages ('none' for core only).",
 )
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
+@preset_option
 @json_option
 @click.pass_context
 @handle_errors
@@ -77,7 +88,7 @@ def ingest(
     dataset = load(path, fmt)  # type: ignore[arg-type]  # validated by click.Choice
     total = sum(len(s.turns) for c in dataset.conversations for s in c.sessions)
     with (
-        Memory(app(ctx).settings) as memory,
+        app(ctx).memory() as memory,
         tqdm(total=total, unit="turn", disable=no_progress or as_json) as bar,
     ):
 
@@ -108,6 +119,7 @@ def _render_query(data: dict[str, Any], explain: bool) -> str:
 @strategy_option()
 @budget_option
 @click.option("--explain", is_flag=True, help="Show which strategy and path gave each item.")
+@preset_option
 @json_option
 @click.pass_context
 @handle_errors
@@ -121,7 +133,7 @@ def query(
     as_json: bool,
 ) -> None:
     """Retrieve a cited, chronological context for QUESTION within a token budget."""
-    with Memory(app(ctx).settings) as memory:
+    with app(ctx).memory() as memory:
         found: QueryResult = memory.query(question, space, strategy, budget)
     data = found.as_dict(explain)
     emit(data, as_json, lambda d: _render_query(d, explain))
@@ -132,6 +144,7 @@ def query(
 @space_option
 @strategy_option()
 @budget_option
+@preset_option
 @json_option
 @click.pass_context
 @handle_errors
@@ -140,7 +153,7 @@ def ask(
 ) -> None:
     """Answer QUESTION from memory with the configured LLM. Without an LLM, prints the
     context an LLM would get and says so."""
-    with Memory(app(ctx).settings) as memory:
+    with app(ctx).memory() as memory:
         answer, found = memory.ask(question, space, strategy, budget)
     data = {**found.as_dict(), "answer": answer, "llm": memory.settings.llm_model}
 
@@ -165,17 +178,26 @@ def forget(ctx: click.Context, space: str, yes: bool, as_json: bool) -> None:
     """Delete everything stored in a space."""
     if not yes:
         click.confirm(f"Delete every memory of space {space!r}?", abort=True)
-    with Memory(app(ctx).settings) as memory:
+    with app(ctx).memory() as memory:
         deleted = memory.forget(space)
     emit({"space": space, "deleted_nodes": deleted}, as_json)
 
 
 @click.command("stats")
 @space_option
+@click.option(
+    "--digest",
+    is_flag=True,
+    help="Print the space's canonical digest (counts per label and type, sha256 over ids, "
+    "key properties and relationships) instead: equal digests mean equal graphs.",
+)
 @json_option
 @click.pass_context
 @handle_errors
-def stats(ctx: click.Context, space: str, as_json: bool) -> None:
+def stats(ctx: click.Context, space: str, digest: bool, as_json: bool) -> None:
     """Counts of every kind of memory in a space, and each design's own ratios."""
-    with Memory(app(ctx).settings) as memory:
+    with app(ctx).memory() as memory:
+        if digest:
+            emit(space_digest(memory.store, space).model_dump(), as_json)
+            return
         emit(space_stats(memory.store, space), as_json)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -83,6 +84,9 @@ class Design:
     relationships: tuple[str, ...] = ()
     presets: Mapping[str, Preset] = field(default_factory=dict)
     cypher: tuple[str, ...] = ()  # catalog prefixes (folders under cypher/) it owns
+    # A plug-in shipped outside graphmem keeps its statements in its own folder; they load
+    # into the catalog as ``<name>.<file>`` when the design is registered.
+    cypher_dir: Path | None = None
     stats: StatsFunction | None = None
     docs: str = ""  # path of its docs page, relative to the repository root
 
@@ -132,7 +136,7 @@ class Design:
             "labels": list(self.labels),
             "derived_labels": list(self.derived_labels),
             "relationships": list(self.relationships),
-            "cypher": list(self.cypher),
+            "cypher": list(self.cypher) or ([self.name] if self.cypher_dir else []),
             "docs": self.docs,
             "presets": {
                 name: {

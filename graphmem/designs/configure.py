@@ -126,8 +126,13 @@ class DesignConfigs:
             ) from None
 
     def describe(self) -> dict[str, str]:
-        """The preset each registered design resolves to."""
-        return {name: self.preset_of(found) for name, found in registry().items()}
+        """The preset each registered design resolves to (``default`` where a globally
+        chosen preset does not exist for that design)."""
+        out = {}
+        for name, found in registry().items():
+            chosen = self.preset_of(found)
+            out[name] = chosen if chosen in found.preset_names else "default"
+        return out
 
 
 def registry_design(name: str) -> Design:

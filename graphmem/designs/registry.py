@@ -14,12 +14,13 @@ from collections.abc import Iterable
 from functools import cache
 from importlib.metadata import entry_points
 
+from graphmem.catalog import register_tree
 from graphmem.designs.base import Design, RetrieverFactory
 from graphmem.errors import ConfigError
 
 ENTRY_POINT_GROUP = "graphmem.designs"
 # Below the designs: the passage baselines and the HippoRAG 2 semantic layer they share.
-_CORE = ("graphmem.retrieval.baselines", "graphmem.semantic.design")
+_CORE: tuple[str, ...] = ("graphmem.retrieval.baselines",)  # + "graphmem.semantic.design"
 _EXTRA: dict[str, Design] = {}
 
 
@@ -79,6 +80,9 @@ def _merged() -> dict[str, Design]:
             raise ConfigError(f"two designs are named {design.name!r}")
         out[design.name] = design
     out.update(_EXTRA)
+    for design in out.values():
+        if design.cypher_dir is not None:
+            register_tree(design.name, design.cypher_dir)
     return out
 
 

@@ -39,7 +39,7 @@ from graphmem.ingest.formats import load
 from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.llm import Message, StructuredLLM
 from graphmem.memory import Memory
-from graphmem.retrieval.base import RetrievalContext, RetrievalResult, Retriever
+from graphmem.retrieval.base import RetrievalResult, Retriever
 from graphmem.retrieval.packer import PackedContext, pack
 from graphmem.retrieval.registry import build_retriever, builders_for
 
@@ -153,6 +153,8 @@ class _Evaluator:
         self.llm = memory.llm
         self.meta = {**meta, "n_questions": 0, "ignored_evidence_ids": 0, "skipped_no_evidence": 0}
         self.meta["llm"] = memory.settings.llm_model if self.llm is not None else None
+        # Which preset each design ran with: a number means nothing without it.
+        self.meta["presets"] = memory.configs.describe()
         self.records: dict[tuple[str, int], list[Scored]] = {
             (s, b): [] for s in self.strategies for b in self.budgets
         }
@@ -164,7 +166,7 @@ class _Evaluator:
         cid = conversation.conversation_id
         one = Dataset(conversations=[conversation], qa={cid: dataset.qa.get(cid, [])})
         self.memory.ingest_dataset(one, space, self.builders)
-        ctx = RetrievalContext(self.memory.store, self.memory.embedder, self.memory.settings, space)
+        ctx = self.memory.retrieval_context(space)
         retrievers = [build_retriever(name, ctx) for name in self.strategies]
         prepare = self.meta.setdefault("prepare_ms", {})
         for name, retriever in zip(self.strategies, retrievers, strict=True):

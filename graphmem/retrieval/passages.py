@@ -61,7 +61,7 @@ def _hits(rows: list[dict[str, Any]], strategy: str, path: str) -> list[Hit]:
 class DenseRetriever(SearchRetriever):
     name = "dense"
 
-    def __init__(self, ctx: RetrievalContext) -> None:
+    def __init__(self, ctx: RetrievalContext, config: object = None) -> None:
         super().__init__(ctx)
         self._planner = _FetchPlanner(ctx)
 
@@ -85,7 +85,7 @@ class DenseRetriever(SearchRetriever):
 class FulltextRetriever(SearchRetriever):
     name = "fulltext"
 
-    def __init__(self, ctx: RetrievalContext) -> None:
+    def __init__(self, ctx: RetrievalContext, config: object = None) -> None:
         super().__init__(ctx)
         self._planner = _FetchPlanner(ctx)
 
@@ -124,7 +124,7 @@ class HybridRetriever(SearchRetriever):
     name = "hybrid"
     rrf_k = 60
 
-    def __init__(self, ctx: RetrievalContext) -> None:
+    def __init__(self, ctx: RetrievalContext, config: object = None) -> None:
         super().__init__(ctx)
         self._dense = DenseRetriever(ctx)
         self._fulltext = FulltextRetriever(ctx)

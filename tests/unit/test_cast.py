@@ -26,6 +26,7 @@ from graphmem.designs.cast.scenes import (
     streams,
     topic_distance,
 )
+from graphmem.designs.cast.semantic import SEMANTIC_LAYER
 from graphmem.designs.cast.summary import SummaryLine, extractive
 from graphmem.designs.cast.views import Message, PersonResolver, normalise_place, windows
 from graphmem.retrieval.base import PassageRef
@@ -342,7 +343,7 @@ def test_presets_cite_the_paper() -> None:
     assert "4.1" in paper.sources["delta_tau"] and "4.1" in paper.sources["window"]
     default = DESIGN.preset("default")
     assert all(name in default.sources for name in CastSettings.model_fields)
-    assert DESIGN.requires == ("semantic",)
+    assert DESIGN.requires == (SEMANTIC_LAYER,)
 
 
 def test_settings_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,14 +11,16 @@ import math
 from typing import Literal
 
 from pydantic import Field, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import SettingsConfigDict
+
+from graphmem.designs.base import DesignSettings
 
 # Bumped whenever a prompt or the offline rewriting changes what a node says: stored on
 # every node so facts written by two versions can be told apart.
 PROMPT_VERSION = "anchormem-1"
 
 
-class AnchorMemConfig(BaseSettings):
+class AnchorMemConfig(DesignSettings):
     model_config = SettingsConfigDict(env_prefix="GRAPHMEM_ANCHORMEM_", extra="ignore")
 
     # --- fact-context units --------------------------------------------------------

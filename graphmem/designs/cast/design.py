@@ -9,6 +9,7 @@ from graphmem.designs.base import Design, Preset
 from graphmem.designs.cast.builder import CastBuilder
 from graphmem.designs.cast.config import CastSettings
 from graphmem.designs.cast.retriever import CastRetriever
+from graphmem.designs.cast.semantic import SEMANTIC_LAYER
 from graphmem.designs.cast.stats import cast_stats
 
 _PAPER_SOURCES = {
@@ -62,7 +63,7 @@ DESIGN = Design(
     settings=CastSettings,
     builder=_builder,
     retrievers={"cast": _retriever},
-    requires=("semantic",),
+    requires=(SEMANTIC_LAYER,),
     labels=("View", "Scene", "Character"),
     derived_labels=("View", "Scene"),
     relationships=("FROM", "HAS_VIEW", "IN_SCENE"),

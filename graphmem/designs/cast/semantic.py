@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from graphmem.retrieval.base import RetrievalContext, Retriever
 
+# The design whose builder writes the semantic layer CAST requires: "semantic" once
+# graphmem.semantic is on main; SEEM's builder writes that layer until then.
+SEMANTIC_LAYER = "seem"
+
 
 def semantic_retriever(ctx: RetrievalContext) -> Retriever:
     """The ``hipporag`` retriever over the same space."""

@@ -11,10 +11,12 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import SettingsConfigDict
+
+from graphmem.designs.base import DesignSettings
 
 
-class SeemConfig(BaseSettings):
+class SeemConfig(DesignSettings):
     model_config = SettingsConfigDict(env_prefix="GRAPHMEM_SEEM_", extra="ignore", frozen=True)
 
     # --- semantic layer (entities, facts, synonyms) -----------------------------------

@@ -1,0 +1,48 @@
+"""The example design's declaration: the only object graphmem needs from a plug-in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+from pydantic_settings import SettingsConfigDict
+
+from graphmem.designs.base import Design, DesignSettings, Preset
+from graphmem.store import GraphStore
+from tests.example_design.memory import KeywordBuilder, KeywordRetriever
+
+
+class KeywordSettings(DesignSettings):
+    model_config = SettingsConfigDict(env_prefix="GRAPHMEM_KEYWORDS_")
+
+    max_keywords: int = Field(default=5, ge=1, description="keywords kept per passage")
+    min_length: int = Field(default=3, ge=1, description="shorter words are ignored")
+
+
+def keyword_stats(store: GraphStore, space: str) -> dict[str, Any]:
+    row = store.read("keywords.stats", space=space)[0]
+    return {"keywords": int(row["keywords"]), "links": int(row["links"])}
+
+
+DESIGN = Design(
+    name="keywords",
+    title="Keywords (example)",
+    summary="capitalised words of each turn as Keyword nodes; retrieval by shared keywords",
+    settings=KeywordSettings,
+    builder=KeywordBuilder,
+    retrievers={"keywords": KeywordRetriever},
+    labels=("Keyword",),
+    derived_labels=("Keyword",),
+    relationships=("FROM",),
+    presets={
+        "paper": Preset(
+            description="what the (imaginary) paper prescribes",
+            values={"max_keywords": 3},
+            sources={"max_keywords": "Example paper, section 2"},
+        )
+    },
+    cypher_dir=Path(__file__).parent / "cypher",
+    stats=keyword_stats,
+    docs="docs/adding-a-design.md",
+)

@@ -1,0 +1,174 @@
+"""The design registry and settings resolution (no database)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pydantic import Field
+from pydantic_settings import SettingsConfigDict
+
+from graphmem.cli.common import parse_preset
+from graphmem.cli.main import cli
+from graphmem.designs.base import Design, DesignSettings, Preset
+from graphmem.designs.configure import DesignConfigs
+from graphmem.designs.registry import (
+    build_order,
+    builders_for,
+    register,
+    registry,
+    strategy_names,
+    unregister,
+)
+from graphmem.errors import ConfigError
+from tests.example_design.design import DESIGN as EXAMPLE
+
+
+class ToySettings(DesignSettings):
+    model_config = SettingsConfigDict(env_prefix="GRAPHMEM_TOY_")
+
+    alpha: float = Field(default=1.0, description="a knob")
+    beta: int = 3
+
+
+def _noop_builder(ctx: object, settings: object) -> object:
+    raise AssertionError("never built in these tests")
+
+
+TOY = Design(
+    name="toy",
+    title="Toy",
+    summary="for tests",
+    settings=ToySettings,
+    builder=_noop_builder,  # type: ignore[arg-type]
+    requires=("keywords",),
+    presets={"paper": Preset(description="p", values={"alpha": 0.5}, sources={"alpha": "s2"})},
+)
+
+
+@pytest.fixture(autouse=True)
+def toy() -> Iterator[None]:
+    register(EXAMPLE)
+    register(TOY)
+    yield
+    unregister("toy")
+
+
+def test_registry_lists_layers_baselines_and_designs() -> None:
+    names = list(registry())
+    assert names[0] == "baselines"
+    assert {"seem", "anchormem", "keywords", "toy"} <= set(names)
+    assert {"dense", "fulltext", "hybrid", "seem", "hipporag", "anchormem"} <= set(strategy_names())
+
+
+def test_build_order_puts_required_layers_first() -> None:
+    assert build_order(["toy"]) == ["keywords", "toy"]
+    assert build_order(["keywords", "toy", "keywords"]) == ["keywords", "toy"]
+    assert builders_for(["keywords", "dense"]) == ["keywords"]
+    with pytest.raises(ConfigError, match="unknown builder"):
+        build_order(["nope"])
+
+
+def test_requires_cycle_is_refused() -> None:
+    loop = Design(name="loop", title="l", summary="l", builder=_noop_builder, requires=("loop",))  # type: ignore[arg-type]
+    register(loop)
+    try:
+        with pytest.raises(ConfigError, match="cycle"):
+            build_order(["loop"])
+    finally:
+        unregister("loop")
+
+
+def test_duplicate_strategy_is_refused() -> None:
+    clash = Design(name="clash", title="c", summary="c", retrievers={"dense": object})  # type: ignore[dict-item]
+    with pytest.raises(ConfigError, match="strategy 'dense'"):
+        register(clash)
+    unregister("clash")
+
+
+def test_presets_must_name_existing_settings() -> None:
+    with pytest.raises(ValueError, match="unknown settings"):
+        Design(
+            name="bad",
+            title="b",
+            summary="b",
+            settings=ToySettings,
+            presets={"paper": Preset(description="x", values={"gamma": 1})},
+        )
+
+
+def test_resolution_order_default_preset_file_env_override(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert DesignConfigs().get("toy").alpha == 1.0
+    assert DesignConfigs(preset="paper").get("toy").alpha == 0.5
+    data = {"preset": "paper", "designs": {"toy": {"beta": 7}}}
+    from_file = DesignConfigs(file_data=data).get("toy")
+    assert (from_file.alpha, from_file.beta) == (0.5, 7)
+    monkeypatch.setenv("GRAPHMEM_TOY_BETA", "9")
+    assert DesignConfigs(file_data=data).get("toy").beta == 9
+    override = DesignConfigs(file_data=data, overrides={"toy": {"beta": 11}})
+    assert override.get("toy").beta == 11
+
+
+def test_a_global_preset_a_design_lacks_falls_back_but_a_named_one_is_an_error() -> None:
+    configs = DesignConfigs(preset="paper")
+    assert configs.describe()["baselines"] == "default"
+    with pytest.raises(ConfigError, match="no preset 'nope'"):
+        DesignConfigs(presets={"toy": "nope"}).get("toy")
+
+
+def test_config_file_errors_name_the_file_and_key(tmp_path: Path) -> None:
+    bad = tmp_path / "graphmem.toml"
+    bad.write_text("[designs.toy]\ngamma = 1\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"graphmem.toml.*gamma"):
+        DesignConfigs(config_file=bad).get("toy")
+    bad.write_text("preset = \n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"graphmem\.toml"):
+        DesignConfigs(config_file=bad)
+    with pytest.raises(ConfigError, match="does not exist"):
+        DesignConfigs(config_file=tmp_path / "missing.toml")
+
+
+def test_invalid_value_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="toy setting beta"):
+        DesignConfigs(overrides={"toy": {"beta": "many"}}).get("toy")
+
+
+def test_parse_preset_spec() -> None:
+    assert parse_preset("paper") == ("paper", {})
+    assert parse_preset("paper, seem=default") == ("paper", {"seem": "default"})
+    assert parse_preset(None) == (None, {})
+    with pytest.raises(ConfigError):
+        parse_preset("paper,default")
+    with pytest.raises(ConfigError):
+        parse_preset("seem=")
+
+
+def test_designs_command_lists_every_entry_with_presets_and_sources() -> None:
+    result = CliRunner().invoke(cli, ["designs", "--json"])
+    assert result.exit_code == 0, result.output
+    entries = {e["name"]: e for e in json.loads(result.output)}
+    assert {"baselines", "seem", "anchormem", "toy"} <= set(entries)
+    toy = entries["toy"]
+    assert toy["presets"]["paper"]["sources"] == {"alpha": "s2"}
+    assert {s["name"]: s["env"] for s in toy["settings"]}["alpha"] == "GRAPHMEM_TOY_ALPHA"
+
+
+def test_designs_command_resolves_the_chosen_preset_from_a_config_file(tmp_path: Path) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text('preset = "paper"\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["--config", str(config), "designs", "toy", "--json"])
+    assert result.exit_code == 0, result.output
+    entry = json.loads(result.output)
+    assert entry["preset"] == "paper"
+    assert {s["name"]: s["value"] for s in entry["settings"]}["alpha"] == 0.5
+
+
+def test_unknown_design_is_a_clean_error() -> None:
+    result = CliRunner().invoke(cli, ["designs", "nope"])
+    assert result.exit_code == 2
+    assert "unknown design 'nope'" in result.output
