@@ -352,3 +352,42 @@ def test_settings_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     settings = CastSettings()
     assert settings.window == 0 and settings.fusion == "slot3"
     assert settings.delta_t_days == 1.0 and settings.delta_tau == 0.7
+
+
+def test_episodic_ranking_filter_boost_off_and_turns() -> None:
+    from graphmem.designs.cast.episodic import EpisodicIndex, episodic_turns
+
+    def row(sid: str, who: str, turns: tuple[str, ...]) -> SceneRow:
+        return SceneRow(sid, who, "MC", DAY, DAY, "d", frozenset(), "s", turns)
+
+    index = EpisodicIndex(
+        scenes=[row("a", "Caroline", ("p1", "p2")), row("b", "Gina", ("p2", "p3"))],
+        scene_vectors=np.stack([vec(1, 0, 0), vec(0.6, 0.8, 0)]),
+        views={},
+        view_vectors={},
+        passages={},
+    )
+    query = [1.0, 0.0, 0.0]
+    gina = Cues(names=frozenset({"Gina"}))
+    slack = timedelta(days=1)
+    assert [r.scene.id for r in index.rank(query, gina, "filter", 0.1, slack)] == ["b", "a"]
+    assert [r.scene.id for r in index.rank(query, gina, "off", 0.1, slack)] == ["a", "b"]
+    # boost: 0.6 + 0.1 < 1.0, a small bonus does not overturn a clear cosine lead
+    assert [r.scene.id for r in index.rank(query, gina, "boost", 0.1, slack)] == ["a", "b"]
+    assert [r.scene.id for r in index.rank(query, gina, "boost", 0.5, slack)] == ["b", "a"]
+    ranked = index.rank(query, gina, "filter", 0.1, slack)
+    turns = episodic_turns(ranked, 1)
+    assert set(turns) == {"p2", "p3"} and turns["p2"].matched == ("name",)
+    assert set(episodic_turns(ranked, 2)) == {"p1", "p2", "p3"}
+
+
+def test_question_cues_find_names_places_and_explicit_dates() -> None:
+    from graphmem.designs.cast.episodic import question_cues
+    from graphmem.nlp import analyse
+
+    resolver = PersonResolver(["Caroline", "Melanie"])
+    doc = analyse("What did Mel do in Paris on 7 May 2023, after last week?")
+    cues = question_cues(doc, resolver, DAY)
+    assert cues.names == frozenset({"Melanie"})
+    assert cues.places == frozenset({"paris"})
+    assert cues.periods == ((date(2023, 5, 7), date(2023, 5, 7)),)
