@@ -32,7 +32,7 @@ from graphmem.designs.premem import dates
 from graphmem.designs.premem.models import Category, Fragment
 from graphmem.ingest.models import SessionIn, Turn
 from graphmem.nlp import analyse_many, first_person_to_name, normalise_temporal
-from graphmem.nlp.text import is_content_token, phrase_key, trim_span
+from graphmem.nlp.text import NON_TOPICAL_LABELS, is_content_token, phrase_key, trim_span
 
 _FUTURE_AUX = frozenset({"will", "'ll", "wo", "shall", "gon", "gonna"})
 _PLAN_VERBS = frozenset({"plan", "intend", "hope", "want", "wish", "aim"})
@@ -120,23 +120,32 @@ def _date(form: str, text: str, reference: datetime | None) -> str:
     return dates.message_date(reference)
 
 
-def _key(sentence: Span) -> tuple[str, str]:
-    """(shown key, normalised topic): the most salient noun phrase, else the main verb."""
+def _topical(span: Span, names: frozenset[str]) -> bool:
+    """A thing a memory can be about: a noun or name that is not a speaker, no date."""
+    if any(t.ent_type_ in NON_TOPICAL_LABELS for t in span):
+        return False
+    return any(
+        t.pos_ in ("NOUN", "PROPN") and is_content_token(t) and not _is_name(t, names) for t in span
+    )
+
+
+def _key(sentence: Span, names: frozenset[str]) -> tuple[str, str]:
+    """(shown key, normalised topic): the most salient noun phrase (names first, then the
+    longest); with none, the main verb as the key and no topic (nothing to reason over)."""
     best: tuple[int, Span] | None = None
-    candidates = [*sentence.ents, *sentence.noun_chunks]
-    for span in candidates:
+    for span in [*sentence.ents, *sentence.noun_chunks]:
         trimmed = trim_span(span)
-        if trimmed is None or not any(is_content_token(t) for t in trimmed):
+        if trimmed is None or not _topical(trimmed, names):
             continue
         proper = any(t.pos_ == "PROPN" for t in trimmed)
         score = 2 * proper + min(len(trimmed), 3)
         if best is None or score > best[0]:
             best = (score, trimmed)
-    if best is not None:
-        span = best[1]
-        shown = span.text if any(t.pos_ == "PROPN" for t in span) else span.text.lower()
-        return shown, phrase_key(span)
-    return sentence.root.lemma_.lower(), sentence.root.lemma_.lower()
+    if best is None:
+        return main_verb(sentence).lemma_.lower(), ""
+    span = best[1]
+    shown = span.text if any(t.pos_ == "PROPN" for t in span) else span.text.lower()
+    return shown, phrase_key(span)
 
 
 def _with_speaker(text: str, speaker: str) -> str:
@@ -144,11 +153,16 @@ def _with_speaker(text: str, speaker: str) -> str:
 
 
 def _fragment(
-    sent: Span, turn: Turn, pid: str, order: tuple[int, int], ref: datetime | None
+    sent: Span,
+    turn: Turn,
+    pid: str,
+    order: tuple[int, int],
+    ref: datetime | None,
+    names: frozenset[str],
 ) -> Fragment:
     category, form = categorise(sent)
     value = _with_speaker(first_person_to_name(sent.as_doc(), turn.speaker).strip(), turn.speaker)
-    key, topic = _key(sent)
+    key, topic = _key(sent, names)
     root = main_verb(sent)
     return Fragment(
         category=category,
@@ -223,7 +237,7 @@ class OfflineExtractor:
             ref = turn.timestamp or session.started_at
             order = (session.index, turn.index)
             said = _statements(doc, names[session.index])
-            found = [_fragment(s, turn, pid, order, ref) for s in said]
+            found = [_fragment(s, turn, pid, order, ref, names[session.index]) for s in said]
             if turn.caption:
                 found.append(_photo(turn, pid, order, ref))
             for fragment in found:

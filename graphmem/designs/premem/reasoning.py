@@ -6,9 +6,9 @@ topics (key phrases, lemmatised) match: equal, or one ends with the other ("supp
 
 - accumulation: a topic said about in both clusters; the insight counts the mentions and lists
   their dates ("Caroline: support group, 3 mentions: 7 May 2023, 25 May 2023, ...");
-- transformation: the same main verb about the same topic in both, as a state (factual or
-  subjective) whose polarity flipped or whose other content words changed entirely:
-  "X (d1) -> Y (d2)";
+- transformation: a state (factual or subjective) said again with its polarity flipped
+  ("likes" / "doesn't like"), or a later statement that itself says something changed
+  ("quit", "no longer", "moved", "switched", "used to"): "X (d1) -> Y (d2)";
 - specification: a later fragment whose content words strictly contain an earlier one's:
   it says the same thing in more detail.
 
@@ -18,6 +18,7 @@ broader category, a cause): no rule finds them, so the offline backend writes no
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from graphmem.designs.premem import dates
@@ -26,11 +27,15 @@ from graphmem.designs.premem.models import Fragment, Insight, Pattern
 # Topics that match everywhere and so connect nothing.
 _GENERIC_TOPICS = frozenset({"photo", "time", "thing", "day", "way", "lot", "people", "one"})
 _STATES = frozenset({"factual", "subjective"})
+_CHANGE_CUES = re.compile(
+    r"\b(?:no longer|(?:not|n't) \w+ anymore|used to|stopped|quit|switched|changed|moved|"
+    r"became|turned into|instead)\b",
+    re.IGNORECASE,
+)
 
 
 def _usable(fragment: Fragment) -> bool:
-    topic = fragment.topic
-    return bool(topic) and topic != fragment.predicate and topic not in _GENERIC_TOPICS
+    return bool(fragment.topic) and fragment.topic not in _GENERIC_TOPICS
 
 
 def topics_match(a: str, b: str) -> bool:
@@ -75,13 +80,13 @@ def _accumulation(
 
 
 def _changed(old: Fragment, new: Fragment) -> bool:
-    if old.predicate != new.predicate or {old.category, new.category} - _STATES:
+    """A state said again with its polarity flipped ("likes" / "doesn't like"), or a later
+    statement that says itself that something changed ("quit", "no longer", "moved")."""
+    if {old.category, new.category} - _STATES and not _CHANGE_CUES.search(new.value):
         return False
-    if old.negated != new.negated:
+    if old.predicate == new.predicate and old.negated != new.negated:
         return True
-    skip = {old.predicate, *old.topic.split(), *new.topic.split()}
-    rest_old, rest_new = set(old.lemmas) - skip, set(new.lemmas) - skip
-    return bool(rest_old) and bool(rest_new) and not rest_old & rest_new
+    return _CHANGE_CUES.search(new.value) is not None
 
 
 def _refines(old: Fragment, new: Fragment) -> bool:
