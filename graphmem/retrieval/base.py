@@ -61,6 +61,9 @@ class Hit(BaseModel):
     path: list[str] = Field(default_factory=list)
     text: str = ""
     passages: list[PassageRef] = Field(default_factory=list)
+    # The reader sees only ``text``: the passages are what the item stands in for (PREMem's
+    # fragments). They count as citations and evidence but are neither shown nor charged.
+    cite_only: bool = False
 
 
 class RetrievalResult(BaseModel):

@@ -29,6 +29,12 @@ class PackedItem:
     passage: PassageRef | None = None
     strategy: str = ""
     path: list[str] = field(default_factory=list)
+    cites: list[PassageRef] = field(default_factory=list)  # a cite-only item's unshown turns
+
+    @property
+    def position(self) -> tuple[int, int]:
+        """Where a cite-only item sits in the conversation: at its latest turn."""
+        return max(((p.session_index, p.turn_index) for p in self.cites), default=(0, 0))
 
 
 def session_header(passage: PassageRef) -> str:
@@ -55,10 +61,17 @@ class PackedContext:
 
     @property
     def source_ids(self) -> set[str]:
-        return {p.source_id for p in self.passages}
+        """Turns the context cites: those shown and those cite-only items stand in for."""
+        cited = {p.source_id for i in self.items for p in i.cites}
+        return cited | {p.source_id for p in self.passages}
 
     def render(self) -> str:
-        memories = sorted((i for i in self.items if i.passage is None), key=lambda m: m.rank)
+        # Cite-only items replace their turns, so they take their turns' place: conversation
+        # order. Other derived memories keep rank order.
+        memories = sorted(
+            (i for i in self.items if i.passage is None),
+            key=lambda m: (bool(m.cites), m.position if m.cites else (0, 0), m.rank),
+        )
         turns = sorted(self.passages, key=lambda p: (p.session_index, p.turn_index))
         parts: list[str] = []
         if memories:
@@ -99,7 +112,8 @@ class _Budget:
 
 
 def pack(hits: Sequence[Hit], budget: int, count: TokenCounter) -> PackedContext:
-    """Greedy by rank: a hit brings its own text (derived nodes) and its source passages."""
+    """Greedy by rank: a hit brings its own text (derived nodes) and its source passages
+    (a cite-only hit cites them without bringing them)."""
     items: list[PackedItem] = []
     meter = _Budget(budget, count)
     seen_passages: set[str] = set()
@@ -110,10 +124,11 @@ def pack(hits: Sequence[Hit], budget: int, count: TokenCounter) -> PackedContext
             if meter.fits(cost):
                 meter.used += cost
                 seen_texts.add(hit.text)
+                cites = list(hit.passages) if hit.cite_only else []
                 items.append(
-                    PackedItem(hit.label, hit.text, cost, rank, None, hit.strategy, hit.path)
+                    PackedItem(hit.label, hit.text, cost, rank, None, hit.strategy, hit.path, cites)
                 )
-        for passage in hit.passages:
+        for passage in [] if hit.cite_only else hit.passages:
             if passage.id in seen_passages:
                 continue
             cost = meter.passage_cost(passage)

@@ -1,0 +1,25 @@
+// PREMem inference (section 3.3): fragments and insights of one space ranked together by
+// exact cosine to the question ($insights false: fragments only), with their cited turns.
+// params: $space, $embedding, $k, $insights
+// returns: id, label, score, category, pattern, key, value, date, passages
+CALL {
+  MATCH (n:Fragment {space: $space})
+  RETURN n
+  UNION ALL
+  MATCH (n:Insight {space: $space})
+  WHERE $insights
+  RETURN n
+}
+WITH n, vector.similarity.cosine(n.embedding, $embedding) AS score
+ORDER BY score DESC, n.id
+LIMIT $k
+RETURN n.id AS id, CASE WHEN n:Insight THEN 'Insight' ELSE 'Fragment' END AS label, score,
+       n.category AS category, n.pattern AS pattern, n.key AS key, n.value AS value,
+       n.date AS date,
+       COLLECT {
+         MATCH (n)-[:FROM]->(p:Passage)
+         RETURN p {.id, .source_id, .speaker, .text, .caption, .ts, .date_text,
+                   .session_index, .turn_index, .tokens}
+         ORDER BY p.session_index, p.turn_index
+       } AS passages
+ORDER BY score DESC, id

@@ -1,0 +1,43 @@
+"""PREMem's knobs. Environment: ``GRAPHMEM_PREMEM_<FIELD>`` (e.g. ``GRAPHMEM_PREMEM_THETA=0.7``).
+
+Read when a builder or retriever is constructed, never at import time.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import SettingsConfigDict
+
+from graphmem.designs.base import DesignSettings
+
+# Bumped whenever a prompt or an offline rule changes what a node says: stored on every node
+# so fragments and insights written by two versions can be told apart.
+PROMPT_VERSION = "premem-1"
+
+
+class PremSettings(DesignSettings):
+    model_config = SettingsConfigDict(env_prefix="GRAPHMEM_PREMEM_", extra="ignore")
+
+    # --- Step 2: clustering and the persistent pool ----------------------------------
+    theta: float = Field(
+        default=0.6, gt=-1.0, lt=1.0, description="centroid cosine above which clusters connect"
+    )
+    max_clusters: int = Field(
+        default=10, ge=2, description="largest k tried by the silhouette search per session"
+    )
+    random_state: int = Field(default=0, description="KMeans seed: clustering is deterministic")
+    n_init: int = Field(default=10, ge=1, description="KMeans restarts per k")
+
+    # --- offline reasoning --------------------------------------------------------------
+    max_listed_dates: int = Field(
+        default=4, ge=1, description="dates an offline accumulation insight lists"
+    )
+
+    # --- retrieval ----------------------------------------------------------------------
+    insights: bool = Field(
+        default=True, description="rank insights with the fragments (false: fragments only)"
+    )
+    item_tokens: int = Field(
+        default=20, ge=1, description="tokens one rendered item costs on average (sizes top-k)"
+    )
+    max_items: int = Field(default=400, ge=1, description="largest top-k asked for")

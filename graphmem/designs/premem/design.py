@@ -1,0 +1,37 @@
+"""PREMem (pre-storage reasoning over typed fragments and cross-session clusters) as a design."""
+
+from __future__ import annotations
+
+from graphmem.designs.base import Design, Preset
+from graphmem.designs.premem.builder import PremBuilder
+from graphmem.designs.premem.config import PremSettings
+from graphmem.designs.premem.retriever import PremRetriever
+from graphmem.designs.premem.stats import premem_stats
+
+DESIGN = Design(
+    name="premem",
+    title="PREMem: Pre-Storage Reasoning for Episodic Memory",
+    summary="factual / experiential / subjective fragments with key, value and date; "
+    "per-session clusters joined through a persistent pool (theta 0.6); cross-session "
+    "insights; top-k over fragments and insights, shown in time order",
+    settings=PremSettings,
+    builder=PremBuilder,
+    retrievers={"premem": PremRetriever},
+    labels=("Fragment", "Cluster", "Insight"),
+    derived_labels=("Fragment", "Cluster", "Insight"),
+    relationships=("FROM", "GROUPS", "CONNECTS", "REASONS_OVER"),
+    presets={
+        "paper": Preset(
+            description="the values the PREMem paper prescribes",
+            values={"theta": 0.6, "insights": True},
+            sources={
+                "theta": "PREMem, section 3.2.1 and Appendix E (theta = 0.6)",
+                "insights": "PREMem, section 3.3 and Algorithm 1 line 22 "
+                "(top-k over fragments and reasoning fragments, M union R)",
+            },
+        )
+    },
+    cypher=("premem",),
+    stats=premem_stats,
+    docs="docs/premem.md",
+)

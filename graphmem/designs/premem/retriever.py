@@ -1,0 +1,79 @@
+"""``--strategy premem``: the paper's inference phase (section 3.3, Algorithm 1 lines 21-22).
+
+Fragments and insights are ranked together by cosine to the question (exact, over the
+space's items); the packer fills the budget in rank order. The reader sees the items, not
+the turns: each hit is ``cite_only``, so its turns count as citations (``--explain``,
+evidence recall) without being shown or charged. Chosen items are shown in conversation
+order, each as ``[key, date]: value`` (date in words), as the paper's reader sees them.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from graphmem.designs.premem import dates
+from graphmem.designs.premem.config import PremSettings
+from graphmem.retrieval.base import (
+    Hit,
+    PassageRef,
+    RetrievalContext,
+    RetrievalResult,
+    Retriever,
+    k_for_budget,
+)
+
+
+def render_item(key: str, value: str, date: str) -> str:
+    """``[key, date]: value``, the paper's item layout, with the date in words."""
+    when = dates.in_words(date) if date else ""
+    head = f"{key}, {when}" if when else key
+    return f"[{head}]: {value}"
+
+
+class PremRetriever(Retriever):
+    name = "premem"
+
+    def __init__(self, ctx: RetrievalContext, config: PremSettings | None = None) -> None:
+        super().__init__(ctx)
+        self.config = config or PremSettings()
+
+    def retrieve(self, query: str, budget: int) -> RetrievalResult:
+        started = time.perf_counter()
+        cfg = self.config
+        k = k_for_budget(budget, cfg.item_tokens, cap=cfg.max_items)
+        embedding = self.ctx.embedder.embed_one(query)
+        embedded = time.perf_counter()
+        rows = self.ctx.store.read(
+            "premem.search",
+            space=self.ctx.space,
+            embedding=embedding,
+            k=k,
+            insights=cfg.insights,
+        )
+        hits = [self._hit(row, rank) for rank, row in enumerate(rows, start=1)]
+        done = time.perf_counter()
+        timings = {
+            "embed": (embedded - started) * 1000,
+            "search": (done - embedded) * 1000,
+            "total": (done - started) * 1000,
+        }
+        return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms=timings)
+
+    def _hit(self, row: dict[str, Any], rank: int) -> Hit:
+        score = float(row["score"])
+        label = row["label"]
+        kind = row["pattern"] if label == "Insight" else row["category"]
+        return Hit(
+            node_id=row["id"],
+            label=label,
+            score=score,
+            strategy=self.name,
+            path=[
+                f"exact cosine over fragments and insights rank {rank} score {score:.3f}",
+                f"{label} ({kind}) -FROM-> Passage",
+            ],
+            text=render_item(row["key"], row["value"], row["date"] or ""),
+            passages=[PassageRef.from_row(p) for p in row["passages"]],
+            cite_only=True,
+        )

@@ -1,0 +1,273 @@
+"""PREMem on a real Neo4j: fragments with provenance, per-session clusters, the persistent
+pool, insights that cite both sessions, incremental == batch, rerun after a crash, the
+retriever's cite-only context, and the LLM path (the paper's prompts) against a fake server."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import SecretStr
+
+from graphmem.builders.base import BuildContext, BuildReport, SessionBatch
+from graphmem.config import Settings
+from graphmem.designs.premem.builder import PremBuilder
+from graphmem.designs.premem.config import PremSettings
+from graphmem.designs.premem.retriever import PremRetriever
+from graphmem.digest import space_digest
+from graphmem.embed import Embedder
+from graphmem.ingest.models import ConversationIn, SessionIn, Turn
+from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id
+from graphmem.llm.openai_llm import OpenAIStructuredLLM
+from graphmem.retrieval.base import RetrievalContext
+from graphmem.retrieval.packer import pack
+from graphmem.stats import space_stats
+from graphmem.store import GraphStore
+from tests.fakes.openai_server import FakeOpenAIServer, Reply
+
+pytestmark = pytest.mark.integration
+
+SESSIONS = [
+    [
+        ("Ana", "I started a pottery class at the community centre yesterday."),
+        ("Ben", "I am training for the Lisbon marathon with my running club."),
+        ("Ana", "My pottery teacher Rosa showed me how to throw bowls."),
+        ("Ben", "My running club meets every Sunday morning by the river."),
+    ],
+    [
+        ("Ana", "I made three bowls in my pottery class last week."),
+        ("Ben", "I ran thirty kilometres with my running club on Sunday."),
+        ("Ana", "Rosa says my pottery glazing is getting better."),
+        ("Ben", "The Lisbon marathon is in two months and I feel ready."),
+    ],
+    [
+        ("Ana", "I sold my pottery bowls at the spring craft fair."),
+        ("Ben", "I finished the Lisbon marathon in four hours yesterday."),
+        ("Ana", "I quit my pottery class because I opened my own studio."),
+        ("Ben", "My running club threw me a party after the marathon."),
+    ],
+]
+
+
+def conversation() -> ConversationIn:
+    start = datetime(2023, 5, 8, 13, 56)
+    sessions = []
+    for s, lines in enumerate(SESSIONS):
+        at = start + timedelta(days=14 * s)
+        turns = [
+            Turn(source_id=f"D{s + 1}:{i + 1}", speaker=who, text=text, timestamp=at, index=i)
+            for i, (who, text) in enumerate(lines)
+        ]
+        sessions.append(
+            SessionIn(index=s, source_id=f"session_{s + 1}", started_at=at, turns=turns)
+        )
+    return ConversationIn(
+        conversation_id="conv-premem", speakers=["Ana", "Ben"], sessions=sessions, meta={}
+    )
+
+
+def _batch(conv: ConversationIn, indexes: list[int]) -> SessionBatch:
+    chosen = [conv.sessions[i] for i in indexes]
+    return SessionBatch(
+        conversation=conv,
+        sessions=chosen,
+        session_ids=[session_id(conv, s) for s in chosen],
+        passage_ids=[[passage_id(conv, s, t) for t in s.turns] for s in chosen],
+    )
+
+
+@pytest.fixture
+def other_space(store: GraphStore) -> Iterator[str]:
+    name = f"test-{uuid.uuid4().hex[:10]}"
+    yield name
+    while store.write("core.delete_space_batch", space=name, batch=5000)[0]["deleted"]:
+        pass
+
+
+def _build(
+    store: GraphStore,
+    embedder: Embedder,
+    settings: Settings,
+    space: str,
+    chunks: list[list[int]],
+    config: PremSettings | None = None,
+) -> list[BuildReport]:
+    conv = conversation()
+    PassageWriter(store, embedder).write_conversation(space, conv, IngestReport())
+    builder = PremBuilder(BuildContext(store, embedder, settings, space), config)
+    return [builder.build(_batch(conv, chunk)) for chunk in chunks]
+
+
+def _items(
+    store: GraphStore, embedder: Embedder, space: str, **params: Any
+) -> list[dict[str, Any]]:
+    query = {"embedding": embedder.embed_one("pottery"), "k": 10_000, "insights": True}
+    return store.read("premem.search", space=space, **{**query, **params})
+
+
+def test_offline_build_writes_fragments_clusters_pool_and_insights(
+    store: GraphStore, embedder: Embedder, settings: Settings, space: str
+) -> None:
+    (report,) = _build(store, embedder, settings, space, [[0, 1, 2]])
+    counts = report.counts
+    assert report.sessions == 3 and counts["turns"] == 12 and report.llm_calls == 0
+    items = _items(store, embedder, space)
+    fragments = [i for i in items if i["label"] == "Fragment"]
+    insights = [i for i in items if i["label"] == "Insight"]
+    assert len(fragments) == counts["fragments"] >= 12
+    assert all(len(f["passages"]) == 1 for f in fragments)  # offline: one turn each
+    bowls = next(f for f in fragments if "three bowls" in f["value"])
+    assert bowls["category"] == "experiential"
+    assert bowls["date"] == "week of 2023-05-15"  # "last week", said on 22 May 2023
+    assert bowls["passages"][0]["source_id"] == "D2:1"
+    assert bowls["value"].startswith("Ana made three bowls in Ana's pottery class")
+
+    assert counts["pairs"] >= 2 and len(insights) == counts["insights"] >= 2
+    for insight in insights:  # each cites turns of both sessions it connects
+        assert len({p["session_index"] for p in insight["passages"]}) == 2, insight
+    patterns = {i["pattern"] for i in insights}
+    assert "accumulation" in patterns and patterns <= {
+        "accumulation",
+        "transformation",
+        "specification",
+    }
+    assert any(i["pattern"] == "transformation" and "quit" in i["value"] for i in insights), (
+        insights
+    )
+
+    stats = space_stats(store, space)["premem"]
+    assert stats["fragments"] == counts["fragments"]
+    assert stats["clusters"] == counts["clusters"] >= 3
+    assert stats["connected_pairs"] == counts["pairs"]
+    assert stats["insights"] == counts["insights"]
+    assert sum(stats["patterns"].values()) == stats["insights"]
+    assert sum(stats["categories"].values()) == stats["fragments"]
+    # Pool: every cluster of the last session is in it; a matched cluster is not.
+    assert 0 < stats["in_pool"] < stats["clusters"]
+    audit = store.read(
+        "core.provenance_audit", space=space, labels=["Fragment", "Cluster", "Insight"]
+    )
+    assert all(row["without_from"] == 0 and row["foreign"] == 0 for row in audit)
+
+
+def test_sessions_built_one_by_one_equal_one_batch(
+    store: GraphStore, embedder: Embedder, settings: Settings, space: str, other_space: str
+) -> None:
+    _build(store, embedder, settings, space, [[0, 1, 2]])
+    _build(store, embedder, settings, other_space, [[0], [1], [2]])
+    batch, streamed = space_digest(store, space), space_digest(store, other_space)
+    assert batch.labels.get("Insight", 0) > 0
+    assert (batch.labels, batch.types) == (streamed.labels, streamed.types)
+    assert batch.sha256 == streamed.sha256
+
+
+def test_rerun_after_a_crash_and_reingest_change_nothing(
+    store: GraphStore, embedder: Embedder, settings: Settings, space: str
+) -> None:
+    _build(store, embedder, settings, space, [[0, 1, 2]])
+    before = space_digest(store, space)
+    # A crash after the last session was written but before it was marked built: graphmem
+    # hands that session to the builder again. Its pool must be the one it saw the first time.
+    _build(store, embedder, settings, space, [[2], [1, 2]])
+    assert space_digest(store, space) == before
+
+
+def test_retriever_ranks_items_and_cites_their_turns(
+    store: GraphStore, embedder: Embedder, settings: Settings, space: str
+) -> None:
+    _build(store, embedder, settings, space, [[0, 1, 2]])
+    ctx = RetrievalContext(store, embedder, settings, space)
+    result = PremRetriever(ctx, PremSettings()).retrieve("When did Ana start pottery?", 200)
+    assert result.hits and all(h.cite_only and h.passages for h in result.hits)
+    assert {h.label for h in result.hits} == {"Fragment", "Insight"}
+    scores = [h.score for h in result.hits]
+    assert scores == sorted(scores, reverse=True)
+    context = pack(result.hits, 200, embedder.count_tokens)
+    rendered = context.render()
+    assert 0 < context.tokens <= 200 and "D1:1" in context.source_ids
+    assert "Conversation excerpts" not in rendered  # the reader sees items, not turns
+    assert re.search(r"\[pottery class, 7 May 2023\]: Ana started a pottery class", rendered)
+
+    only = PremRetriever(ctx, PremSettings(insights=False)).retrieve("pottery", 200)
+    assert only.hits and {h.label for h in only.hits} == {"Fragment"}
+
+
+# --- the LLM backend ---------------------------------------------------------------------
+_MESSAGE = re.compile(r"^\[(D\d+:\d+)\] \((\d{4}-\d\d-\d\d) \w+\) (Ana|Ben): (.+)$", re.MULTILINE)
+
+
+def _answer(body: dict[str, Any]) -> Reply:
+    prompt = body["messages"][-1]["content"]
+    if prompt.startswith("# GOAL"):  # Step 1: one factual item per message
+        items = [
+            {"key": "topic", "value": f"{who} says {text}", "message_id": mid, "date": day}
+            for mid, day, who, text in _MESSAGE.findall(prompt)
+        ]
+        return Reply.json({"Factual_Information": items, "Experiential_Information": []})
+    shown = prompt.rsplit("Below are the memory fragments to analyze:", 1)[1]
+    count = len(re.findall(r"^\[", shown, re.MULTILINE))
+    return Reply.json(
+        {
+            "extended_insight": [
+                {
+                    "inference_type": "Accumulation",
+                    "key": "repeated topics",
+                    "date": "",
+                    "value": f"{count} related fragments",
+                },
+                {"inference_type": "summary", "key": "x", "date": "", "value": "dropped"},
+            ]
+        }
+    )
+
+
+@pytest.fixture
+def fake_llm(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIServer]:
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    with FakeOpenAIServer(default=_answer) as server:
+        yield server
+
+
+def test_llm_backend_calls_once_per_session_and_once_per_pair(
+    store: GraphStore,
+    embedder: Embedder,
+    settings: Settings,
+    space: str,
+    fake_llm: FakeOpenAIServer,
+    tmp_path: Path,
+) -> None:
+    llm_settings = settings.model_copy(
+        update={
+            "llm_base_url": fake_llm.base_url,
+            "llm_model": "fake-model",
+            "llm_cache": False,
+            "llm_max_retries": 0,
+            "cache_dir": tmp_path,
+            "llm_api_key": SecretStr("test-key"),
+        }
+    )
+    conv = conversation()
+    PassageWriter(store, embedder).write_conversation(space, conv, IngestReport())
+    with OpenAIStructuredLLM(llm_settings) as llm:
+        ctx = BuildContext(store, embedder, settings, space, llm)
+        report = PremBuilder(ctx, PremSettings()).build(_batch(conv, [0, 1, 2]))
+    pairs = report.counts["pairs"]
+    assert pairs >= 1
+    assert fake_llm.request_count() == 3 + pairs == report.llm_calls
+    assert report.llm_tokens == fake_llm.served_prompt_tokens + fake_llm.served_completion_tokens
+    items = _items(store, embedder, space)
+    fragments = [i for i in items if i["label"] == "Fragment"]
+    assert len(fragments) == 12 and all(f["category"] == "factual" for f in fragments)
+    rosa = next(f for f in fragments if "glazing" in f["value"])
+    assert [p["source_id"] for p in rosa["passages"]] == ["D2:3"]  # FROM the named message
+    insights = [i for i in items if i["label"] == "Insight"]
+    assert len(insights) == pairs  # the "summary" type is none of the five: dropped
+    for insight in insights:
+        assert insight["pattern"] == "accumulation"
+        assert len({p["session_index"] for p in insight["passages"]}) == 2
