@@ -10,7 +10,6 @@ insights, and take the matched pooled clusters out of the pool.
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any, TypeVar
@@ -25,7 +24,6 @@ from graphmem.designs.premem.llm_steps import LLMExtractor, LLMReasoner
 from graphmem.designs.premem.models import PATTERN_LABELS, Cluster, Fragment, Insight, PooledCluster
 from graphmem.designs.premem.reasoning import reason_offline
 from graphmem.ingest.models import ConversationIn, SessionIn
-from graphmem.llm import Usage
 
 _WRITE_CHUNK = 500
 T = TypeVar("T")
@@ -64,12 +62,10 @@ class PremBuilder(Builder):
 
     def __init__(self, ctx: BuildContext, config: PremSettings | None = None) -> None:
         super().__init__(ctx)
-        self.config = config or PremSettings()
+        self.config: PremSettings = config or ctx.configs.get("premem")
 
     def build(self, batch: SessionBatch) -> BuildReport:
-        started = time.perf_counter()
         llm = self.ctx.llm
-        before = llm.usage.snapshot() if llm else None
         self._write("premem.prune_orphans")
         jobs = sorted(
             (
@@ -87,9 +83,6 @@ class PremBuilder(Builder):
             self._build_session(order, job, sid, fragments, counts)
         counts["turns"] = sum(len(s.turns) for s in batch.sessions)
         report = BuildReport(self.name, sessions=len(batch.sessions), counts=dict(counts))
-        if llm is not None and before is not None:
-            _account(report, before, llm.usage.snapshot())
-        report.seconds = time.perf_counter() - started
         return report
 
     # --- one session ------------------------------------------------------------------
@@ -242,11 +235,3 @@ class PremBuilder(Builder):
             for i, vector in zip(insights, vectors, strict=True)
         ]
         self._write_rows("premem.upsert_insights", rows, **self._labels())
-
-
-def _account(report: BuildReport, before: Usage, after: Usage) -> None:
-    """LLM cost of this build: the client's counters after minus before."""
-    report.llm_calls = after.calls - before.calls
-    report.llm_tokens = after.total_tokens - before.total_tokens
-    report.counts["llm_prompt_tokens"] = after.prompt_tokens - before.prompt_tokens
-    report.counts["llm_completion_tokens"] = after.completion_tokens - before.completion_tokens

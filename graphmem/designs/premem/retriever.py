@@ -36,7 +36,7 @@ class PremRetriever(Retriever):
 
     def __init__(self, ctx: RetrievalContext, config: PremSettings | None = None) -> None:
         super().__init__(ctx)
-        self.config = config or PremSettings()
+        self.config: PremSettings = config or ctx.configs.get("premem")
 
     def retrieve(self, query: str, budget: int) -> RetrievalResult:
         started = time.perf_counter()
