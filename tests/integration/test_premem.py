@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
-from graphmem.builders.base import BuildContext, BuildReport, SessionBatch
+from graphmem.builders.base import BuildContext, BuildReport, SessionBatch, run_build
 from graphmem.config import Settings
 from graphmem.designs.premem.builder import PremBuilder
 from graphmem.designs.premem.config import PremSettings
@@ -256,7 +256,8 @@ def test_llm_backend_calls_once_per_session_and_once_per_pair(
     PassageWriter(store, embedder).write_conversation(space, conv, IngestReport())
     with OpenAIStructuredLLM(llm_settings) as llm:
         ctx = BuildContext(store, embedder, settings, space, llm)
-        report = PremBuilder(ctx, PremSettings()).build(_batch(conv, [0, 1, 2]))
+        # run_build is how the framework runs a build: it charges the LLM usage.
+        report = run_build(PremBuilder(ctx, PremSettings()), _batch(conv, [0, 1, 2]))
     pairs = report.counts["pairs"]
     assert pairs >= 1
     assert fake_llm.request_count() == 3 + pairs == report.llm_calls
