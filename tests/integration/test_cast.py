@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from pydantic import SecretStr
 
-from graphmem.builders.base import BuildContext, SessionBatch
+from graphmem.builders.base import BuildContext, SessionBatch, run_build
 from graphmem.cli.main import cli
 from graphmem.config import Settings
 from graphmem.designs.cast.builder import CastBuilder
@@ -22,7 +22,6 @@ from graphmem.designs.cast.profile import character_profile
 from graphmem.designs.cast.retriever import CastRetriever
 from graphmem.designs.cast.stats import cast_stats
 from graphmem.designs.cast.summary import SUMMARY_SYSTEM
-from graphmem.designs.seem.builder import SeemBuilder
 from graphmem.embed import Embedder
 from graphmem.errors import InputError
 from graphmem.ingest.models import ConversationIn, SessionIn, Turn
@@ -30,6 +29,7 @@ from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, sess
 from graphmem.llm.openai_llm import OpenAIStructuredLLM
 from graphmem.retrieval.base import RetrievalContext
 from graphmem.retrieval.packer import pack
+from graphmem.semantic import SemanticBuilder
 from graphmem.store import GraphStore
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
 
@@ -203,7 +203,7 @@ def test_retriever_fuses_within_the_budget(
     conv = conversation()
     write_core(store, embedder, space, conv)
     ctx = BuildContext(store, embedder, settings, space)
-    SeemBuilder(ctx).build(batch(conv))
+    SemanticBuilder(ctx).build(batch(conv))
     CastBuilder(ctx, CastSettings()).build(batch(conv))
     rctx = RetrievalContext(store, embedder, settings, space)
     query = "What piece did Gina's team perform when they won first place?"
@@ -273,7 +273,7 @@ def test_llm_summaries(
     write_core(store, embedder, space, conv)
     with OpenAIStructuredLLM(llm_settings) as llm:
         ctx = BuildContext(store, embedder, settings, space, llm)
-        report = CastBuilder(ctx, CastSettings()).build(batch(conv))
+        report = run_build(CastBuilder(ctx, CastSettings()), batch(conv))
     scenes = store.read("cast.space_scenes", space=space)
     assert report.llm_calls == len(scenes) == fake_llm_server.request_count()
     assert all(s["summary"].startswith("LLM summary of Scene: ") for s in scenes)
