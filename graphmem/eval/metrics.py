@@ -159,6 +159,22 @@ def evidence_recall_in(context_ids: Collection[str], gold: Collection[str]) -> f
     return len(set(gold) & set(context_ids)) / len(set(gold))
 
 
+def memory_coverage(context_ids: Collection[str], gold: Collection[str]) -> float | None:
+    """Amory's memory coverage: 1.0 when every gold evidence turn is in the retrieved
+    context, else 0.0 (its mean is the share of questions fully covered); None without gold."""
+    if not gold:
+        return None
+    return 1.0 if set(gold) <= set(context_ids) else 0.0
+
+
+def context_compression(context_tokens: int, history_tokens: int) -> float | None:
+    """Amory's context compression rate: the share of the conversation history (in tokens)
+    the context leaves out; None for an empty history."""
+    if history_tokens <= 0:
+        return None
+    return max(0.0, 1.0 - context_tokens / history_tokens)
+
+
 def recall_any_at_k(
     ranked_session_ids: Sequence[str], answer_session_ids: Collection[str], k: int
 ) -> float | None:
