@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from pydantic import SecretStr
 
-from graphmem.builders.base import BuildContext, SessionBatch
+from graphmem.builders.base import BuildContext, SessionBatch, run_build
 from graphmem.cli.main import cli
 from graphmem.config import Settings
 from graphmem.designs.cast.builder import CastBuilder
@@ -273,7 +273,7 @@ def test_llm_summaries(
     write_core(store, embedder, space, conv)
     with OpenAIStructuredLLM(llm_settings) as llm:
         ctx = BuildContext(store, embedder, settings, space, llm)
-        report = CastBuilder(ctx, CastSettings()).build(batch(conv))
+        report = run_build(CastBuilder(ctx, CastSettings()), batch(conv))
     scenes = store.read("cast.space_scenes", space=space)
     assert report.llm_calls == len(scenes) == fake_llm_server.request_count()
     assert all(s["summary"].startswith("LLM summary of Scene: ") for s in scenes)
