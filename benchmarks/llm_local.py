@@ -23,6 +23,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from graphmem.builders.base import BuildReport
 from graphmem.config import Settings
 from graphmem.designs.registry import builder_names
 from graphmem.ingest.formats import load
@@ -66,11 +67,13 @@ def run_one(
             wall = time.perf_counter() - started
         finally:
             memory.forget(space)
-    report = next(r for r in reports if r.builder == design)
-    turns = report.counts.get("turns", 0)
+    # the design and the layers it requires (SEEM: the semantic layer), as one row
+    report = BuildReport.total(design, reports)
+    turns = max((r.counts.get("turns", 0) for r in reports), default=0)
     logged = logged_requests(log)
     return {
         "design": design,
+        "builders": [r.builder for r in reports],
         "concurrency": concurrency,
         "turns": turns,
         "wall_s": round(wall, 1),

@@ -53,7 +53,7 @@ def serve_cmd(
         code = subprocess.call(command.argv)
     except KeyboardInterrupt:
         code = 0  # Ctrl-C reaches the server too, which shuts down on its own
-    if code not in (0, -2, 130):
+    if code not in (0, -2, -15, 130, 143):  # stopped by Ctrl-C or SIGTERM: a normal end
         raise ConfigError(f"the model server exited with status {code}")
 
 

@@ -246,7 +246,7 @@ CANNED = {
     "What did Cy bring back from Oslo?": "a wool sweater",
     "When did Di get engaged?": "31 December 2023",
 }
-_JUDGE = re.compile(r"Question: (.*)\nGold answer: (.*)\nGenerated answer: (.*)\n")
+_JUDGE = re.compile(r"Question: (.*)\n+Gold answer: (.*)\n+Generated answer: (.*)\n")
 _ANSWER = re.compile(r"Question: (.*)\nAnswer:$")
 
 

@@ -36,6 +36,7 @@ from graphmem.designs.cast.views import (
     topic_vector,
 )
 from graphmem.ingest.writer import content_id
+from graphmem.llm import map_with_fallback
 from graphmem.nlp import analyse_many, is_contentless, keyphrases
 
 NAME = "cast"
@@ -225,12 +226,24 @@ class CastBuilder(Builder):
 
     def _summaries(self, scenes: Sequence[Scene]) -> list[str]:
         heads = [self._head(s) for s in scenes]
-        if self.ctx.llm is not None:
-            requests = [
-                (llm_messages(h, [self._info[v.id][0] for v in s.views]), SceneSummary)
-                for h, s in zip(heads, scenes, strict=True)
-            ]
-            return [r.summary for r in self.ctx.llm.generate_many(requests)]
+        llm = self.ctx.llm
+        if llm is None:
+            return self._extractive(scenes, heads)
+        # A scene the LLM gives up on gets the extractive summary (graphmem.llm.fallback).
+        return map_with_fallback(
+            llm,
+            lambda i: (
+                llm.generate(
+                    llm_messages(heads[i], [self._info[v.id][0] for v in scenes[i].views]),
+                    SceneSummary,
+                ).summary
+            ),
+            lambda i: self._extractive([scenes[i]], [heads[i]])[0],
+            range(len(scenes)),
+            what="cast scene summaries",
+        )
+
+    def _extractive(self, scenes: Sequence[Scene], heads: Sequence[str]) -> list[str]:
         head_tokens = self.ctx.embedder.count_tokens_many(heads)
         out = []
         for scene, head, n_head in zip(scenes, heads, head_tokens, strict=True):
