@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from graphmem.errors import ServerError
+from graphmem.errors import ConfigError, ServerError
 from graphmem.nlp import analyse, extract_triples, query_entities
 from graphmem.overfetch import SpaceTotals
 from graphmem.retrieval.base import (
@@ -35,6 +35,8 @@ from graphmem.semantic.seeds import (
     SeedEntity,
     SeedGroup,
     entity_weights,
+    lexical_filter,
+    mean_entity_weights,
     passage_groups,
     passage_weights,
     seed_groups,
@@ -95,10 +97,13 @@ class HippoRagRetriever(Retriever):
     ) -> RetrievalResult:
         snapshot = self.snapshot()
         timings = {"analysis": (time.perf_counter() - started) * 1000}
-        facts = self._facts(snapshot, analysis)
-        contributions = [Scored(e, f.cosine) for f in facts for e in f.entities]
-        matches = self._entity_matches(snapshot, analysis)
-        seeds = entity_weights(contributions + matches, self.config.seed_entities)
+        if self.config.seed_formula == "hipporag2":
+            facts, seeds = self._hipporag2_seeds(snapshot, analysis, query)
+        else:
+            facts = self._facts(snapshot, analysis)
+            contributions = [Scored(e, f.cosine) for f in facts for e in f.entities]
+            matches = self._entity_matches(snapshot, analysis)
+            seeds = entity_weights(contributions + matches, self.config.seed_entities)
         timings["seeds"] = (time.perf_counter() - started) * 1000 - timings["analysis"]
         ranked, path = self._rank(snapshot, analysis, seeds, k_for_budget(budget))
         timings["pagerank"] = (time.perf_counter() - started) * 1000 - sum(timings.values())
@@ -165,6 +170,23 @@ class HippoRagRetriever(Retriever):
                 zip(phrases, vectors[1 + len(quads) :] or [[]] * len(phrases), strict=True)
             ),
         )
+
+    def _hipporag2_seeds(
+        self, snapshot: SpaceSnapshot, analysis: QueryAnalysis, query: str
+    ) -> tuple[list[FactHit], dict[SeedEntity, float]]:
+        """HippoRAG 2's phrase seeds: the query's top facts by min-max normalised score,
+        filtered (``fact_filter``), each phrase weighted by the mean over its facts of
+        score / passages mentioning it; no name matching, no score floor."""
+        config = self.config
+        if snapshot.semantic is None:
+            raise ConfigError(
+                "seed_formula 'hipporag2' normalises over all facts: it needs in_memory_index"
+            )
+        facts = snapshot.semantic.normalised_top_facts(analysis.vector, config.fact_top_k)
+        if config.fact_filter == "lexical":
+            facts = [facts[i] for i in lexical_filter(query, facts)]
+        contributions = [Scored(e, f.cosine) for f in facts for e in f.entities]
+        return facts, mean_entity_weights(contributions, config.seed_entities)
 
     def _facts(self, snapshot: SpaceSnapshot, analysis: QueryAnalysis) -> list[FactHit]:
         config = self.config

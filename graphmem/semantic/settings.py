@@ -43,7 +43,17 @@ class SemanticSettings(DesignSettings):
         default="restart", description="passage seeds: PageRank runs or restart mass only"
     )
     passage_seed_levels: int = Field(
-        default=4, ge=1, description="passage weight levels (one PageRank run each)"
+        default=4, ge=0, description="passage weight levels (one PageRank run each; 0: exact)"
+    )
+    seed_formula: Literal["tuned", "hipporag2"] = Field(
+        default="tuned",
+        description="tuned: summed raw cosines + name matches; hipporag2: HippoRAG 2's mean "
+        "of min-max normalised fact scores per phrase",
+    )
+    fact_filter: Literal["none", "lexical"] = Field(
+        default="none",
+        description="offline stand-in for HippoRAG 2's LLM fact filter: keep facts sharing "
+        "a content word with the query",
     )
     entity_seed_levels: int = Field(default=3, description="entity weight levels (0: one run each)")
     query_texts: int = Field(default=4, description="query + quadruples + phrases embedded")
