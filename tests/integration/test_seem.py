@@ -214,7 +214,7 @@ def test_seem_context_has_facts_frames_and_expansion(memory: Memory, built: str)
     ctx = RetrievalContext(memory.store, memory.embedder, memory.settings, built)
     result = build_retriever("seem", ctx).retrieve("What did Ben make in his pottery courses?", 500)
     labels = {hit.label for hit in result.hits}
-    assert {"Passage", "Fact"} <= labels
+    assert {"Passage", "Fact", "EventFrame"} <= labels  # offline frames reach the reader
     assert any(p.startswith("PPR from entities") for hit in result.hits for p in hit.path)
     for hit in result.hits:
         assert hit.passages, hit  # every hit carries its provenance
@@ -222,7 +222,11 @@ def test_seem_context_has_facts_frames_and_expansion(memory: Memory, built: str)
             assert hit.text
     expanded = [h for h in result.hits if "reverse provenance expansion" in " ".join(h.path)]
     initial = [h for h in result.hits if h.label == "Passage" and h not in expanded]
+    assert expanded, "reverse provenance expansion added no frame-mate"
     assert len(expanded) <= len(initial)  # RPE adds at most as many again
+    frames = [h for h in result.hits if h.label == "EventFrame"]
+    packed = pack(result.hits, 500, memory.embedder.count_tokens)
+    assert any(frame.text and frame.text in packed.render() for frame in frames)
 
 
 def test_in_memory_search_matches_the_vector_indexes(memory: Memory, built: str) -> None:

@@ -203,11 +203,11 @@ def test_analyse_many_parses_each_text_once() -> None:
 def test_hipporag2_phrase_weights_are_means_not_sums() -> None:
     from graphmem.semantic.seeds import mean_entity_weights, min_max
 
-    a, b = _entity("a", 1, 2), _entity("b", 2, 1)
+    a, b = _entity("a", 2, 1), _entity("b", 1, 2)  # a: in 2 passages
     weights = mean_entity_weights([Scored(a, 1.0), Scored(a, 0.2), Scored(b, 0.5)], top_n=5)
     assert weights[a] == pytest.approx((1.0 / 2 + 0.2 / 2) / 2)  # mean over a's two facts
     assert weights[b] == pytest.approx(0.5)
-    assert list(mean_entity_weights([Scored(a, 1.0), Scored(b, 0.5)], top_n=1)) == [b]
+    assert list(mean_entity_weights([Scored(a, 1.0), Scored(b, 0.6)], top_n=1)) == [b]
     assert min_max([2.0, 4.0, 3.0]) == [0.0, 1.0, 0.5]
 
 

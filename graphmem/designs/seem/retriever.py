@@ -77,7 +77,10 @@ class SeemRetriever(HippoRagRetriever):
         self, snapshot: SpaceSnapshot, ranked: list[RankedPassage], facts: list[FactHit], path: str
     ) -> list[Hit]:
         frames, seem = self._frames, self.seem
-        final, origin = expand(ranked, frames, seem.rpe_factor, seem.rpe_decay)
+        # The paper's RPE (section 3.4.2, section 4): the top k passages, their frames'
+        # provenance passages, the final set at most factor * k; else every ranked passage.
+        initial = ranked[: seem.rpe_top_k] if seem.rpe_top_k else ranked
+        final, origin = expand(initial, frames, seem.rpe_factor, seem.rpe_decay)
         chosen = {p.ref.id for p in final}
         top_facts = facts[: seem.context_facts]
         out = [self._fact_hit(f) for f in top_facts] if seem.facts_first else []
