@@ -179,7 +179,7 @@ def test_pruning_discards_groups_adding_fewer_than_half_n_new_facts() -> None:
     g4 = Group("d", (_n("e", "5", 0.9), _n("a", "1", 0.9)))  # d, e new: kept
     out = prune_groups([g1, g2, g3, g4], integrated=set(), stored_events=set(), min_new=2)
     assert out.kept == [g1, g4]
-    assert out.discarded == [g2, g3]
+    assert out.discarded == [g3]  # g2 is g1 found from another seed: skipped, not counted
 
 
 def test_pruning_counts_facts_integrated_by_earlier_batches() -> None:
@@ -191,7 +191,18 @@ def test_pruning_counts_facts_integrated_by_earlier_batches() -> None:
 def test_pruning_keeps_stored_events_without_counting_them() -> None:
     g = Group("a", (_n("b", "2", 0.9),))
     out = prune_groups([g, g], {"a", "b"}, {g.id}, 2)
-    assert out.existing == [g] and out.kept == [] and out.discarded == [g]
+    assert out.existing == [g] and out.kept == [] and out.discarded == []
+
+
+def test_eq9_discards_a_cluster_with_a_majority_from_one_context() -> None:
+    from graphmem.designs.anchormem.events import select_group_eq9
+
+    # N = 3: ceil(3/2) = 2 facts of one context make the cluster redundant.
+    same = [_n("b", "c1", 0.95), _n("c", "c2", 0.9), _n("d", "c3", 0.9)]
+    assert select_group_eq9("a", "c1", same, 3, 0.85) is None
+    spread = [_n("b", "c2", 0.95), _n("c", "c3", 0.9), _n("d", "c4", 0.9), _n("e", "c2", 0.8)]
+    group = select_group_eq9("a", "c1", spread, 3, 0.85)
+    assert group is not None and group.members == ("a", "b", "c", "d")
 
 
 # --- narratives and retrieval helpers ---------------------------------------------------
