@@ -12,6 +12,18 @@ class Answer(BaseModel):
     answer: str = Field(description="a short phrase answering the question")
 
 
+class ReasonedAnswer(BaseModel):
+    """A design's own reader prompt that asks for reasoning first (SEEM's Prompt 3)."""
+
+    thought: str = Field(default="", description="the reasoning")
+    answer: str = Field(description="the answer only")
+
+
+def answer_with(llm: StructuredLLM, messages: list[Message]) -> str:
+    """Answer with a design's own reader prompt (``Retriever.answer_messages``)."""
+    return llm.generate(messages, ReasonedAnswer).answer
+
+
 def answer_question(llm: StructuredLLM, question: str, context: str) -> str:
     prompt = ANSWER_PROMPT.format(memories=context, question=question)
     messages = [

@@ -259,8 +259,11 @@ class Memory:
         found = self.query(question, space, strategy, budget)
         if self.llm is None:
             return None, found
-        from graphmem.answer import answer_question
+        from graphmem.answer import answer_question, answer_with
 
+        own = self.retriever(strategy, space).answer_messages(question, found.context)
+        if own is not None:  # the design's own reader prompt (SEEM: its Prompt 3)
+            return answer_with(self.llm, own), found
         return answer_question(self.llm, question, found.context.render()), found
 
 

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+from spacy.lang.en.stop_words import STOP_WORDS
 
 
 class _HasText(Protocol):
@@ -138,7 +138,7 @@ _WORD = re.compile(r"[a-z0-9]{3,}")
 
 def content_words(text: str) -> set[str]:
     """Lower-cased words of 3+ letters or digits that are not English stop words."""
-    return {w for w in _WORD.findall(text.lower()) if w not in ENGLISH_STOP_WORDS}
+    return {w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS}
 
 
 def lexical_filter(query: str, facts: Sequence[_HasText]) -> list[int]:

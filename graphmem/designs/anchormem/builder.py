@@ -23,8 +23,8 @@ from graphmem.designs.anchormem.events import (
     Pruned,
     integrate,
     prune_groups,
-    select_group_eq9,
     select_group,
+    select_group_eq9,
 )
 from graphmem.designs.anchormem.extract import (
     FactDraft,

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from graphmem.designs.seem.answer import answer_messages
 from graphmem.designs.seem.settings import SeemSettings
+from graphmem.llm import Message
 from graphmem.retrieval.base import Hit, PassageRef, RetrievalContext
+from graphmem.retrieval.packer import PackedContext
 from graphmem.semantic.projection import GraphInfo
 from graphmem.semantic.retriever import HippoRagRetriever, RankedPassage
 from graphmem.semantic.snapshot import FactHit, SpaceSnapshot
@@ -60,6 +63,9 @@ class SeemRetriever(HippoRagRetriever):
         super().__init__(ctx, ctx.configs.get("semantic"))
         self.seem: SeemSettings = settings or ctx.configs.get("seem")
         self._frames: dict[str, list[FrameRow]] = {}
+
+    def answer_messages(self, question: str, context: PackedContext) -> list[Message] | None:
+        return answer_messages(question, context)  # SEEM's Prompt 3
 
     def _read_space(self, info: GraphInfo) -> SpaceSnapshot:
         snapshot = super()._read_space(info)
