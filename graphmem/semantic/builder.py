@@ -17,6 +17,7 @@ from graphmem.semantic.extract import (
     batch_speakers,
     llm_facts,
     offline_facts_many,
+    with_session_dates,
 )
 from graphmem.semantic.projection import SemanticGraph
 from graphmem.semantic.prompts import PROMPT_VERSION
@@ -42,6 +43,8 @@ class SemanticBuilder(Builder):
             facts = llm_facts(llm, passages)
         else:
             facts = offline_facts_many(passages, self.config.mentions_per_passage)
+        if self.config.fact_session_time:
+            facts = with_session_dates(facts, passages)
         resolution = write_facts(
             self.ctx,
             facts,

@@ -38,6 +38,7 @@ DESIGN = Design(
                 "passage_node_weight": 0.05,
                 "damping": 0.5,
                 "seed_formula": "hipporag2",
+                "fact_session_time": True,
                 "fact_filter": "lexical",
                 "fact_min_score": 0.0,
                 "passage_prior": "pagerank",
@@ -61,6 +62,8 @@ DESIGN = Design(
                 "seed_formula": f"{_CODE}: graph_search_with_fact_entities (phrase weight "
                 "+= fact score / passages of the phrase, then divided by its number of "
                 "occurrences; fact scores min-max normalised over all facts)",
+                "fact_session_time": "SEEM, section 3.3.1, Eq. 4 (facts are quadruples "
+                "(s, r, o, tau)); appendix B.1, Table 10 (most facts carry a temporal anchor)",
                 "fact_filter": f"{_HIPPORAG2}, section 3.2 (recognition memory: an LLM "
                 "drops linked facts unrelated to the query); offline stand-in: a fact is "
                 "kept when it shares a content word with the query",

@@ -26,6 +26,9 @@ class SemanticSettings(DesignSettings):
     merge_threshold: float = Field(
         default=0.95, description="cosine at or above + same head noun: one entity"
     )
+    fact_session_time: bool = Field(
+        default=False, description="facts without a time of their own get the turn's date"
+    )
     mentions_per_passage: int = Field(default=8, description="key phrases linked per passage")
 
     # --- retrieval: seeds -----------------------------------------------------------------

@@ -220,3 +220,23 @@ def test_lexical_fact_filter_keeps_facts_sharing_a_content_word() -> None:
 
     facts = [F("Ben made a blue bowl"), F("Ana adopted a kitten"), F("the and of")]
     assert lexical_filter("What bowl did Ben make?", facts) == [0]
+
+
+def test_facts_without_a_time_get_the_turns_date() -> None:
+    from datetime import datetime
+
+    from graphmem.semantic.extract import PassageFacts, Quadruple, with_session_dates
+
+    class P:
+        def __init__(self, pid: str, ts: datetime | None) -> None:
+            self.id, self.ts = pid, ts
+
+    facts = [
+        PassageFacts(
+            "p1", [Quadruple("ana", "adopted", "pixel"), Quadruple("a", "b", "c", "2023")]
+        ),
+        PassageFacts("p2", [Quadruple("ben", "ran", "lisbon")]),
+    ]
+    dated = with_session_dates(facts, [P("p1", datetime(2023, 5, 8, 13, 0)), P("p2", None)])  # type: ignore[list-item]
+    assert [q.time for q in dated[0].quadruples] == ["2023-05-08", "2023"]  # its own time wins
+    assert dated[1].quadruples[0].time is None  # no date known: none invented
