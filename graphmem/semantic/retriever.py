@@ -28,6 +28,7 @@ from graphmem.retrieval.base import (
     Retriever,
     k_for_budget,
 )
+from graphmem.semantic.exact import PassagePageRank
 from graphmem.semantic.names import normalise_name
 from graphmem.semantic.projection import GraphInfo, SemanticGraph
 from graphmem.semantic.seeds import (
@@ -80,6 +81,7 @@ class HippoRagRetriever(Retriever):
         self.graph = SemanticGraph(ctx.store, ctx.space)
         self._totals = SpaceTotals(ctx.store, ctx.space)
         self._snapshot: SpaceSnapshot | None = None
+        self._passage_ppr: PassagePageRank | None = None
 
     # --- the pipeline -------------------------------------------------------------------
     def retrieve(self, query: str, budget: int) -> RetrievalResult:
@@ -112,8 +114,11 @@ class HippoRagRetriever(Retriever):
         return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms=timings)
 
     def prepare(self) -> None:
-        """Project the space's graph and read its snapshot now rather than on first query."""
-        self.snapshot()
+        """Project the space's graph and read its snapshot now rather than on first query
+        (and, for exact passage seeds, every passage's own PageRank)."""
+        snapshot = self.snapshot()
+        if self.config.passage_prior == "pagerank" and self.config.passage_seed_levels == 0:
+            self._passage_pagerank(snapshot)
 
     def _hits(
         self, snapshot: SpaceSnapshot, ranked: list[RankedPassage], facts: list[FactHit], path: str
@@ -255,6 +260,14 @@ class HippoRagRetriever(Retriever):
         ]
 
     # --- PageRank -----------------------------------------------------------------------
+    def _passage_pagerank(self, snapshot: SpaceSnapshot) -> PassagePageRank:
+        """Every passage's own PageRank over the passages, once per projection."""
+        if self._passage_ppr is None or self._passage_ppr.created != snapshot.created:
+            self._passage_ppr = PassagePageRank.load(
+                self.ctx.store, self.graph.name, snapshot, self.config
+            )
+        return self._passage_ppr
+
     def _rank(
         self,
         snapshot: SpaceSnapshot,
@@ -272,7 +285,10 @@ class HippoRagRetriever(Retriever):
         dense = snapshot.scores(analysis.vector)
         prior: dict[int, float] = {}
         passages: list[SeedGroup] = []
-        if config.passage_prior == "pagerank":
+        if config.passage_prior == "pagerank" and config.passage_seed_levels == 0:
+            weights = passage_weights(dense, config.passage_node_weight)
+            prior = self._passage_pagerank(snapshot).combine(weights)
+        elif config.passage_prior == "pagerank":
             passages = passage_groups(dense, config.passage_node_weight, config.passage_seed_levels)
         else:
             weights = passage_weights(dense, config.passage_node_weight)
