@@ -113,11 +113,10 @@ def prune_groups(
     out = Pruned()
     seen: set[str] = set()
     for group in groups:
-        if group.id in seen:  # the same event found from another of its facts
-            continue
-        if group.id in stored_events:
-            out.existing.append(group)
-            seen.add(group.id)
+        if group.id in stored_events:  # stored by an earlier run: counted neither way
+            if group.id not in seen:
+                out.existing.append(group)
+                seen.add(group.id)
             continue
         fresh = [m for m in group.members if m not in covered]
         if len(fresh) < min_new:
