@@ -188,10 +188,14 @@ def test_pruning_counts_facts_integrated_by_earlier_batches() -> None:
     assert prune_groups([g], {"a"}, set(), 2).kept == [g]
 
 
-def test_pruning_keeps_stored_events_without_counting_them() -> None:
+def test_a_rerun_keeps_stored_events_and_discards_their_twins_as_the_first_run() -> None:
     g = Group("a", (_n("b", "2", 0.9),))
-    out = prune_groups([g, g], {"a", "b"}, {g.id}, 2)
-    assert out.existing == [g] and out.kept == [] and out.discarded == []
+    twin = Group("b", (_n("a", "1", 0.9),))  # the same event found from its other fact
+    first = prune_groups([g, twin], set(), set(), 2)
+    assert first.kept == [g] and first.discarded == [twin] and first.existing == []
+    rerun = prune_groups([g, twin], {"a", "b"}, {g.id}, 2)
+    # the stored event is neither kept again nor discarded; the counters match the first run
+    assert rerun.existing == [g] and rerun.kept == [] and rerun.discarded == [twin]
 
 
 def test_eq9_discards_a_cluster_with_a_majority_from_one_context() -> None:

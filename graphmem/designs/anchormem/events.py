@@ -107,16 +107,19 @@ def prune_groups(
 ) -> Pruned:
     """Step 3 of the rule. ``integrated``: facts already integrated by stored events;
     ``stored_events``: ids of events already in the graph (a re-run keeps them as they
-    are, neither kept again nor counted as discarded); ``min_new`` 0: no novelty rule
+    are, not kept again, and counts their twins as the first run did); ``min_new`` 0: no
+    novelty rule
     (the paper's Eq. 9 pruned in ``select_group_eq9`` already)."""
     covered = set(integrated)
     out = Pruned()
     seen: set[str] = set()
     for group in groups:
-        if group.id in stored_events:  # stored by an earlier run: counted neither way
-            if group.id not in seen:
-                out.existing.append(group)
-                seen.add(group.id)
+        if group.id in stored_events and group.id not in seen:
+            # Stored by an earlier run: kept as it is, not kept again. Its twins (the same
+            # event found from another of its facts) are discarded below exactly as in the
+            # first run, so a rerun writes the same pruning counters (idempotence).
+            out.existing.append(group)
+            seen.add(group.id)
             continue
         fresh = [m for m in group.members if m not in covered]
         if len(fresh) < min_new:
