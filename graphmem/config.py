@@ -84,6 +84,12 @@ class Settings(BaseSettings):
     llm_max_retries: int = 4
     llm_concurrency: int = 4
     llm_cache: bool = True
+    # Small local models can loop inside a JSON array until the context is full.
+    llm_max_tokens: int = Field(default=1024, ge=16, description="completion tokens per call")
+    llm_max_repairs: int = Field(default=1, ge=0, description="repair turns per invalid answer")
+    llm_response_format: Literal[
+        "auto", "json_schema", "json_object_schema", "json_object", "prompt"
+    ] = Field(default="auto", description="structured-output mode; auto negotiates per server")
 
     # --- designs -----------------------------------------------------------------------
     preset: str | None = Field(

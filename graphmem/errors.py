@@ -71,9 +71,14 @@ class CatalogError(GraphmemError):
 
 
 class LLMError(GraphmemError):
-    """The LLM backend failed after retries, or returned output that does not validate."""
+    """The LLM backend cannot be used: unreachable, refused the credentials or the model."""
 
     exit_code = 7
+
+
+class LLMItemError(LLMError):
+    """One request could not be answered usefully (output invalid after repair, request
+    rejected as invalid, too slow): the caller degrades that item to its offline path."""
 
 
 class ModelLoadError(GraphmemError):

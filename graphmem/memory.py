@@ -13,16 +13,21 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from graphmem.builders.base import BuildContext, BuildReport, SessionBatch
+from graphmem.builders.base import BuildContext, BuildReport, SessionBatch, run_build
 from graphmem.builders.registry import build_builders
 from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder, build_embedder
 from graphmem.ingest.formats import load
-from graphmem.ingest.models import ConversationIn, Dataset, SessionIn, Turn
+from graphmem.ingest.jsonl import api_session
+from graphmem.ingest.models import ConversationIn, Dataset
+from graphmem.ingest.stored import stored_sessions
+from graphmem.ingest.validate import check_budget, check_space
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id
 from graphmem.llm import Message, StructuredLLM, build_llm
+from graphmem.nlp.spacy_loader import use_model
 from graphmem.projections import drop_space_graphs
+from graphmem.readiness import check_ready
 from graphmem.retrieval.base import RetrievalContext, RetrievalResult, Retriever
 from graphmem.retrieval.packer import PackedContext, pack
 from graphmem.retrieval.registry import build_retriever
@@ -108,6 +113,7 @@ class Memory:
 
     def _ready(self) -> None:
         if not self._checked:
+            use_model(self.settings.spacy_model)  # GRAPHMEM_SPACY_MODEL for the nlp helpers
             limit_blas_threads(self.settings.blas_threads)
             check_embedder(self.store, self.embedder)
             # Load the model now, so the first query's latency is the query's, not the load's.
@@ -137,6 +143,7 @@ class Memory:
         builders: Sequence[str] = (),
         progress: Callable[[int], None] | None = None,
     ) -> tuple[IngestReport, list[BuildReport]]:
+        check_space(space)
         self._ready()
         report = IngestReport()
         writer = PassageWriter(self.store, self.embedder)
@@ -150,7 +157,7 @@ class Memory:
             for builder in active:
                 batch = self._pending(space, conv, builder.name)
                 if batch.sessions:
-                    _merge(build_reports[builder.name], builder.build(batch))
+                    build_reports[builder.name].merge(run_build(builder, batch))
                     self.store.write(
                         "core.mark_built",
                         space=space,
@@ -170,6 +177,12 @@ class Memory:
         )
         wanted = {row["session_id"] for row in rows}
         sessions = [s for s in conv.sessions if session_id(conv, s) in wanted]
+        # Sessions to rebuild that this input does not hold (see core.release_session).
+        missing = wanted - {session_id(conv, s) for s in sessions}
+        if missing:
+            sessions = sorted(
+                [*sessions, *stored_sessions(self.store, space, missing)], key=lambda s: s.index
+            )
         return SessionBatch(
             conversation=conv,
             sessions=sessions,
@@ -187,27 +200,16 @@ class Memory:
         builders: Sequence[str] = (),
     ) -> tuple[IngestReport, list[BuildReport]]:
         """Streaming: store one session (or the turns of it seen so far). Calling it again
-        with more turns of the same session rewrites that session in one transaction."""
-        turns = [
-            Turn(
-                source_id=str(m.get("id") or f"{session}:{i}"),
-                speaker=str(m["speaker"]),
-                text=str(m["text"]),
-                timestamp=m.get("timestamp") or started_at,
-                caption=m.get("caption"),
-                index=i,
-            )
-            for i, m in enumerate(messages)
-        ]
-        index = self._session_index(space, conversation_id, session)
-        conv = ConversationIn(
-            conversation_id=conversation_id,
-            speakers=sorted({t.speaker for t in turns}),
-            sessions=[
-                SessionIn(index=index, source_id=session, started_at=started_at, turns=turns)
-            ],
-            meta={},
-        )
+        with more turns of the same session rewrites that session in one transaction.
+
+        The messages are validated like a JSONL file's (``speaker`` and ``text`` required,
+        optional ``id``, ``timestamp``, ``caption``); bad input raises InputError naming the
+        message and field, before anything is written."""
+        check_space(space)
+        conv = api_session(conversation_id, session, messages, started_at, 0)  # before I/O
+        first = conv.sessions[0]
+        index = self._session_index(space, conv.conversation_id, first.source_id)
+        conv = conv.model_copy(update={"sessions": [first.model_copy(update={"index": index})]})
         return self.ingest_dataset(Dataset(conversations=[conv], qa={}), space, builders)
 
     def _session_index(self, space: str, conversation_id: str, session: str) -> int:
@@ -218,6 +220,7 @@ class Memory:
 
     def forget(self, space: str) -> int:
         """Delete every node of a space (and its in-memory projections)."""
+        check_space(space)
         drop_space_graphs(self.store, space)
         for key in [key for key in self._retrievers if key[1] == space]:
             del self._retrievers[key]
@@ -232,7 +235,10 @@ class Memory:
     def query(
         self, question: str, space: str, strategy: str = "hybrid", budget: int = 1000
     ) -> QueryResult:
+        check_space(space)
+        check_budget(budget)
         self._ready()
+        check_ready(self.store, space, strategy)
         result = self.retriever(strategy, space).retrieve(question, budget)
         return QueryResult(result, pack(result.hits, budget, self.embedder.count_tokens))
 
@@ -255,25 +261,17 @@ class Memory:
     def ask(
         self, question: str, space: str, strategy: str = "hybrid", budget: int = 1000
     ) -> tuple[str | None, QueryResult]:
-        """Answer with the LLM from the packed context; ``None`` without an LLM."""
+        """Answer with the LLM from the packed context; ``None`` without an LLM, or when the
+        model gives no valid answer (logged)."""
         found = self.query(question, space, strategy, budget)
         if self.llm is None:
             return None, found
-        from graphmem.answer import answer_question, answer_with
+        from graphmem.answer import answer_or_none, own_answer_or_none
 
         own = self.retriever(strategy, space).answer_messages(question, found.context)
         if own is not None:  # the design's own reader prompt (SEEM: its Prompt 3)
-            return answer_with(self.llm, own), found
-        return answer_question(self.llm, question, found.context.render()), found
-
-
-def _merge(total: BuildReport, part: BuildReport) -> None:
-    total.sessions += part.sessions
-    total.seconds += part.seconds
-    total.llm_calls += part.llm_calls
-    total.llm_tokens += part.llm_tokens
-    for key, value in part.counts.items():
-        total.counts[key] = total.counts.get(key, 0) + value
+            return own_answer_or_none(self.llm, own), found
+        return answer_or_none(self.llm, question, found.context.render()), found
 
 
 __all__ = ["Memory", "Message", "QueryResult"]

@@ -5,19 +5,32 @@ Every statement comes from the catalog by name; values always travel as paramete
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 import neo4j
 from neo4j import GraphDatabase
-from neo4j.exceptions import AuthError, ServiceUnavailable
+from neo4j.exceptions import (
+    AuthError,
+    ConfigurationError,
+    DriverError,
+    IncompleteCommit,
+    Neo4jError,
+    ServiceUnavailable,
+    SessionExpired,
+    TransientError,
+)
 from neo4j.graph import Node, Path, Relationship
 
 from graphmem.catalog import Statement, statement
 from graphmem.config import Settings
-from graphmem.errors import CatalogError, ServerError
+from graphmem.credentials import read_password
+from graphmem.errors import CatalogError, ConfigError, ServerError
+
+T = TypeVar("T")
 
 _GRAPH_TYPES = (Node, Relationship, Path)
 
@@ -60,8 +73,6 @@ def connection(settings: Settings) -> Connection:
         return Connection(
             settings.neo4j_uri, settings.neo4j_user, password, settings.neo4j_database
         )
-    from graphmem.server.process import read_password
-
     local_password = read_password(settings)
     if local_password is None:
         raise ServerError(
@@ -71,10 +82,84 @@ def connection(settings: Settings) -> Connection:
     return Connection(f"bolt://127.0.0.1:{settings.bolt_port}", "neo4j", local_password, "neo4j")
 
 
+_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+_RERUN = "rerun the command: ingest resumes where it stopped and writes nothing twice"
+
+
+def open_driver(conn: Connection) -> neo4j.Driver:
+    """A driver for ``conn``; a malformed URI is a ConfigError, not a driver traceback."""
+    parts = urlsplit(conn.uri)
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if parts.scheme not in _SCHEMES or not parts.hostname or port == -1:
+        raise ConfigError(
+            f"NEO4J_URI {conn.uri!r} is not a Neo4j address",
+            hint="use bolt://host:7687 or neo4j://host:7687 (also +s / +ssc for TLS)",
+        )
+    try:
+        return GraphDatabase.driver(
+            conn.uri,
+            auth=(conn.user, conn.password),
+            # "label does not exist" warnings on a fresh space are noise, not news
+            notifications_min_severity="OFF",
+        )
+    except (ConfigurationError, ValueError) as exc:
+        raise ConfigError(f"NEO4J_URI {conn.uri!r} is not usable: {exc}") from None
+
+
+def driver_error(exc: Exception, uri: str) -> ServerError:
+    """One clean ServerError (exit code 4) for a driver or server failure."""
+    if isinstance(exc, AuthError) or (
+        isinstance(exc, Neo4jError) and (exc.code or "").startswith("Neo.ClientError.Security")
+    ):
+        return ServerError(
+            f"Neo4j at {uri} refused the credentials: {getattr(exc, 'message', None) or exc}",
+            hint="check NEO4J_USER/NEO4J_PASSWORD (after repeated failures Neo4j blocks "
+            "logins for a few seconds)",
+        )
+    if isinstance(exc, IncompleteCommit):
+        return ServerError(
+            f"the connection to Neo4j at {uri} dropped while a write was being committed",
+            hint=_RERUN,
+        )
+    if isinstance(exc, ServiceUnavailable | SessionExpired | OSError):
+        return ServerError(
+            f"lost the connection to Neo4j at {uri} ({type(exc).__name__})",
+            hint=f"check `graphmem server status`; {_RERUN}",
+        )
+    if isinstance(exc, TransientError):
+        return ServerError(f"Neo4j stayed busy after retries: {exc.message}", hint=_RERUN)
+    if isinstance(exc, Neo4jError):
+        return ServerError(f"Neo4j rejected a statement ({exc.code}): {exc.message}")
+    return ServerError(f"Neo4j driver error: {type(exc).__name__}: {exc}")
+
+
+# What becomes a ServerError at the store's edge. Other Neo4jErrors (a statement the server
+# rejects) pass through so callers can react to them (e.g. a GDS graph that already exists);
+# the CLI maps whatever is left.
+_CONNECTION_ERRORS = (
+    AuthError,
+    ServiceUnavailable,
+    SessionExpired,
+    IncompleteCommit,
+    TransientError,
+    OSError,
+)
+
+
+def _is_connection_error(exc: BaseException) -> bool:
+    if isinstance(exc, _CONNECTION_ERRORS):
+        return True
+    code = getattr(exc, "code", None) or ""
+    return isinstance(exc, Neo4jError) and code.startswith("Neo.ClientError.Security")
+
+
 def bolt_ready(settings: Settings) -> bool:
     conn = connection(settings)
     try:
-        with GraphDatabase.driver(conn.uri, auth=(conn.user, conn.password)) as driver:
+        with open_driver(conn) as driver:
             driver.verify_connectivity()
         return True
     except (ServiceUnavailable, OSError):
@@ -96,7 +181,20 @@ class Tx:
     def run(self, name: str, **params: Any) -> list[dict[str, Any]]:
         stmt = statement(name)
         _check_params(stmt, params)
+        if FAULTS.hook is not None:
+            FAULTS.hook(name)
         return [_row(record) for record in self._tx.run(stmt.text, params)]
+
+
+class Faults:
+    """A test seam: ``hook(statement)`` runs before every write statement (store writes and
+    transaction statements), so tests can crash a process at a chosen point. Nothing in
+    graphmem sets it."""
+
+    hook: Callable[[str], None] | None = None
+
+
+FAULTS = Faults()
 
 
 class GraphStore:
@@ -106,28 +204,37 @@ class GraphStore:
         self._settings = settings
         self._driver: neo4j.Driver | None = None
         self._database = settings.neo4j_database if settings.external else "neo4j"
+        self._uri = settings.neo4j_uri or f"bolt://127.0.0.1:{settings.bolt_port}"
 
     @property
     def driver(self) -> neo4j.Driver:
         if self._driver is None:
             conn = connection(self._settings)
-            self._driver = GraphDatabase.driver(
-                conn.uri,
-                auth=(conn.user, conn.password),
-                # "label does not exist" warnings on a fresh space are noise, not news
-                notifications_min_severity="OFF",
-            )
+            driver = open_driver(conn)
             try:
-                self._driver.verify_connectivity()
-            except AuthError as exc:
-                raise ServerError(f"Neo4j refused the credentials: {exc.message}") from exc
+                driver.verify_connectivity()
             except (ServiceUnavailable, OSError) as exc:
-                self._driver = None
+                driver.close()
                 raise ServerError(
                     f"Neo4j is not reachable at {conn.uri}",
                     hint="run `graphmem server start` (or check NEO4J_URI)",
                 ) from exc
+            except (DriverError, Neo4jError) as exc:
+                driver.close()
+                raise driver_error(exc, conn.uri) from exc
+            self._uri = conn.uri
+            self._driver = driver
         return self._driver
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Connection, credential and transient failures as one ServerError."""
+        try:
+            yield
+        except Exception as exc:
+            if _is_connection_error(exc):
+                raise driver_error(exc, self._uri) from exc
+            raise
 
     @property
     def database(self) -> str:
@@ -145,11 +252,19 @@ class GraphStore:
         self.close()
 
     def _execute(self, name: str, params: dict[str, Any], routing: str) -> list[dict[str, Any]]:
+        """One statement in its own transaction; the driver retries it on transient errors
+        and lost connections (every write is a MERGE, so a retry is safe)."""
         stmt = statement(name)
         _check_params(stmt, params)
-        records, _, _ = self.driver.execute_query(
-            stmt.text, params, database_=self._database, routing_=neo4j.RoutingControl(routing)
-        )
+        if routing == "w" and FAULTS.hook is not None:
+            FAULTS.hook(name)
+        with self._errors():
+            records, _, _ = self.driver.execute_query(
+                stmt.text,
+                params,
+                database_=self._database,
+                routing_=neo4j.RoutingControl(routing),
+            )
         return [_row(record) for record in records]
 
     def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
@@ -161,16 +276,31 @@ class GraphStore:
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
         """One explicit write transaction: everything inside commits together or not at all."""
-        with self.driver.session(database=self._database) as session:
+        with self._errors(), self.driver.session(database=self._database) as session:
             tx = session.begin_transaction()
             try:
                 yield Tx(tx)  # type: ignore[arg-type]
+                if FAULTS.hook is not None:
+                    FAULTS.hook("commit")
                 tx.commit()
             except BaseException:
-                tx.rollback()
+                if not tx.closed():
+                    tx.rollback()
                 raise
             finally:
                 tx.close()
+
+    def retrying(self, work: Callable[[Tx], T]) -> T:
+        """Run ``work`` in one write transaction, again from the start when the connection
+        drops or the server reports a transient error (``work`` must be idempotent)."""
+
+        def unit(tx: neo4j.ManagedTransaction) -> T:
+            if FAULTS.hook is not None:
+                FAULTS.hook("begin")
+            return work(Tx(tx))
+
+        with self._errors(), self.driver.session(database=self._database) as session:
+            return session.execute_write(unit)
 
     def explain(self, name: str) -> None:
         """Plan a statement without running it (used by the tests on every catalog file)."""

@@ -16,3 +16,10 @@ ruff check .
 ruff format --check .
 mypy
 pytest "$@"
+
+# Opt-in: the real local model (docs/llm.md). Building llama-cpp-python takes 9-40 minutes on
+# 2 cores unless pip's wheel cache already holds it; the tests add about 15 minutes.
+if [ "${GRAPHMEM_TEST_LLM:-0}" = "1" ]; then
+  CMAKE_ARGS="-DGGML_NATIVE=OFF" python -m pip install -q -e ".[local-llm]"
+  pytest -m llm
+fi

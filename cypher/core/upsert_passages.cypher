@@ -11,7 +11,9 @@ SET p.source_id = row.source_id, p.speaker = row.speaker, p.text = row.text,
 WITH s, p, row
 CALL db.create.setNodeVectorProperty(p, 'embedding', row.embedding)
 MERGE (p)-[:IN_SESSION]->(s)
-MERGE (sp:Speaker:Character {space: $space, id: row.speaker_id})
+// A person another design met first as a mentioned Character becomes its speaker.
+MERGE (sp:Character {space: $space, id: row.speaker_id})
   ON CREATE SET sp.name = row.speaker
+SET sp:Speaker
 MERGE (sp)-[:SPOKE]->(p)
 RETURN count(p) AS written

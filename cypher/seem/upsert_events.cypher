@@ -21,7 +21,7 @@ CALL {
 CALL {
   WITH e, row
   UNWIND row.speaker_ids AS sid
-  MATCH (c:Character {space: $space, id: sid})
+  MATCH (c:Speaker {space: $space, id: sid})
   MERGE (e)-[:PARTICIPANT]->(c)
   RETURN count(*) AS characters
 }

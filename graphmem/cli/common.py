@@ -4,20 +4,29 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
+from neo4j.exceptions import DriverError, Neo4jError
 from pydantic import ValidationError
 
 from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
-from graphmem.errors import ConfigError, GraphmemError
+from graphmem.errors import ConfigError, GraphmemError, InputError
+from graphmem.ingest.validate import check_space
 from graphmem.memory import Memory
+from graphmem.store import driver_error
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+# The driver logs each dropped connection before raising; the CLI reports the raised error
+# once, cleanly, so the driver's own lines (printed by logging's last-resort handler) go.
+logging.getLogger("neo4j").addHandler(logging.NullHandler())
+logging.getLogger("neo4j").propagate = False
 
 
 class AppContext:
@@ -27,7 +36,7 @@ class AppContext:
         try:
             self.settings = Settings()
         except ValidationError as exc:
-            raise ConfigError(f"invalid settings: {exc}") from exc
+            raise settings_error(exc) from None
         if config_file is not None:
             self.settings = self.settings.model_copy(update={"config_file": config_file})
         self._configs: DesignConfigs | None = None
@@ -87,6 +96,16 @@ def preset_option(fn: F) -> F:
     )(fn)
 
 
+def settings_error(exc: ValidationError) -> ConfigError:
+    """One line per bad setting, named as the environment variable a user would set."""
+    problems = []
+    for err in exc.errors():
+        name = "_".join(str(part) for part in err["loc"]).upper() or "settings"
+        env = name if name.startswith("NEO4J_") else f"GRAPHMEM_{name}"
+        problems.append(f"{env}: {err['msg']}")
+    return ConfigError("invalid settings: " + "; ".join(problems))
+
+
 def app(ctx: click.Context) -> AppContext:
     obj = ctx.ensure_object(dict)
     if "app" not in obj:
@@ -103,10 +122,20 @@ def handle_errors(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except GraphmemError as exc:
-            click.secho(f"error: {exc}", fg="red", err=True)
-            sys.exit(exc.exit_code)
+            _fail(exc)
+        except ValidationError as exc:  # settings built below the edge (design settings)
+            _fail(settings_error(exc))
+        except (Neo4jError, DriverError) as exc:  # what the store did not already translate
+            _fail(driver_error(exc, "the configured server"))
 
     return wrapper  # type: ignore[return-value]
+
+
+def _fail(exc: GraphmemError) -> NoReturn:
+    """Exit codes (docs/reliability.md): 1 other, 2 settings, 3 input, 4 server, 5 schema,
+    6 catalog, 7 LLM, 8 local model."""
+    click.secho(f"error: {exc}", fg="red", err=True)
+    sys.exit(exc.exit_code)
 
 
 def emit(data: Any, as_json: bool, text: Callable[[Any], str] | None = None) -> None:
@@ -132,6 +161,14 @@ def _plain(data: Any, indent: int = 0) -> str:
     if isinstance(data, list):
         return "\n".join(_plain(item, indent) for item in data)
     return f"{pad}{data}"
+
+
+def space_param(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """Click callback for ``--space``: the same rule the Python API applies."""
+    try:
+        return check_space(value)
+    except InputError as exc:
+        raise click.BadParameter(exc.message) from None
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -134,12 +135,17 @@ def eval_group() -> None:
 
 @eval_group.command("locomo")
 @eval_options
+@click.option(
+    "--questions",
+    type=click.IntRange(min=1),
+    help="Only the first N questions of each conversation (e.g. with a slow LLM).",
+)
 @click.pass_context
 @handle_errors
-def locomo(ctx: click.Context, /, path: Path, **params: Any) -> None:
+def locomo(ctx: click.Context, /, path: Path, questions: int | None, **params: Any) -> None:
     """Evaluate on a LoCoMo file; each conversation is ingested into its own space
     (<prefix>-<sample id>; stored sessions are skipped). Category 5 is left out."""
-    _run(ctx, run_locomo, "locomo", path, params)
+    _run(ctx, partial(run_locomo, limit_questions=questions), "locomo", path, params)
 
 
 @eval_group.command("longmemeval")

@@ -11,8 +11,10 @@ from graphmem.cli.admin_cmds import doctor, init
 from graphmem.cli.browser_cmds import browser
 from graphmem.cli.designs_cmds import designs
 from graphmem.cli.eval_cmds import eval_group
+from graphmem.cli.llm_cmds import llm_group
 from graphmem.cli.mcp_cmds import mcp
 from graphmem.cli.memory_cmds import ask, forget, ingest, query, stats
+from graphmem.cli.profile_cmds import profile
 from graphmem.cli.server_cmds import server
 
 
@@ -47,7 +49,7 @@ cli.add_command(eval_group)
 cli.add_command(designs)
 cli.add_command(mcp)
 cli.add_command(browser)
-for command in (ingest, query, ask, forget, stats):
+for command in (ingest, query, ask, forget, stats, llm_group, profile):
     cli.add_command(command)
 
 

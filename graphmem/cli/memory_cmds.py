@@ -10,7 +10,14 @@ import click
 from tqdm import tqdm
 
 from graphmem.builders.registry import builder_names
-from graphmem.cli.common import app, emit, handle_errors, json_option, preset_option
+from graphmem.cli.common import (
+    app,
+    emit,
+    handle_errors,
+    json_option,
+    preset_option,
+    space_param,
+)
 from graphmem.digest import space_digest
 from graphmem.ingest.formats import load
 from graphmem.memory import QueryResult
@@ -20,10 +27,17 @@ from graphmem.stats import space_stats
 F = TypeVar("F", bound=Callable[..., Any])
 
 space_option = click.option(
-    "--space", required=True, help="The memory space (tenant): a user, agent or dataset."
+    "--space",
+    required=True,
+    callback=space_param,
+    help="The memory space (tenant): a user, agent or dataset.",
 )
 budget_option = click.option(
-    "--budget", default=1000, show_default=True, help="Context budget in tokens."
+    "--budget",
+    default=1000,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Context budget in tokens.",
 )
 
 
@@ -158,6 +172,8 @@ def ask(
     data = {**found.as_dict(), "answer": answer, "llm": memory.settings.llm_model}
 
     def text(d: dict[str, Any]) -> str:
+        if d["answer"] is None and d["llm"]:
+            return f"{d['llm']} gave no valid answer; the context it got:\n\n{d['context']}"
         if d["answer"] is None:
             return (
                 "no LLM configured (set GRAPHMEM_LLM_MODEL / GRAPHMEM_LLM_BASE_URL); "

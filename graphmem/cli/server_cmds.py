@@ -76,16 +76,25 @@ def _status(settings: Settings) -> dict[str, Any]:
         rss = process.rss_bytes(pid)
         info["rss_mb"] = round(rss / 2**20) if rss else None
     if info["running"]:
-        try:
-            with GraphStore(settings) as store:
-                comp = store.read("admin.components")[0]
-                info["neo4j"] = f"{comp['versions'][0]} {comp['edition']}"
-                info["gds"] = store.read("admin.gds_version")[0]["version"]
-        except GraphmemError as exc:
-            info["error"] = exc.message
-        except Exception as exc:  # GDS missing shows up as a Cypher error
-            info["gds"] = f"unavailable ({type(exc).__name__})"
+        info.update(_probe(settings))
     return info
+
+
+def _probe(settings: Settings) -> dict[str, Any]:
+    """Ask the server itself: a pid (or an external URI) does not prove Bolt answers."""
+    found: dict[str, Any] = {"reachable": False}
+    try:
+        with GraphStore(settings) as store:
+            comp = store.read("admin.components")[0]
+            found.update(reachable=True, neo4j=f"{comp['versions'][0]} {comp['edition']}")
+            found["gds"] = store.read("admin.gds_version")[0]["version"]
+    except GraphmemError as exc:
+        found["error"] = exc.message
+        if settings.external:
+            found["running"] = False  # nothing answers at NEO4J_URI
+    except Exception as exc:  # GDS missing shows up as a Cypher error
+        found["gds"] = f"unavailable ({type(exc).__name__})"
+    return found
 
 
 @server.command("status")

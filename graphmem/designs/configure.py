@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from graphmem.designs.base import Design, DesignSettings
-from graphmem.designs.registry import registry
+from graphmem.designs.registry import design, registry
 from graphmem.errors import ConfigError
 
 
@@ -83,7 +83,7 @@ class DesignConfigs:
         """The settings instance of design ``name`` (typed ``Any`` so each design can annotate
         its own settings class at the call site)."""
         if name not in self._resolved:
-            self._resolved[name] = self._resolve(registry_design(name))
+            self._resolved[name] = self._resolve(design(name))
         return self._resolved[name]
 
     def _resolve(self, design: Design) -> DesignSettings:
@@ -133,10 +133,3 @@ class DesignConfigs:
             chosen = self.preset_of(found)
             out[name] = chosen if chosen in found.preset_names else "default"
         return out
-
-
-def registry_design(name: str) -> Design:
-    found = registry().get(name)
-    if found is None:
-        raise ConfigError(f"unknown design {name!r}", hint=f"choose from {', '.join(registry())}")
-    return found

@@ -18,7 +18,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from graphmem.answer import answer_question
+from graphmem.answer import answer_or_none
 from graphmem.errors import ConfigError
 from graphmem.eval.aggregate import Scored, aggregate, ranked_sessions, split_evidence
 from graphmem.eval.metrics import (
@@ -28,24 +28,33 @@ from graphmem.eval.metrics import (
     JudgeVerdict,
     answer_token_recall,
     bleu1,
+    context_compression,
     coverage_at_k,
     evidence_recall_at_k,
     evidence_recall_in,
     locomo_f1,
+    memory_coverage,
     recall_all_at_k,
     recall_any_at_k,
 )
 from graphmem.ingest.formats import load
 from graphmem.ingest.models import ConversationIn, Dataset
-from graphmem.llm import Message, StructuredLLM
+from graphmem.ingest.writer import session_date_text
+from graphmem.llm import LLMUsage, Message, StructuredLLM, with_fallback
 from graphmem.memory import Memory
 from graphmem.retrieval.base import RetrievalResult, Retriever
 from graphmem.retrieval.packer import PackedContext, pack
 from graphmem.retrieval.registry import build_retriever, builders_for
+from graphmem.turns import render_turn
 
 LOCOMO_KS = (5, 10, 20)
 LONGMEMEVAL_KS = (5, 10)
-BUDGET_METRICS = ("evidence_recall_at_budget", "answer_token_recall_at_budget")
+BUDGET_METRICS = (
+    "evidence_recall_at_budget",
+    "answer_token_recall_at_budget",
+    "memory_coverage_at_budget",
+    "context_compression_at_budget",
+)
 LLM_METRICS = ("f1", "bleu1", "judge")
 
 Values = dict[str, float | None]
@@ -85,25 +94,45 @@ def judge(llm: StructuredLLM, question: str, gold: str, generated: str) -> float
     return 1.0 if llm.generate(messages, JudgeVerdict).label == "CORRECT" else 0.0
 
 
-def budget_values(question: Question, context: PackedContext, llm: StructuredLLM | None) -> Values:
-    """The metrics of one packed context: evidence and answer-token recall, and with an
-    LLM the answer scores (the reader sees exactly ``context.render()``)."""
+def budget_values(
+    question: Question,
+    context: PackedContext,
+    llm: StructuredLLM | None,
+    history_tokens: int = 0,
+) -> Values:
+    """The metrics of one packed context: evidence and answer-token recall, Amory's memory
+    coverage and context compression (against ``history_tokens``, the whole conversation),
+    and with an LLM the answer scores (the reader sees exactly ``context.render()``)."""
     rendered = context.render()
     values: Values = {
         "evidence_recall_at_budget": evidence_recall_in(context.source_ids, question.evidence),
         "answer_token_recall_at_budget": (
             answer_token_recall(rendered, question.answer) if question.answer else None
         ),
+        "memory_coverage_at_budget": memory_coverage(context.source_ids, question.evidence),
+        "context_compression_at_budget": context_compression(context.tokens, history_tokens),
     }
     if llm is not None:
         if question.answer is None:
             values.update(dict.fromkeys(LLM_METRICS))
         else:
-            predicted = answer_question(llm, question.text, rendered)
+            # A question the model gives no valid answer (or verdict) for is scored as an
+            # empty answer (and no verdict), logged and counted, instead of ending the run.
+            predicted = answer_or_none(llm, question.text, rendered) or ""
             values["f1"] = locomo_f1(predicted, question.answer, question.category)
             values["bleu1"] = bleu1(predicted, question.answer)
-            values["judge"] = judge(llm, question.text, question.answer, predicted)
+            values["judge"] = with_fallback(
+                llm,
+                lambda p: judge(llm, question.text, question.answer or "", p),
+                _no_verdict,
+                predicted,
+                what="judge",
+            )
     return values
+
+
+def _no_verdict(_: str) -> float | None:
+    return None
 
 
 def locomo_rank_values(question: Question, result: RetrievalResult) -> Values:
@@ -150,8 +179,10 @@ class _Evaluator:
         self.llm = memory.llm
         self.meta = {**meta, "n_questions": 0, "ignored_evidence_ids": 0, "skipped_no_evidence": 0}
         self.meta["llm"] = memory.settings.llm_model if self.llm is not None else None
+        self.usage: dict[str, LLMUsage] = {}
         # Which preset each design ran with: a number means nothing without it.
         self.meta["presets"] = memory.configs.describe()
+        self.history_tokens = 0
         self.records: dict[tuple[str, int], list[Scored]] = {
             (s, b): [] for s in self.strategies for b in self.budgets
         }
@@ -162,7 +193,10 @@ class _Evaluator:
         """Ingest one conversation (skipping stored sessions) and build its retrievers."""
         cid = conversation.conversation_id
         one = Dataset(conversations=[conversation], qa={cid: dataset.qa.get(cid, [])})
-        self.memory.ingest_dataset(one, space, self.builders)
+        _, reports = self.memory.ingest_dataset(one, space, self.builders)
+        for report in reports:
+            self._account(f"build.{report.builder}", report.llm)
+        self.history_tokens = history_tokens(conversation, self.memory.embedder.count_tokens)
         ctx = self.memory.retrieval_context(space)
         retrievers = [build_retriever(name, ctx) for name in self.strategies]
         prepare = self.meta.setdefault("prepare_ms", {})
@@ -188,8 +222,21 @@ class _Evaluator:
             ranked = rank(question, result)
             for budget in self.budgets:
                 context = pack(result.hits, budget, count)
-                values = {**ranked, **budget_values(question, context, self.llm)}
+                before = self.llm.usage.snapshot() if self.llm else LLMUsage()
+                values = {
+                    **ranked,
+                    **budget_values(question, context, self.llm, self.history_tokens),
+                }
+                if self.llm:
+                    self._account("answer_and_judge", self.llm.usage.snapshot() - before)
                 self.records[(name, budget)].append(Scored(question.group, latency_ms, values))
+
+    def _account(self, part: str, usage: LLMUsage) -> None:
+        """LLM cost per part of the run (each design's build, answering and judging)."""
+        self.usage[part] = self.usage.get(part, LLMUsage()) + usage
+        self.meta["llm_usage"] = {
+            name: spent.as_dict(prefix="") for name, spent in sorted(self.usage.items())
+        }
 
     def results(
         self, metric_names: Sequence[str], breakdown: str, groups: Sequence[str]
@@ -207,6 +254,22 @@ class _Evaluator:
                 }
             )
         return out
+
+
+def history_tokens(conversation: ConversationIn, count: Callable[[str], int]) -> int:
+    """Tokens of the whole conversation as the reader would see it, turn by turn."""
+    return sum(
+        count(
+            render_turn(
+                turn.speaker,
+                turn.text,
+                date_text=session_date_text(session),
+                caption=turn.caption,
+            )
+        )
+        for session in conversation.sessions
+        for turn in session.turns
+    )
 
 
 def _progress_bar(total: int, enabled: bool) -> tqdm[Any]:
@@ -238,11 +301,13 @@ def run_locomo(
     space_prefix: str = "locomo",
     limit_conversations: int | None = None,
     progress: bool = True,
+    limit_questions: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Evaluate ``strategies`` at ``budgets`` on a LoCoMo file; one result per pair."""
+    """Evaluate ``strategies`` at ``budgets`` on a LoCoMo file; one result per pair
+    (``limit_questions``: the first N scored questions of each conversation)."""
     dataset = load(path, "locomo")
     conversations = dataset.conversations[:limit_conversations]
-    plan = [(conv, locomo_questions(conv, dataset)) for conv in conversations]
+    plan = [(conv, locomo_questions(conv, dataset)[:limit_questions]) for conv in conversations]
     adversarial = sum(
         1
         for conv in conversations

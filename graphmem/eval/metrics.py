@@ -168,6 +168,22 @@ def evidence_recall_in(context_ids: Collection[str], gold: Collection[str]) -> f
     return len(set(gold) & set(context_ids)) / len(set(gold))
 
 
+def memory_coverage(context_ids: Collection[str], gold: Collection[str]) -> float | None:
+    """Amory's memory coverage: 1.0 when every gold evidence turn is in the retrieved
+    context, else 0.0 (its mean is the share of questions fully covered); None without gold."""
+    if not gold:
+        return None
+    return 1.0 if set(gold) <= set(context_ids) else 0.0
+
+
+def context_compression(context_tokens: int, history_tokens: int) -> float | None:
+    """Amory's context compression rate: the share of the conversation history (in tokens)
+    the context leaves out; None for an empty history."""
+    if history_tokens <= 0:
+        return None
+    return max(0.0, 1.0 - context_tokens / history_tokens)
+
+
 def recall_any_at_k(
     ranked_session_ids: Sequence[str], answer_session_ids: Collection[str], k: int
 ) -> float | None:
@@ -264,27 +280,3 @@ class JudgeVerdict(BaseModel):
     def _upper(cls, value: object) -> object:
         # Models sometimes answer "correct" or " CORRECT"; the meaning is unambiguous.
         return value.strip().upper() if isinstance(value, str) else value
-
-
-# Answer generation in the spirit of the Mem0 / Zep LoCoMo setups: memories only, resolve
-# relative dates against each memory's timestamp, short phrase. The abstention wording
-# matches the phrase LoCoMo's adversarial check looks for.
-ANSWER_PROMPT = """\
-You answer questions about past conversations using only the memories below.
-
-Instructions:
-1. Each memory starts with the date and time it was said. Read all of them carefully.
-2. Use only the memories. If they do not contain the answer, reply exactly: \
-Not mentioned in the conversation.
-3. When a memory uses a relative time ("yesterday", "last year", "two weeks ago"), work \
-out the actual date from that memory's timestamp and answer with the date, never the \
-relative phrase. Example: a memory from 4 May 2022 saying "I went to India last year" \
-means 2021.
-4. If memories contradict each other, trust the most recent one.
-5. Answer with a short phrase, usually under ten words: no full sentence, no explanation.
-
-Memories:
-{memories}
-
-Question: {question}
-Answer:"""

@@ -12,6 +12,8 @@ _TITLES = {"locomo": "LoCoMo", "longmemeval": "LongMemEval"}
 _FIXED = {
     "evidence_recall_at_budget": "ER@B",
     "answer_token_recall_at_budget": "ATR@B",
+    "memory_coverage_at_budget": "MCov@B",
+    "context_compression_at_budget": "Compr@B",
     "f1": "F1",
     "bleu1": "BLEU-1",
     "judge": "J",
@@ -26,6 +28,9 @@ _LEGEND = (
     "Metrics in percent. ER@k: share of gold evidence turns among the top-k ranked source "
     "turns; Cov@k: questions with all gold turns in the top k; ER@B: gold evidence turns "
     "inside the packed context; ATR@B: gold-answer tokens found in the rendered context; "
+    "MCov@B: questions with every gold turn in the packed context (Amory's memory coverage); "
+    "Compr@B: share of the conversation's tokens the context leaves out (Amory's context "
+    "compression rate, mean over questions); "
     "Any@k / All@k: LongMemEval session recall; F1, BLEU-1, J (LLM judge): answers "
     "generated from the packed context. Latency: one retrieval call at the largest budget."
 )
@@ -79,6 +84,13 @@ def _meta_lines(meta: dict[str, Any]) -> list[str]:
         "",
         _LEGEND,
     ]
+    for part, spent in meta.get("llm_usage", {}).items():
+        lines += [
+            "",
+            f"LLM {part}: {spent['calls']} calls, {spent['cache_hits']} cache hits, "
+            f"{spent['prompt_tokens']} prompt + {spent['completion_tokens']} completion tokens, "
+            f"{spent['seconds']} s, {spent['fallbacks']} fallbacks.",
+        ]
     prepared = {k: v for k, v in meta.get("prepare_ms", {}).items() if v >= 1}
     if prepared:
         cost = ", ".join(f"{name} {ms / 1000:.1f} s" for name, ms in prepared.items())

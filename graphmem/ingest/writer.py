@@ -2,11 +2,15 @@
 
 Re-ingesting the same data writes nothing (each session's content hash is compared first);
 an interrupted ingest resumes at the first session that is not stored; a session whose
-content changed is rewritten whole inside its own transaction.
+content changed is rewritten whole inside its own transaction, together with everything
+derived from it: derived nodes with FROM to its passages are deleted, entities nothing
+grounds any more too, and ``built_by`` is cleared on it and on the other sessions the
+deleted nodes came from, so every builder builds them again.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -41,6 +45,16 @@ def passage_id(conv: ConversationIn, session: SessionIn, turn: Turn) -> str:
 
 def session_id(conv: ConversationIn, session: SessionIn) -> str:
     return content_id(conv.conversation_id, "session", session.source_id)
+
+
+@dataclass(frozen=True)
+class _Chain:
+    """Where a session's passages join the NEXT chains."""
+
+    ids: list[str]
+    previous_last: str | None
+    previous_session: str | None
+    sid: str
 
 
 @dataclass
@@ -93,9 +107,12 @@ class PassageWriter:
                 report.sessions_skipped += 1
             else:
                 rows = self._rows(conv, session, ids)
-                with self._store.transaction() as tx:
-                    self._write_session(tx, space, conv, session, sid, digest, rows)
-                    self._link(tx, space, ids, previous_last, previous_session, sid)
+                chain = _Chain(ids, previous_last, previous_session, sid)
+                # One transaction per session, run again from the start when the connection
+                # drops (every statement is a MERGE or a delete of what is replaced).
+                self._store.retrying(
+                    functools.partial(self._session_tx, space, conv, session, digest, rows, chain)
+                )
                 report.sessions_written += 1
                 report.passages_written += len(rows)
                 report.written_sessions.append(sid)
@@ -143,6 +160,19 @@ class PassageWriter:
             for pid, turn, vec, n_tokens in zip(ids, session.turns, vectors, tokens, strict=True)
         ]
 
+    def _session_tx(
+        self,
+        space: str,
+        conv: ConversationIn,
+        session: SessionIn,
+        digest: str,
+        rows: list[dict[str, Any]],
+        chain: _Chain,
+        tx: Tx,
+    ) -> None:
+        self._write_session(tx, space, conv, session, chain.sid, digest, rows)
+        self._link(tx, space, chain.ids, chain.previous_last, chain.previous_session, chain.sid)
+
     def _write_session(
         self,
         tx: Tx,
@@ -172,8 +202,12 @@ class PassageWriter:
             content_hash=digest,
             passages=len(rows),
         )
+        # A changed session replaces everything derived from it (see release_session).
+        released = tx.run("core.release_session", space=space, session_id=sid)
         tx.run("core.prune_session", space=space, session_id=sid, keep=[r["id"] for r in rows])
         tx.run("core.upsert_passages", space=space, session_id=sid, rows=rows)
+        if released and released[0]["loose"]:
+            tx.run("core.prune_loose", space=space, ids=released[0]["loose"])
 
     @staticmethod
     def _link(

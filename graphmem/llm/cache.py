@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from graphmem.errors import ConfigError
-from graphmem.llm.base import Message
+from graphmem.llm.types import Message
 
 if TYPE_CHECKING:
     from graphmem.config import Settings
@@ -121,11 +121,6 @@ class ResponseCache:
                 conn.commit()
             except sqlite3.Error as exc:
                 log.warning("LLM cache delete failed (%s)", exc)
-
-    def __len__(self) -> int:
-        with self._lock:
-            row = self._connection().execute("SELECT COUNT(*) FROM responses").fetchone()
-        return int(row[0])
 
     def close(self) -> None:
         with self._lock:

@@ -1,54 +1,64 @@
 """Structured generation against any OpenAI-compatible chat-completions endpoint.
 
-The SDK's own retries are switched off (``max_retries=0``) because we retry here,
-where the retry policy, the counters and the error messages are ours.
+The SDK's own retries are switched off (``max_retries=0``) because we retry here, where
+the retry policy, the counters and the error messages are ours. Per request: the cache,
+then the negotiated structured-output mode, bounded retries of transient failures, then
+validation with up to ``llm_max_repairs`` repair turns. What cannot be answered raises
+``LLMItemError`` (the caller degrades that item); what makes every request fail raises
+``LLMError``.
 """
 
 from __future__ import annotations
 
-import email.utils
-import json
 import logging
 import random
-import re
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import openai
-from openai.types.chat import (
-    ChatCompletion,
-    ChatCompletionAssistantMessageParam,
-    ChatCompletionMessageParam,
-    ChatCompletionSystemMessageParam,
-    ChatCompletionUserMessageParam,
-)
-from openai.types.chat.completion_create_params import ResponseFormat
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from graphmem.errors import ConfigError, LLMError
-from graphmem.llm.base import Message, StructuredLLM, T
+from graphmem.errors import ConfigError, LLMError, LLMItemError
+from graphmem.llm.base import StructuredLLM
 from graphmem.llm.cache import ResponseCache, cache_key
+from graphmem.llm.negotiate import FormatNegotiator
+from graphmem.llm.parse import parse_answer, repair_prompt, snippet
+from graphmem.llm.types import FormatMode, Message, T
+from graphmem.llm.wire import (
+    Failure,
+    classify,
+    describe,
+    fatal_when_exhausted,
+    request_body,
+    retry_after_s,
+)
 
 if TYPE_CHECKING:
     from graphmem.config import Settings
 
 log = logging.getLogger(__name__)
 
-# "unknown" until the server has either accepted or rejected a json_schema request.
-_FormatMode = Literal["unknown", "json_schema", "json_object"]
-
-_SNIPPET_CHARS = 200
-_ERROR_DETAIL_CHARS = 1500
 # Local servers (vLLM, Ollama, llama.cpp) ignore the key but the SDK insists on one.
 _PLACEHOLDER_KEY = "not-needed"
 
 
+class _Rejected(LLMItemError):
+    """The server called this request invalid: never sent again as it is."""
+
+
+class _Invalid(LLMItemError):
+    """The answers did not validate, repairs included."""
+
+
+# Cache entries recording that a request never gave a valid answer start with this.
+_INVALID_MARK = "!invalid:"
+
+
 class OpenAIStructuredLLM(StructuredLLM):
-    """Schema-validated chat completions with retries, a repair turn and a response cache.
+    """Schema-validated chat completions with retries, repair turns and a response cache.
 
     Constructing one does no I/O: the HTTP client and the cache file open on first use.
     """
@@ -83,6 +93,8 @@ class OpenAIStructuredLLM(StructuredLLM):
         self._api_key = key or _PLACEHOLDER_KEY
         self._timeout_s = settings.llm_timeout_s
         self._max_retries = settings.llm_max_retries
+        self._max_repairs = settings.llm_max_repairs
+        self._max_tokens = settings.llm_max_tokens
         self._backoff_base_s = backoff_base_s
         self._backoff_max_s = backoff_max_s
         self._retry_after_max_s = retry_after_max_s
@@ -92,16 +104,16 @@ class OpenAIStructuredLLM(StructuredLLM):
         self._client_lock = threading.Lock()
         # Bounds in-flight HTTP requests across all callers, not only generate_many.
         self._in_flight = threading.BoundedSemaphore(settings.llm_concurrency)
-        self._mode: _FormatMode = "unknown"
+        self._formats = FormatNegotiator(settings.llm_response_format)
 
     @property
     def model_name(self) -> str:
         return self._model
 
     @property
-    def response_format_mode(self) -> _FormatMode:
-        """How structured output is requested: learnt from the first answer."""
-        return self._mode
+    def response_format_mode(self) -> FormatMode | None:
+        """The structured-output mode the server accepted; None until one request has."""
+        return self._formats.mode if self._formats.settled else None
 
     # --- the public call ----------------------------------------------------------------
 
@@ -109,19 +121,27 @@ class OpenAIStructuredLLM(StructuredLLM):
         key = cache_key(self._model, messages, schema) if self.cache is not None else None
         if self.cache is not None and key is not None:
             hit = self.cache.get(key)
+            if hit is not None and hit.startswith(_INVALID_MARK):
+                # At temperature 0 the same request gets the same invalid answer: the
+                # re-run degrades this item again without paying for it again.
+                self.usage.add(cache_hits=1)
+                raise LLMItemError(f"{self._model}: cached: {hit[len(_INVALID_MARK) :]}")
             if hit is not None:
-                try:
-                    parsed = schema.model_validate_json(_strip_fences(hit))
-                except ValidationError:
-                    # Written by an older graphmem whose validation was looser: re-ask.
-                    self.cache.delete(key)
-                else:
-                    self.usage.add(cached_calls=1)
+                parsed = parse_answer(hit, schema)
+                if not isinstance(parsed, str):
+                    self.usage.add(cache_hits=1)
                     return parsed
-        content, parsed = self._generate_validated(list(messages), schema)
+                # Written by an older graphmem whose schema was looser: ask again.
+                self.cache.delete(key)
+        try:
+            answer = self._validated(list(messages), schema)
+        except _Invalid as exc:
+            if self.cache is not None and key is not None:
+                self.cache.put(key, _INVALID_MARK + exc.message, model=self._model)
+            raise
         if self.cache is not None and key is not None:
-            self.cache.put(key, content, model=self._model, schema=schema.__name__)
-        return parsed
+            self.cache.put(key, answer.model_dump_json(), model=self._model, schema=schema.__name__)
+        return answer
 
     def close(self) -> None:
         with self._client_lock:
@@ -131,108 +151,122 @@ class OpenAIStructuredLLM(StructuredLLM):
         if self.cache is not None:
             self.cache.close()
 
-    # --- validation and the repair turn ---------------------------------------------------
+    # --- validation and repair turns ------------------------------------------------------
 
-    def _generate_validated(self, messages: list[Message], schema: type[T]) -> tuple[str, T]:
-        raw = self._complete(messages, schema)
-        try:
-            return raw, schema.model_validate_json(_strip_fences(raw))
-        except ValidationError as exc:
-            problem = _summarize(exc)
-        log.info("%s: output for %s did not validate, asking once to repair", self._model, schema)
-        self.usage.add(repairs=1)
-        repair = [
-            *messages,
-            Message(role="assistant", content=raw),
-            Message(role="user", content=_repair_prompt(problem)),
-        ]
-        raw = self._complete(repair, schema)
-        try:
-            return raw, schema.model_validate_json(_strip_fences(raw))
-        except ValidationError as exc:
-            raise LLMError(
-                f"{self._model} returned output that does not validate against "
-                f"{schema.__name__}, even after a repair request: {_summarize(exc)}; "
-                f"output begins {_snippet(raw)!r}",
-                hint="a larger or instruction-tuned model usually fixes this; "
-                "check that the server supports JSON output",
-            ) from exc
+    def _validated(self, messages: list[Message], schema: type[T]) -> T:
+        conversation = list(messages)
+        for repair in range(self._max_repairs + 1):
+            raw, truncated = self._complete(conversation, schema)
+            parsed = parse_answer(raw, schema)
+            if not isinstance(parsed, str):
+                return parsed
+            problem = parsed
+            if repair == self._max_repairs:
+                break
+            log.info(
+                "%s: answer for %s is invalid (%s), asking to repair",
+                self._model,
+                schema.__name__,
+                problem,
+            )
+            self.usage.add(repairs=1)
+            conversation += [
+                Message(role="assistant", content=raw),
+                Message(
+                    role="user",
+                    content=repair_prompt(problem, schema.model_json_schema(), truncated),
+                ),
+            ]
+        raise _Invalid(
+            f"{self._model} returned output that does not validate against "
+            f"{schema.__name__} after {self._max_repairs} repair request(s): {problem}; "
+            f"output begins {snippet(raw)!r}",
+            hint="a larger or instruction-tuned model usually fixes this",
+        )
 
-    # --- transport: retries, backoff, response_format fallback ----------------------------
+    # --- structured-output negotiation ------------------------------------------------------
 
-    def _complete(self, messages: Sequence[Message], schema: type[BaseModel]) -> str:
+    def _complete(self, messages: Sequence[Message], schema: type[BaseModel]) -> tuple[str, bool]:
+        if not self._formats.settled:
+            with self._formats.lock:
+                if not self._formats.settled:
+                    return self._negotiate(messages, schema)
+        return self._request(messages, schema, self._formats.mode)
+
+    def _negotiate(self, messages: Sequence[Message], schema: type[BaseModel]) -> tuple[str, bool]:
+        # Caller holds the negotiation lock: concurrent first requests wait for the answer.
+        while True:
+            mode = self._formats.mode
+            try:
+                answer = self._request(messages, schema, mode)
+            except _Rejected as exc:
+                weaker = self._formats.step_down()
+                if weaker is None:
+                    raise
+                log.info("%s: %s request rejected (%s); trying %s", self._model, mode, exc, weaker)
+                continue
+            self._formats.settle()
+            log.info("%s: structured output via %s", self._model, mode)
+            return answer
+
+    # --- transport: one request, retried while the failure is transient -----------------
+
+    def _request(
+        self, messages: Sequence[Message], schema: type[BaseModel], mode: FormatMode
+    ) -> tuple[str, bool]:
+        """The answer's text and whether it was cut off at ``llm_max_tokens``."""
+        wire, extra = request_body(messages, schema, mode)
+        client = self._get_client()
         attempt = 0
         while True:
-            try:
-                response = self._complete_once(messages, schema)
-                break
-            except openai.OpenAIError as exc:
-                if not _is_transient(exc) or attempt >= self._max_retries:
-                    raise self._as_llm_error(exc, attempts=attempt + 1) from exc
-                delay = self._retry_delay(exc, attempt)
-                log.warning(
-                    "%s: %s (attempt %d of %d), retrying in %.2fs",
-                    self._model,
-                    _describe(exc),
-                    attempt + 1,
-                    self._max_retries + 1,
-                    delay,
-                )
-                self.usage.add(retries=1)
-                self._sleep(delay)
-                attempt += 1
-        usage = response.usage
-        self.usage.add(
-            calls=1,
-            prompt_tokens=usage.prompt_tokens if usage else 0,
-            completion_tokens=usage.completion_tokens if usage else 0,
-        )
-        if not response.choices:
-            return ""
-        return response.choices[0].message.content or ""
-
-    def _complete_once(
-        self, messages: Sequence[Message], schema: type[BaseModel]
-    ) -> ChatCompletion:
-        if self._mode == "json_object":
-            return self._send(messages, schema, "json_object")
-        try:
-            response = self._send(messages, schema, "json_schema")
-        except openai.BadRequestError:
-            if self._mode == "json_schema":
-                raise  # json_schema is known to work, so this 400 is about something else
-            log.info("%s: server rejected json_schema, probing json_object", self._model)
-            # If this 400s too, the request itself is bad: the mode stays "unknown".
-            response = self._send(messages, schema, "json_object")
-            self._mode = "json_object"
-            return response
-        self._mode = "json_schema"
-        return response
-
-    def _send(
-        self, messages: Sequence[Message], schema: type[BaseModel], mode: _FormatMode
-    ) -> ChatCompletion:
-        if mode == "json_schema":
-            wire = _to_params(messages)
-            response_format: ResponseFormat = {
-                "type": "json_schema",
-                "json_schema": {
-                    "name": _schema_name(schema),
-                    "schema": schema.model_json_schema(),
-                    "strict": False,
-                },
-            }
-        else:
-            wire = _to_params(_with_schema_instruction(messages, schema))
-            response_format = {"type": "json_object"}
-        client = self._get_client()
-        with self._in_flight:
-            return client.chat.completions.create(
-                model=self._model,
-                messages=wire,
-                temperature=0,
-                response_format=response_format,
+            with self._in_flight:
+                started = time.perf_counter()
+                try:
+                    response = client.chat.completions.create(
+                        model=self._model,
+                        messages=wire,
+                        temperature=0,
+                        max_tokens=self._max_tokens,
+                        extra_body=extra or None,
+                    )
+                except openai.OpenAIError as exc:
+                    self.usage.add(calls=1, errors=1, seconds=time.perf_counter() - started)
+                    failure = exc
+                else:
+                    usage = response.usage
+                    self.usage.add(
+                        calls=1,
+                        seconds=time.perf_counter() - started,
+                        prompt_tokens=usage.prompt_tokens if usage else 0,
+                        completion_tokens=usage.completion_tokens if usage else 0,
+                    )
+                    if not response.choices:
+                        return "", False
+                    choice = response.choices[0]
+                    return choice.message.content or "", choice.finish_reason == "length"
+            self._give_up_unless_transient(failure, attempt)
+            delay = self._retry_delay(failure, attempt)
+            log.warning(
+                "%s: %s (attempt %d of %d), retrying in %.2fs",
+                self._model,
+                describe(failure),
+                attempt + 1,
+                self._max_retries + 1,
+                delay,
             )
+            self.usage.add(retries=1)
+            self._sleep(delay)
+            attempt += 1
+
+    def _give_up_unless_transient(self, exc: openai.OpenAIError, attempt: int) -> None:
+        kind = classify(exc)
+        if kind is Failure.REJECTED:
+            raise _Rejected(f"{self._where()}: {describe(exc)}") from exc
+        if kind is Failure.FATAL:
+            raise self._as_llm_error(exc, LLMError, attempts=attempt + 1) from exc
+        if attempt >= self._max_retries:
+            error = LLMError if fatal_when_exhausted(exc) else LLMItemError
+            raise self._as_llm_error(exc, error, attempts=attempt + 1) from exc
 
     def _get_client(self) -> openai.OpenAI:
         with self._client_lock:
@@ -250,15 +284,19 @@ class OpenAIStructuredLLM(StructuredLLM):
 
     def _retry_delay(self, exc: openai.OpenAIError, attempt: int) -> float:
         if isinstance(exc, openai.APIStatusError):
-            after = _retry_after_s(exc.response.headers)
+            after = retry_after_s(exc.response.headers)
             if after is not None:
                 return min(after, self._retry_after_max_s)
         ceiling = min(self._backoff_max_s, self._backoff_base_s * 2.0**attempt)
         # "Equal jitter": never less than half the backoff, spread over the other half.
         return ceiling / 2 + random.uniform(0, ceiling / 2)
 
-    def _as_llm_error(self, exc: openai.OpenAIError, *, attempts: int) -> LLMError:
-        where = f"{self._model} at {self._base_url or 'api.openai.com'}"
+    def _where(self) -> str:
+        return f"{self._model} at {self._base_url or 'the OpenAI default URL'}"
+
+    def _as_llm_error(
+        self, exc: openai.OpenAIError, error: type[LLMError], *, attempts: int
+    ) -> LLMError:
         tries = f" after {attempts} attempts" if attempts > 1 else ""
         hint: str | None = None
         if isinstance(exc, openai.APIStatusError) and exc.status_code in (401, 403):
@@ -268,121 +306,5 @@ class OpenAIStructuredLLM(StructuredLLM):
         elif isinstance(exc, openai.APITimeoutError):
             hint = "raise GRAPHMEM_LLM_TIMEOUT_S or lower GRAPHMEM_LLM_CONCURRENCY"
         elif isinstance(exc, openai.APIConnectionError):
-            hint = "is the server at GRAPHMEM_LLM_BASE_URL running?"
-        return LLMError(f"{where}: {_describe(exc)}{tries}", hint=hint)
-
-
-# --- helpers ------------------------------------------------------------------------------
-
-
-def _is_transient(exc: openai.OpenAIError) -> bool:
-    """429, 5xx, timeouts and dropped connections may succeed later; nothing else will."""
-    if isinstance(exc, openai.APIConnectionError):  # APITimeoutError is a subclass
-        return True
-    if isinstance(exc, openai.APIStatusError):
-        return exc.status_code == 429 or exc.status_code >= 500
-    return False
-
-
-def _describe(exc: openai.OpenAIError) -> str:
-    if isinstance(exc, openai.APITimeoutError):
-        return "request timed out"
-    if isinstance(exc, openai.APIConnectionError):
-        return f"connection failed ({exc.__cause__ or exc})"
-    if isinstance(exc, openai.APIStatusError):
-        return f"HTTP {exc.status_code}: {_status_message(exc)}"
-    return str(exc)
-
-
-def _status_message(exc: openai.APIStatusError) -> str:
-    body = exc.body
-    if isinstance(body, Mapping):
-        message = body.get("message")
-        if isinstance(message, str):
-            return message
-    return exc.message
-
-
-def _retry_after_s(headers: Mapping[str, str]) -> float | None:
-    """Seconds to wait per ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP date)."""
-    millis = headers.get("retry-after-ms")
-    if millis is not None:
-        try:
-            return max(0.0, float(millis) / 1000)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - datetime.now(UTC)).total_seconds())
-
-
-def _to_params(messages: Sequence[Message]) -> list[ChatCompletionMessageParam]:
-    params: list[ChatCompletionMessageParam] = []
-    for m in messages:
-        if m.role == "system":
-            params.append(ChatCompletionSystemMessageParam(role="system", content=m.content))
-        elif m.role == "user":
-            params.append(ChatCompletionUserMessageParam(role="user", content=m.content))
-        else:
-            params.append(ChatCompletionAssistantMessageParam(role="assistant", content=m.content))
-    return params
-
-
-def _with_schema_instruction(messages: Sequence[Message], schema: type[BaseModel]) -> list[Message]:
-    """json_object mode cannot carry a schema, so the system prompt has to."""
-    instruction = (
-        "Reply with one JSON object and nothing else. It must validate against this "
-        f"JSON Schema:\n{json.dumps(schema.model_json_schema(), ensure_ascii=False)}"
-    )
-    # Merged into the first system message: some chat templates allow only one.
-    if messages and messages[0].role == "system":
-        first = Message(role="system", content=f"{messages[0].content}\n\n{instruction}")
-        return [first, *messages[1:]]
-    return [Message(role="system", content=instruction), *messages]
-
-
-def _repair_prompt(problem: str) -> str:
-    return (
-        "Your previous reply is not valid for the required JSON schema:\n"
-        f"{problem}\n"
-        "Reply again with only the corrected JSON object."
-    )
-
-
-def _schema_name(schema: type[BaseModel]) -> str:
-    # OpenAI requires ^[a-zA-Z0-9_-]{1,64}$ for json_schema.name.
-    return re.sub(r"[^a-zA-Z0-9_-]", "_", schema.__name__)[:64] or "response"
-
-
-def _strip_fences(text: str) -> str:
-    """Drop a ```json ... ``` wrapper, which small local models add even in JSON mode."""
-    stripped = text.strip()
-    if stripped.startswith("```") and stripped.endswith("```") and len(stripped) > 6:
-        body = stripped[3:-3]
-        newline = body.find("\n")
-        # The first line is a language tag ("json") unless the object starts right away.
-        return body[newline + 1 :] if newline != -1 and "{" not in body[:newline] else body
-    return stripped
-
-
-def _summarize(exc: ValidationError) -> str:
-    lines = []
-    for error in exc.errors(include_url=False)[:8]:
-        loc = ".".join(str(part) for part in error["loc"]) or "(root)"
-        lines.append(f"{loc}: {error['msg']}")
-    return "; ".join(lines)[:_ERROR_DETAIL_CHARS]
-
-
-def _snippet(text: str) -> str:
-    return text if len(text) <= _SNIPPET_CHARS else text[:_SNIPPET_CHARS] + "…"
+            hint = "is the server at GRAPHMEM_LLM_BASE_URL running? (`graphmem llm serve`)"
+        return error(f"{self._where()}: {describe(exc)}{tries}", hint=hint)

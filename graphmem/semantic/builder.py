@@ -9,9 +9,8 @@ next query projects the new graph).
 
 from __future__ import annotations
 
-import time
-
 from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
+from graphmem.llm import map_with_fallback
 from graphmem.semantic.extract import (
     batch_passages,
     batch_speakers,
@@ -34,13 +33,19 @@ class SemanticBuilder(Builder):
         self.prompt_version = PROMPT_VERSION if ctx.llm else None
 
     def build(self, batch: SessionBatch) -> BuildReport:
-        started = time.perf_counter()
         llm = self.ctx.llm
-        before = llm.usage.snapshot() if llm else None
         passages = batch_passages(batch)
         speakers = batch_speakers(batch, passages)
         if llm is not None:
-            facts = llm_facts(llm, passages)
+            # A passage the LLM gives up on (after retries and repairs) is extracted offline.
+            mentions = self.config.mentions_per_passage
+            facts = map_with_fallback(
+                llm,
+                lambda p: llm_facts(llm, [p])[0],
+                lambda p: offline_facts_many([p], mentions)[0],
+                passages,
+                what="quadruples",
+            )
         else:
             facts = offline_facts_many(passages, self.config.mentions_per_passage)
         if self.config.fact_session_time:
@@ -55,11 +60,6 @@ class SemanticBuilder(Builder):
         )
         report = BuildReport(self.name, sessions=len(batch.sessions))
         report.counts = {"turns": len(passages), **resolution.counts}
-        if llm and before:
-            after = llm.usage.snapshot()
-            report.llm_calls = after.calls + after.cached_calls - before.calls - before.cached_calls
-            report.llm_tokens = after.total_tokens - before.total_tokens
-        report.seconds = time.perf_counter() - started
         return report
 
     def finish(self) -> None:

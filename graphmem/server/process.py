@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
-import secrets
 import signal
 import socket
 import subprocess
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from graphmem.browser import allowed_guide_hosts
 from graphmem.config import Settings
+from graphmem.credentials import create_password, read_password
 from graphmem.errors import ServerError
+from graphmem.server.permissions import UMASK, restrict_tree
 from graphmem.server.runtime import Runtime, fetch_runtime
+from graphmem.store import bolt_ready
 
 _ENTRY = "org.neo4j.server.CommunityEntryPoint"
 _ADMIN = "org.neo4j.cli.AdminTool"
@@ -66,6 +72,10 @@ class Layout:
     def console_log(self) -> Path:
         return self.logs / "console.log"
 
+    @property
+    def start_lock(self) -> Path:
+        return self.run / "start.lock"
+
 
 def layout(settings: Settings) -> Layout:
     return Layout(settings.run_dir)
@@ -99,58 +109,73 @@ def render_conf(settings: Settings, lay: Layout, runtime: Runtime) -> str:
     )
 
 
-def read_password(settings: Settings) -> str | None:
-    path = settings.password_file
-    return path.read_text().strip() if path.is_file() else None
-
-
 def _ensure_password(settings: Settings, lay: Layout, runtime: Runtime) -> None:
     auth_ini = lay.data / "dbms" / "auth.ini"
-    if read_password(settings) is None:
+    password = read_password(settings)
+    if password is None:
         if auth_ini.exists():
             raise ServerError(
                 f"the database in {lay.data} has a password but {settings.password_file} is gone",
                 hint=f"restore the file, or delete {lay.data} to start from an empty database",
             )
-        settings.password_file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(settings.password_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as fh:
-            fh.write(secrets.token_urlsafe(24))
+        password = create_password(settings)
     if not auth_ini.exists():
-        _admin(settings, lay, runtime, ["dbms", "set-initial-password", read_password(settings)])
+        _set_initial_password(settings, lay, runtime, password)
 
 
-def _admin(settings: Settings, lay: Layout, runtime: Runtime, args: list[str | None]) -> None:
+def _set_initial_password(settings: Settings, lay: Layout, runtime: Runtime, pw: str) -> None:
+    """neo4j-admin reads the password from an argument file (``@file``, expanded by its
+    command-line parser), so it never shows on a command line that ``ps`` lists."""
+    fd, name = tempfile.mkstemp(prefix="initial-password-", dir=lay.run)  # mode 0600
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write('"' + pw.replace("\\", "\\\\").replace('"', '\\"') + '"\n')
+        _admin(settings, lay, runtime, ["dbms", "set-initial-password", f"@{name}"])
+    finally:
+        Path(name).unlink(missing_ok=True)
+
+
+def _admin(settings: Settings, lay: Layout, runtime: Runtime, args: list[str]) -> None:
     env = {**os.environ, "NEO4J_HOME": str(lay.root), "NEO4J_CONF": str(lay.conf)}
-    cmd = [settings.java, "-cp", runtime.classpath, _ADMIN, *[str(a) for a in args]]
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300, check=False)
+    cmd = [settings.java, "-cp", runtime.classpath, _ADMIN, *args]
+    proc = subprocess.run(
+        cmd, env=env, capture_output=True, text=True, timeout=300, check=False, umask=UMASK
+    )
     if proc.returncode != 0:
         raise ServerError(f"neo4j-admin {args[0]} {args[1]} failed:\n{proc.stderr[-2000:]}")
 
 
-def _alive(pid: int) -> bool:
+def _ours(pid: int, lay: Layout) -> bool:
+    """Whether ``pid`` is a live Neo4j serving *this* home: a stale pid file may name a
+    recycled pid, or another user's or another home's Neo4j, which must never be signalled."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
+        return False  # another user's process is never ours
     cmdline = Path(f"/proc/{pid}/cmdline")
-    return not cmdline.exists() or _ENTRY.encode() in cmdline.read_bytes()
+    if not cmdline.exists():
+        return True  # no /proc (not Linux): the signal probe is all there is
+    try:
+        args = cmdline.read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return _ENTRY.encode() in args and f"--home-dir={lay.root}".encode() in args
 
 
 def running_pid(settings: Settings) -> int | None:
     """The pid of our server, or None; a stale pid file is removed on the way."""
-    pid_file = layout(settings).pid_file
-    if not pid_file.is_file():
+    lay = layout(settings)
+    if not lay.pid_file.is_file():
         return None
     try:
-        pid = int(pid_file.read_text().strip())
+        pid = int(lay.pid_file.read_text().strip())
     except ValueError:
         pid = -1
-    if pid > 0 and _alive(pid):
+    if pid > 0 and _ours(pid, lay):
         return pid
-    pid_file.unlink(missing_ok=True)
+    lay.pid_file.unlink(missing_ok=True)
     return None
 
 
@@ -200,6 +225,7 @@ def _spawn(settings: Settings, lay: Layout, runtime: Runtime) -> subprocess.Pope
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
             start_new_session=True,  # survives the CLI that started it
+            umask=UMASK,  # store files, logs and auth.ini readable by this user only
             env={**os.environ, "NEO4J_HOME": str(lay.root), "NEO4J_CONF": str(lay.conf)},
         )
     except FileNotFoundError:
@@ -213,23 +239,43 @@ def _spawn(settings: Settings, lay: Layout, runtime: Runtime) -> subprocess.Pope
     return proc
 
 
+@contextmanager
+def _start_lock(lay: Layout) -> Iterator[None]:
+    """One start at a time per home: a second ``server start`` waits for the first, then
+    finds the server running and ready, instead of racing it."""
+    lay.run.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd = os.open(lay.start_lock, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
 def start(settings: Settings) -> dict[str, object]:
-    """Start the local server and wait until Bolt answers. A no-op when it already runs."""
+    """Start the local server and wait until Bolt answers. A no-op when it already runs
+    (it still returns only once Bolt answers)."""
     if settings.external:
         return {"started": False, "external": True, "uri": settings.neo4j_uri}
-    pid = running_pid(settings)
-    if pid is not None:
-        return {"started": False, "pid": pid, "already_running": True}
-    runtime, fetch_s = fetch_runtime(settings)
     lay = layout(settings)
-    for folder in (lay.conf, lay.data, lay.logs, lay.run, lay.root / "import"):
-        folder.mkdir(parents=True, exist_ok=True)
-    (lay.conf / "neo4j.conf").write_text(render_conf(settings, lay, runtime))
-    _check_ports(settings)
-    _ensure_password(settings, lay, runtime)
-    began = time.monotonic()
-    proc = _spawn(settings, lay, runtime)
-    _wait_ready(settings, proc, began)
+    settings.home.mkdir(parents=True, exist_ok=True, mode=0o700)
+    with _start_lock(lay):
+        pid = running_pid(settings)
+        if pid is not None:
+            _wait_ready(settings, None, time.monotonic())
+            restrict_tree(settings.home)
+            return {"started": False, "pid": pid, "already_running": True}
+        runtime, fetch_s = fetch_runtime(settings)
+        for folder in (lay.conf, lay.data, lay.logs, lay.run, lay.root / "import"):
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        (lay.conf / "neo4j.conf").write_text(render_conf(settings, lay, runtime))
+        restrict_tree(settings.home)
+        _check_ports(settings)
+        _ensure_password(settings, lay, runtime)
+        began = time.monotonic()
+        proc = _spawn(settings, lay, runtime)
+        _wait_ready(settings, proc, began)
     return {
         "started": True,
         "pid": proc.pid,
@@ -238,18 +284,19 @@ def start(settings: Settings) -> dict[str, object]:
     }
 
 
-def _wait_ready(settings: Settings, proc: subprocess.Popen[bytes], began: float) -> None:
-    from graphmem.store import bolt_ready  # local: the store imports this module too
-
+def _wait_ready(settings: Settings, proc: subprocess.Popen[bytes] | None, began: float) -> None:
+    """Until Bolt answers: ``proc`` is the server we just spawned, None for one already
+    running (started by another process)."""
     while time.monotonic() - began < settings.start_timeout_s:
-        if proc.poll() is not None:
+        if proc is not None and proc.poll() is not None:
             layout(settings).pid_file.unlink(missing_ok=True)
             raise ServerError(f"Neo4j exited during start-up:\n{log_tail(settings)}")
         if port_open(settings.bolt_port) and bolt_ready(settings):
             return
         time.sleep(0.5)
-    proc.terminate()
-    layout(settings).pid_file.unlink(missing_ok=True)
+    if proc is not None:
+        proc.terminate()
+        layout(settings).pid_file.unlink(missing_ok=True)
     raise ServerError(
         f"Neo4j did not answer on Bolt within {settings.start_timeout_s:.0f}s:\n"
         f"{log_tail(settings)}",
@@ -262,11 +309,12 @@ def stop(settings: Settings, timeout_s: float = 60.0) -> bool:
     pid = running_pid(settings)
     if pid is None:
         return False
+    lay = layout(settings)
     os.killpg(pid, signal.SIGTERM)
     deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline and _alive(pid):
+    while time.monotonic() < deadline and _ours(pid, lay):
         time.sleep(0.3)
-    if _alive(pid):
+    if _ours(pid, lay):
         os.killpg(pid, signal.SIGKILL)
     layout(settings).pid_file.unlink(missing_ok=True)
     return True

@@ -21,7 +21,7 @@ import struct
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -93,11 +93,20 @@ class FakeOpenAIServer:
         *,
         embedding_dim: int = 8,
         reject_json_schema: bool = False,
+        reject_formats: Collection[str] = (),
+        reject_reply: Reply | None = None,
         default: Reply | Responder | None = None,
     ) -> None:
         self.embedding_dim = embedding_dim
-        # Like servers without structured outputs: every json_schema request gets a 400.
-        self.reject_json_schema = reject_json_schema
+        # Like servers without structured outputs: requests whose response_format type is
+        # listed (json_schema for ``reject_json_schema``; "json_object_schema" means
+        # json_object with a schema) get ``reject_reply``, a 400 unless told otherwise.
+        self.reject_formats = set(reject_formats)
+        if reject_json_schema:
+            self.reject_formats.add("json_schema")
+        self.reject_reply = reject_reply or Reply.err(
+            400, "response_format type 'json_schema' is not supported"
+        )
         # Used once the chat script is exhausted; None means answer 418 (a test bug).
         self.default = default
         self._chat_script: deque[Reply] = deque()
@@ -191,9 +200,8 @@ class FakeOpenAIServer:
             self._in_flight -= 1
 
     def _next_chat(self, body: dict[str, Any]) -> Reply:
-        fmt = body.get("response_format") or {}
-        if self.reject_json_schema and fmt.get("type") == "json_schema":
-            return Reply.err(400, "response_format type 'json_schema' is not supported")
+        if format_mode(body) in self.reject_formats:
+            return self.reject_reply
         with self._lock:
             if self._chat_script:
                 return self._chat_script.popleft()
@@ -255,6 +263,22 @@ class FakeOpenAIServer:
             "model": body.get("model", "fake"),
             "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
         }
+
+
+LLAMA_CPP_REJECTION = Reply.err(
+    500,
+    "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', "
+    "'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', "
+    "'ctx': {'expected': \"'text' or 'json_object'\"}}",
+)
+"""What llama-cpp-python 0.3.x's server answers to ``response_format: json_schema``."""
+
+
+def format_mode(body: dict[str, Any]) -> str:
+    """The structured-output mode of a chat request, named as graphmem names them."""
+    fmt = body.get("response_format") or {}
+    kind = str(fmt.get("type") or "prompt")
+    return "json_object_schema" if kind == "json_object" and "schema" in fmt else kind
 
 
 def fake_embedding(text: str, dim: int) -> list[float]:

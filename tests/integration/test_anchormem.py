@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from pydantic import SecretStr
 
-from graphmem.builders.base import BuildContext, BuildReport, SessionBatch
+from graphmem.builders.base import BuildContext, BuildReport, SessionBatch, run_build
 from graphmem.cli.main import cli
 from graphmem.config import Settings
 from graphmem.designs.anchormem.builder import AnchorMemBuilder
@@ -328,13 +328,14 @@ def test_llm_build_reports_calls_and_tokens(
     _write_core(store, embedder, space, conv)
     with OpenAIStructuredLLM(llm_settings) as llm:
         ctx = BuildContext(store, embedder, settings, space, llm)
-        report: BuildReport = AnchorMemBuilder(ctx, CONFIG).build(_batch(conv))
+        report: BuildReport = run_build(AnchorMemBuilder(ctx, CONFIG), _batch(conv))
     units, events = report.counts["context_units"], report.counts["events"]
     assert events >= 1
     assert fake_llm_server.request_count() == units + events == report.llm_calls
     served = fake_llm_server.served_prompt_tokens + fake_llm_server.served_completion_tokens
     assert report.llm_tokens == served > 0
-    assert report.counts["llm_prompt_tokens"] == fake_llm_server.served_prompt_tokens
+    assert report.prompt_tokens == fake_llm_server.served_prompt_tokens
+    assert report.llm_cache_hits == 0 and report.llm_seconds > 0
     per_turn = report.as_dict()["per_turn"]
     assert per_turn["llm_calls"] == pytest.approx(report.llm_calls / 12, abs=1e-3)
     assert per_turn["llm_tokens"] == pytest.approx(served / 12, abs=0.1)

@@ -4,20 +4,22 @@ streaming), retrievers, the packer, forget, and the query/ask commands."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from graphmem.catalog import statement
 from graphmem.cli.main import cli
 from graphmem.config import Settings
 from graphmem.embed import Embedder
 from graphmem.errors import InputError
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
+from graphmem.store import FAULTS, GraphStore, Tx
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
 from tests.integration.helpers import tiny_conversation
 
@@ -50,36 +52,64 @@ def test_bad_input_fails_before_touching_stored_data(
     assert _counts(store, space) == before
 
 
-class _FailingEmbedder(Embedder):
-    """Delegates to the real embedder but crashes on a chosen text (a crash mid-ingest)."""
+@contextmanager
+def _fail_at(statement: str, after: int = 0) -> Iterator[list[str]]:
+    """Raise inside the store when ``statement`` runs for the ``after+1``-th time: the
+    failure happens after earlier statements of the same transaction were sent."""
+    seen: list[str] = []
 
-    def __init__(self, inner: Embedder, fail_on: str) -> None:
-        self.name, self.dim = inner.name, inner.dim
-        self._inner, self._fail_on = inner, fail_on
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:  # type: ignore[type-arg]
-        if any(self._fail_on in t for t in texts):
+    def hook(name: str) -> None:
+        seen.append(name)
+        if name == statement and seen.count(name) > after:
             raise RuntimeError("simulated crash")
-        return self._inner.embed(texts)
 
-    def count_tokens(self, text: str) -> int:
-        return self._inner.count_tokens(text)
+    FAULTS.hook = hook
+    try:
+        yield seen
+    finally:
+        FAULTS.hook = None
 
 
-def test_crash_leaves_whole_sessions_and_ingest_resumes(
-    settings: Settings, store: GraphStore, embedder: Embedder, space: str
+def test_crash_inside_the_session_transaction_rolls_it_back_and_ingest_resumes(
+    memory: Memory, store: GraphStore, space: str
 ) -> None:
-    broken = Memory(
-        settings, store=store, embedder=_FailingEmbedder(embedder, fail_on="(session 2)")
-    )
-    with pytest.raises(RuntimeError, match="simulated crash"):
-        broken.ingest_dataset(_dataset(sessions=3), space)
+    # Session 2's transaction has already written its Session node, released derived nodes
+    # and pruned passages when its passages fail: all of it must roll back.
+    with _fail_at("core.upsert_passages", after=1) as seen, pytest.raises(RuntimeError):
+        memory.ingest_dataset(_dataset(sessions=3), space)
+    assert seen.count("core.upsert_session") == 2  # the failure was inside session 2's tx
     assert _counts(store, space)["Passage"] == 6  # session 1 whole, nothing of session 2
-    report, _ = Memory(settings, store=store, embedder=embedder).ingest_dataset(
-        _dataset(sessions=3), space
-    )
+    assert _counts(store, space)["Session"] == 1
+    report, _ = memory.ingest_dataset(_dataset(sessions=3), space)
     assert report.sessions_skipped == 1 and report.sessions_written == 2
     assert _counts(store, space)["Passage"] == 18 and _counts(store, space)["Session"] == 3
+
+
+def test_the_rollback_test_can_fail(
+    memory: Memory, store: GraphStore, space: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same fault with each statement committed on its own (no session transaction)
+    leaves session 2 half-written, which the rollback test above would catch."""
+
+    def autocommit(work: Any) -> Any:
+        with store.driver.session(database=store.database) as session:
+            return work(_AutoTx(session))
+
+    monkeypatch.setattr(store, "retrying", autocommit)
+    with _fail_at("core.upsert_passages", after=1), pytest.raises(RuntimeError):
+        memory.ingest_dataset(_dataset(sessions=3), space)
+    assert _counts(store, space)["Session"] == 2  # a Session without its passages
+
+
+class _AutoTx(Tx):
+    def __init__(self, session: Any) -> None:
+        self._session = session
+
+    def run(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        stmt = statement(name)
+        if FAULTS.hook is not None:
+            FAULTS.hook(name)
+        return [dict(record) for record in self._session.run(stmt.text, params)]
 
 
 def test_streaming_add_messages_chains_turns_and_sessions(

@@ -1,10 +1,13 @@
-"""The real OpenAI client code against a scripted fake server: no network, no real model."""
+"""The real OpenAI client code against a scripted fake server: no network, no real model.
+
+Transport: request shape, repairs, retries, which failures are final, cache, concurrency.
+Structured-output negotiation and per-item fallback: tests/unit/test_llm_structured.py.
+"""
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from pathlib import Path
@@ -12,74 +15,32 @@ from typing import Any
 
 import httpx
 import pytest
-from pydantic import BaseModel, SecretStr
 
-from graphmem.config import Settings
-from graphmem.errors import LLMError
+from graphmem.errors import LLMError, LLMItemError
 from graphmem.llm import Message, ResponseCache, Usage, build_llm, cache_key
-from graphmem.llm.openai_llm import OpenAIStructuredLLM, _retry_after_s
-from tests.fakes.openai_server import EMBEDDINGS_PATH, FakeOpenAIServer, Reply, fake_embedding
+from graphmem.llm.openai_llm import OpenAIStructuredLLM
+from graphmem.llm.wire import retry_after_s
+from tests.fakes import llm_support
+from tests.fakes.llm_support import (
+    ADA,
+    ADA_PERSON,
+    ASK,
+    Person,
+    Sleeps,
+    Topic,
+    make_client,
+    make_settings,
+)
+from tests.fakes.openai_server import (
+    EMBEDDINGS_PATH,
+    FakeOpenAIServer,
+    Reply,
+    fake_embedding,
+    format_mode,
+)
 
-
-class Person(BaseModel):
-    name: str
-    age: int
-
-
-class Topic(BaseModel):
-    label: str
-
-
-ADA = {"name": "Ada", "age": 36}
-ADA_PERSON = Person(name="Ada", age=36)
-ASK = [
-    Message(role="system", content="You extract people from text."),
-    Message(role="user", content="Ada Lovelace was 36."),
-]
-
-
-@pytest.fixture(autouse=True)
-def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A developer's HTTP(S)_PROXY must not swallow requests meant for 127.0.0.1.
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
-
-
-@pytest.fixture
-def server() -> Iterator[FakeOpenAIServer]:
-    with FakeOpenAIServer() as srv:
-        yield srv
-
-
-def make_settings(tmp_path: Path, server: FakeOpenAIServer, **overrides: Any) -> Settings:
-    values: dict[str, Any] = {
-        "llm_base_url": server.base_url,
-        "llm_model": "fake-model",
-        "llm_timeout_s": 5.0,
-        "llm_max_retries": 3,
-        "llm_concurrency": 4,
-        "llm_cache": False,
-        "cache_dir": tmp_path / "cache",
-        "home": tmp_path / "home",
-        **overrides,
-    }
-    # llm_api_key is only settable through its env-style alias, so set it after the fact.
-    return Settings(**values).model_copy(update={"llm_api_key": SecretStr("test-key")})
-
-
-class Sleeps(list[float]):
-    """Records the backoff delays the client asks for, and really sleeps them."""
-
-    def __call__(self, seconds: float) -> None:
-        self.append(seconds)
-        time.sleep(seconds)
-
-
-def make_client(settings: Settings, sleeps: Sleeps | None = None, **kw: Any) -> OpenAIStructuredLLM:
-    kw.setdefault("backoff_base_s", 0.001)
-    kw.setdefault("backoff_max_s", 0.01)
-    return OpenAIStructuredLLM(settings, sleep=sleeps if sleeps is not None else Sleeps(), **kw)
-
+server = llm_support.server
+no_proxy = llm_support.no_proxy
 
 # --- the happy path --------------------------------------------------------------------------
 
@@ -97,6 +58,7 @@ def test_valid_output_is_parsed_and_request_is_well_formed(
     body = request.body
     assert body["model"] == "fake-model"
     assert body["temperature"] == 0
+    assert body["max_tokens"] == 1024
     assert body["messages"] == [m.model_dump() for m in ASK]
     assert body["response_format"] == {
         "type": "json_schema",
@@ -104,19 +66,24 @@ def test_valid_output_is_parsed_and_request_is_well_formed(
     }
     assert llm.response_format_mode == "json_schema"
     usage = llm.usage.snapshot()
-    assert (usage.calls, usage.retries, usage.repairs, usage.cached_calls) == (1, 0, 0, 0)
+    assert (usage.calls, usage.retries, usage.repairs, usage.cache_hits) == (1, 0, 0, 0)
+    assert usage.errors == usage.fallbacks == 0 and usage.seconds > 0
     assert usage.prompt_tokens == server.served_prompt_tokens > 0
     assert usage.completion_tokens == server.served_completion_tokens > 0
 
 
-def test_code_fenced_json_is_accepted_without_repair(
+def test_fenced_or_chatty_json_is_accepted_without_repair(
     tmp_path: Path, server: FakeOpenAIServer
 ) -> None:
-    server.enqueue(Reply.text(f"```json\n{json.dumps(ADA)}\n```"))
+    server.enqueue(
+        Reply.text(f"```json\n{json.dumps(ADA)}\n```"),
+        Reply.text(f"Here you go: {json.dumps(ADA)} Anything else?"),
+    )
     llm = make_client(make_settings(tmp_path, server))
-    assert llm.generate(ASK, Person).age == 36
-    assert server.request_count() == 1
-    assert llm.usage.repairs == 0
+    assert llm.generate(ASK, Person) == ADA_PERSON
+    assert llm.generate(ASK, Person) == ADA_PERSON
+    assert server.request_count() == 2
+    assert llm.usage.snapshot().repairs == 0
 
 
 def test_constructor_does_no_io_and_build_llm_follows_settings(
@@ -132,31 +99,7 @@ def test_constructor_does_no_io_and_build_llm_follows_settings(
     assert not (settings.cache_dir / "llm-cache.sqlite").exists()
 
 
-# --- structured-output fallback and repair ---------------------------------------------------
-
-
-def test_json_schema_rejected_falls_back_to_json_object_for_the_client(tmp_path: Path) -> None:
-    with FakeOpenAIServer(reject_json_schema=True) as server:
-        server.enqueue(Reply.json(ADA), Reply.json({"label": "history"}))
-        llm = make_client(make_settings(tmp_path, server))
-        assert llm.generate(ASK, Person) == ADA_PERSON
-        assert llm.generate(ASK, Topic) == Topic(label="history")
-        bodies = server.bodies()
-
-    # One rejected probe, then json_object for every later request.
-    assert [b["response_format"]["type"] for b in bodies] == [
-        "json_schema",
-        "json_object",
-        "json_object",
-    ]
-    assert llm.response_format_mode == "json_object"
-    assert llm.usage.retries == 0
-    # The schema travels in the (single, merged) system message instead.
-    fallback = bodies[1]["messages"]
-    assert [m["role"] for m in fallback] == ["system", "user"]
-    assert fallback[0]["content"].startswith("You extract people from text.")
-    assert json.dumps(Person.model_json_schema()) in fallback[0]["content"]
-    assert json.dumps(Topic.model_json_schema()) in bodies[2]["messages"][0]["content"]
+# --- repair ----------------------------------------------------------------------------------
 
 
 def test_malformed_json_gets_one_repair_turn(tmp_path: Path, server: FakeOpenAIServer) -> None:
@@ -170,24 +113,41 @@ def test_malformed_json_gets_one_repair_turn(tmp_path: Path, server: FakeOpenAIS
     assert repair["messages"][2] == {"role": "assistant", "content": '{"name": "Ada", "age": '}
     assert repair["messages"][3]["role"] == "user"
     assert "not valid" in repair["messages"][3]["content"]
-    assert (llm.usage.calls, llm.usage.repairs, llm.usage.retries) == (2, 1, 0)
+    usage = llm.usage.snapshot()
+    assert (usage.calls, usage.repairs, usage.retries) == (2, 1, 0)
 
 
-def test_output_still_invalid_after_repair_raises_llm_error(
+def test_output_still_invalid_after_repair_raises_item_error(
     tmp_path: Path, server: FakeOpenAIServer
 ) -> None:
     server.enqueue(Reply.text("Sure! Here is the JSON you asked for"), Reply.json({"name": "Ada"}))
     llm = make_client(make_settings(tmp_path, server))
 
-    with pytest.raises(LLMError) as caught:
+    with pytest.raises(LLMItemError) as caught:
         llm.generate(ASK, Person)
     message = str(caught.value)
     assert "Person" in message
     assert "age" in message  # the validation problem
     assert '{"name": "Ada"}' in message  # a snippet of the bad output
     assert server.request_count() == 2  # exactly one repair, no more
-    # The repair prompt carried the first validation error to the model.
-    assert "Invalid JSON" in server.bodies()[1]["messages"][-1]["content"]
+    repair = server.bodies()[1]["messages"][-1]["content"]
+    assert "Invalid JSON" in repair  # the first validation error...
+    assert json.dumps(Person.model_json_schema()) in repair  # ...and the schema
+
+
+def test_repairs_are_bounded_by_settings(tmp_path: Path, server: FakeOpenAIServer) -> None:
+    server.enqueue(*[Reply.text("no")] * 3, Reply.json(ADA))
+    llm = make_client(make_settings(tmp_path, server, llm_max_repairs=2))
+    with pytest.raises(LLMItemError, match="after 2 repair"):
+        llm.generate(ASK, Person)
+    assert server.request_count() == 3 and server.remaining() == 1
+
+
+def test_cut_off_answer_is_told_to_be_shorter(tmp_path: Path, server: FakeOpenAIServer) -> None:
+    server.enqueue(Reply(content='{"name": "Ada", "age"', finish_reason="length"), Reply.json(ADA))
+    llm = make_client(make_settings(tmp_path, server))
+    assert llm.generate(ASK, Person) == ADA_PERSON
+    assert "cut off" in server.bodies()[1]["messages"][-1]["content"]
 
 
 # --- retries ---------------------------------------------------------------------------------
@@ -204,7 +164,9 @@ def test_rate_limit_honours_retry_after_then_succeeds(
     assert server.request_count() == 2
     assert len(sleeps) == 1
     assert sleeps[0] == pytest.approx(0.2)
-    assert (llm.usage.retries, llm.usage.calls) == (1, 1)
+    usage = llm.usage.snapshot()
+    # every request the server saw is a call; the refused one is also an error
+    assert (usage.retries, usage.calls, usage.errors) == (1, 2, 1)
 
 
 def test_retry_after_is_capped(tmp_path: Path, server: FakeOpenAIServer) -> None:
@@ -216,12 +178,12 @@ def test_retry_after_is_capped(tmp_path: Path, server: FakeOpenAIServer) -> None
 
 
 def test_retry_after_header_forms() -> None:
-    assert _retry_after_s({"retry-after-ms": "250"}) == 0.25
-    assert _retry_after_s({"retry-after": "3"}) == 3.0
+    assert retry_after_s({"retry-after-ms": "250"}) == 0.25
+    assert retry_after_s({"retry-after": "3"}) == 3.0
     later = format_datetime(datetime.now(UTC) + timedelta(seconds=30), usegmt=True)
-    assert 25 < (_retry_after_s({"retry-after": later}) or 0) <= 30
-    assert _retry_after_s({"retry-after": "soon"}) is None
-    assert _retry_after_s({}) is None
+    assert 25 < (retry_after_s({"retry-after": later}) or 0) <= 30
+    assert retry_after_s({"retry-after": "soon"}) is None
+    assert retry_after_s({}) is None
 
 
 def test_server_errors_back_off_exponentially_then_succeed(
@@ -234,29 +196,32 @@ def test_server_errors_back_off_exponentially_then_succeed(
     )
 
     assert llm.generate(ASK, Person) == ADA_PERSON
-    assert server.request_count() == 3
-    assert llm.usage.retries == 2
+    assert server.request_count() == 3 == llm.usage.snapshot().calls
+    assert llm.usage.snapshot().retries == 2
     # Equal jitter: attempt n waits between half and all of base * 2**n.
     assert 0.005 <= sleeps[0] <= 0.01
     assert 0.01 <= sleeps[1] <= 0.02
 
 
-def test_timeouts_are_retried_then_raise(tmp_path: Path, server: FakeOpenAIServer) -> None:
+def test_timeouts_are_retried_then_give_up_on_the_item(
+    tmp_path: Path, server: FakeOpenAIServer
+) -> None:
     server.enqueue(*[Reply.slow(3.0, ADA)] * 3)
     settings = make_settings(tmp_path, server, llm_timeout_s=0.25, llm_max_retries=2)
     llm = make_client(settings)
 
     started = time.monotonic()
-    with pytest.raises(LLMError) as caught:
+    with pytest.raises(LLMItemError) as caught:  # this request may be too slow: degrade it
         llm.generate(ASK, Person)
     assert time.monotonic() - started < 2.5  # gave up on each slow reply, did not wait it out
     assert "timed out after 3 attempts" in str(caught.value)
     assert caught.value.hint is not None and "TIMEOUT" in caught.value.hint
     assert server.request_count() == 3
-    assert (llm.usage.retries, llm.usage.calls) == (2, 0)
+    usage = llm.usage.snapshot()
+    assert (usage.retries, usage.calls, usage.errors) == (2, 3, 3)
 
 
-def test_connection_refused_is_retried_then_raises(tmp_path: Path) -> None:
+def test_connection_refused_is_retried_then_stops_the_run(tmp_path: Path) -> None:
     with FakeOpenAIServer() as gone:
         settings = make_settings(tmp_path, gone, llm_max_retries=1)
     sleeps = Sleeps()
@@ -264,43 +229,52 @@ def test_connection_refused_is_retried_then_raises(tmp_path: Path) -> None:
 
     with pytest.raises(LLMError) as caught:
         llm.generate(ASK, Person)
+    assert not isinstance(caught.value, LLMItemError)  # every item would fail the same way
     assert "connection failed" in str(caught.value)
     assert len(sleeps) == 1
-    assert llm.usage.retries == 1
+    assert llm.usage.snapshot().retries == 1
 
 
-@pytest.mark.parametrize("status", [401, 403, 404, 422])
+@pytest.mark.parametrize(
+    ("status", "per_item"), [(401, False), (403, False), (404, False), (422, True), (413, True)]
+)
 def test_other_client_errors_are_not_retried(
-    tmp_path: Path, server: FakeOpenAIServer, status: int
+    tmp_path: Path, server: FakeOpenAIServer, status: int, per_item: bool
 ) -> None:
     server.enqueue(Reply.err(status, "nope"), Reply.json(ADA))
     sleeps = Sleeps()
-    llm = make_client(make_settings(tmp_path, server), sleeps)
+    settings = make_settings(tmp_path, server, llm_response_format="json_schema")
+    llm = make_client(settings, sleeps)
 
     with pytest.raises(LLMError) as caught:
         llm.generate(ASK, Person)
+    # credentials and unknown models stop the run; an invalid request degrades its item
+    assert isinstance(caught.value, LLMItemError) is per_item
     assert f"HTTP {status}: nope" in str(caught.value)
     assert server.request_count() == 1
     assert sleeps == []
     assert server.remaining() == 1
 
 
-def test_bad_request_is_not_retried(tmp_path: Path, server: FakeOpenAIServer) -> None:
-    # While json_schema support is unknown, a 400 earns exactly one json_object probe...
-    server.enqueue(Reply.err(400, "context too long"), Reply.err(400, "context too long"))
+def test_bad_request_is_never_sent_twice(tmp_path: Path, server: FakeOpenAIServer) -> None:
+    # While the format is unsettled, each rejection tries the next weaker mode once...
+    server.enqueue(*[Reply.err(400, "context too long")] * 4)
     llm = make_client(make_settings(tmp_path, server))
-    with pytest.raises(LLMError, match="HTTP 400: context too long"):
+    with pytest.raises(LLMItemError, match="HTTP 400: context too long"):
         llm.generate(ASK, Person)
-    assert server.request_count() == 2
-    assert llm.response_format_mode == "unknown"  # the 400 was not about response_format
+    modes = [format_mode(b) for b in server.bodies()]
+    assert modes == ["json_schema", "json_object_schema", "json_object", "prompt"]
+    assert llm.response_format_mode is None  # no mode worked: the request was the problem
 
-    # ...and once json_schema is known to work, a 400 is final straight away.
+    # ...the next request starts over at json_schema, and once a mode has worked a
+    # rejection is final straight away.
     server.enqueue(Reply.json(ADA), Reply.err(400, "context too long"))
     llm.generate(ASK, Person)
-    with pytest.raises(LLMError):
+    assert llm.response_format_mode == "json_schema"
+    with pytest.raises(LLMItemError):
         llm.generate([*ASK, Message(role="user", content="more")], Person)
-    assert server.request_count() == 4
-    assert llm.usage.retries == 0
+    assert server.request_count() == 6 == llm.usage.snapshot().calls
+    assert llm.usage.snapshot().retries == 0
 
 
 # --- cache -----------------------------------------------------------------------------------
@@ -316,13 +290,13 @@ def test_cache_hit_makes_no_request_and_survives_a_new_client(
         assert first.generate(ASK, Person) == ADA_PERSON
         assert first.generate(ASK, Person) == ADA_PERSON
         assert server.request_count() == 1
-        assert (first.usage.calls, first.usage.cached_calls) == (1, 1)
+        assert (first.usage.snapshot().calls, first.usage.snapshot().cache_hits) == (1, 1)
     assert (settings.cache_dir / "llm-cache.sqlite").is_file()
 
     with make_client(settings) as second:
         assert second.generate(ASK, Person) == ADA_PERSON
         assert server.request_count() == 1
-        assert (second.usage.calls, second.usage.cached_calls) == (0, 1)
+        assert (second.usage.snapshot().calls, second.usage.snapshot().cache_hits) == (0, 1)
         # Another schema is another key, even for the same conversation.
         assert second.generate(ASK, Topic) == Topic(label="math")
         assert server.request_count() == 2
@@ -341,8 +315,22 @@ def test_cache_key_and_override_path(tmp_path: Path, server: FakeOpenAIServer) -
     llm.close()
     cache = ResponseCache(custom)
     assert json.loads(cache.get(cache_key("fake-model", ASK, Person)) or "null") == ADA
-    assert len(cache) == 1
+    assert cache.get(cache_key("fake-model", ASK, Topic)) is None
     cache.close()
+
+
+def test_cache_entry_the_schema_rejects_is_asked_again(
+    tmp_path: Path, server: FakeOpenAIServer
+) -> None:
+    path = tmp_path / "cache" / "llm-cache.sqlite"
+    stale = ResponseCache(path)
+    stale.put(cache_key("fake-model", ASK, Person), '{"name": "Ada"}')
+    stale.close()
+    server.enqueue(Reply.json(ADA))
+    with make_client(make_settings(tmp_path, server, llm_cache=True)) as llm:
+        assert llm.generate(ASK, Person) == ADA_PERSON
+        assert llm.usage.snapshot().cache_hits == 0
+    assert server.request_count() == 1
 
 
 def test_cache_disabled_calls_every_time(tmp_path: Path, server: FakeOpenAIServer) -> None:
@@ -352,7 +340,7 @@ def test_cache_disabled_calls_every_time(tmp_path: Path, server: FakeOpenAIServe
     llm.generate(ASK, Person)
     llm.generate(ASK, Person)
     assert server.request_count() == 2
-    assert llm.usage.cached_calls == 0
+    assert llm.usage.snapshot().cache_hits == 0
 
 
 # --- concurrency and accounting --------------------------------------------------------------
@@ -380,6 +368,8 @@ def test_generate_many_keeps_order_and_bounds_concurrency(tmp_path: Path) -> Non
         assert usage.prompt_tokens == server.served_prompt_tokens
         assert usage.completion_tokens == server.served_completion_tokens
         assert usage.total_tokens == usage.prompt_tokens + usage.completion_tokens > 12
+        # waits of concurrent requests add up: about 12 x 0.1 s although ~0.4 s passed
+        assert usage.seconds >= 1.0
 
 
 def test_generate_many_raises_llm_error_from_any_request(tmp_path: Path) -> None:
@@ -391,12 +381,18 @@ def test_generate_many_raises_llm_error_from_any_request(tmp_path: Path) -> None
         assert llm.generate_many([]) == []
 
 
-def test_usage_snapshot_is_a_detached_copy() -> None:
+def test_usage_totals_subtract_and_add() -> None:
     usage = Usage()
     usage.add(calls=2, prompt_tokens=10, completion_tokens=5)
     snap = usage.snapshot()
-    usage.add(calls=1)
-    assert (snap.calls, snap.total_tokens, usage.calls) == (2, 15, 3)
+    usage.add(calls=1, seconds=0.5)
+    later = usage.snapshot()
+    assert (snap.calls, snap.total_tokens, later.calls) == (2, 15, 3)
+    spent = later - snap
+    assert (spent.calls, spent.total_tokens, spent.seconds) == (1, 0, 0.5)
+    assert snap + spent == later
+    flat = spent.as_dict()
+    assert (flat["llm_calls"], flat["llm_tokens"], flat["llm_cache_hits"]) == (1, 0, 0)
 
 
 # --- the fake server itself (later used by the embedder's tests) ------------------------------

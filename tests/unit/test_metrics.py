@@ -7,8 +7,8 @@ import math
 import pytest
 from pydantic import ValidationError
 
+from graphmem.answer import ANSWER_PROMPT
 from graphmem.eval.metrics import (
-    ANSWER_PROMPT,
     CATEGORY_NAMES,
     JUDGE_PROMPT,
     JudgeVerdict,

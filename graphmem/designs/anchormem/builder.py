@@ -4,12 +4,11 @@ Per batch of sessions: extract facts from the context units and store them (embe
 ``FROM`` their source turns); find each new fact's neighbours among all facts of the space
 through the vector index (so a chunked ingest associates new facts with old ones); link
 ``SIMILAR`` pairs; prune redundant groups; integrate the kept ones into ``AssocEvent``
-nodes. Construction cost (time, LLM calls and tokens) comes back in the BuildReport.
+nodes. Construction cost (time, LLM calls and tokens) is measured by ``run_build``.
 """
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any, TypeVar
@@ -32,7 +31,6 @@ from graphmem.designs.anchormem.extract import (
     OfflineExtractor,
     context_units,
 )
-from graphmem.llm import Usage
 from graphmem.overfetch import label_totals
 from graphmem.turns import render_turn
 
@@ -64,9 +62,7 @@ class AnchorMemBuilder(Builder):
         self.config: AnchorMemConfig = config or ctx.configs.get("anchormem")
 
     def build(self, batch: SessionBatch) -> BuildReport:
-        started = time.perf_counter()
         llm = self.ctx.llm
-        usage_before = llm.usage.snapshot() if llm else None
         self._write("anchormem.prune_orphans")
         units = context_units(batch, self.config.window, self.config.step)
         extractor = LLMExtractor(llm) if llm else OfflineExtractor()
@@ -90,9 +86,6 @@ class AnchorMemBuilder(Builder):
                 "similar_links": len(links),
             },
         )
-        if llm is not None and usage_before is not None:
-            _account(report, usage_before, llm.usage.snapshot())
-        report.seconds = time.perf_counter() - started
         return report
 
     # --- storage helpers ------------------------------------------------------------
@@ -242,13 +235,3 @@ class AnchorMemBuilder(Builder):
             for session, sid in zip(batch.sessions, batch.session_ids, strict=True)
         ]
         self._write_rows("anchormem.session_stats", rows)
-
-
-def _account(report: BuildReport, before: Usage, after: Usage) -> None:
-    """LLM cost of this build: the client's counters after minus before (builders run one
-    at a time, so the difference is this builder's)."""
-    report.llm_calls = after.calls - before.calls
-    report.llm_tokens = after.total_tokens - before.total_tokens
-    report.counts["llm_prompt_tokens"] = after.prompt_tokens - before.prompt_tokens
-    report.counts["llm_completion_tokens"] = after.completion_tokens - before.completion_tokens
-    report.counts["llm_cached_calls"] = after.cached_calls - before.cached_calls

@@ -29,7 +29,7 @@ from graphmem.designs.anchormem.prompts import (
     integrate_user_prompt,
 )
 from graphmem.ingest.writer import content_id
-from graphmem.llm import Message, StructuredLLM
+from graphmem.llm import Message, StructuredLLM, map_with_fallback
 
 
 @dataclass(frozen=True)
@@ -177,8 +177,13 @@ def integration_messages(facts: Sequence[MemberFact]) -> list[Message]:
 
 def integrate(groups: Sequence[Sequence[MemberFact]], llm: StructuredLLM | None) -> list[str]:
     """One narrative per group: extractive offline, the integration prompt with an LLM
-    (all groups of a batch sent together)."""
+    (all groups of a batch sent together; a group the LLM gives up on stays extractive)."""
     if llm is None:
         return [extractive_narrative(g) for g in groups]
-    answers = llm.generate_many([(integration_messages(g), IntegratedEvent) for g in groups])
-    return [" ".join(a.narrative) for a in answers]
+    return map_with_fallback(
+        llm,
+        lambda g: " ".join(llm.generate(integration_messages(g), IntegratedEvent).narrative),
+        extractive_narrative,
+        groups,
+        what="anchormem integration",
+    )

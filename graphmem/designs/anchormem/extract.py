@@ -25,7 +25,7 @@ from graphmem.designs.anchormem.prompts import EXTRACT_SYSTEM, ExtractedFacts, e
 from graphmem.designs.anchormem.rewrite import second_person_to_name
 from graphmem.ingest.models import SessionIn, Turn
 from graphmem.ingest.writer import content_id, session_date_text
-from graphmem.llm import Message, StructuredLLM
+from graphmem.llm import Message, StructuredLLM, map_with_fallback
 from graphmem.nlp import TemporalMention, analyse_many, annotate, first_person_to_name
 from graphmem.nlp.text import is_content_token
 from graphmem.turns import render_turn
@@ -252,25 +252,26 @@ class LLMExtractor:
         self._llm = llm
 
     def extract(self, units: Sequence[ContextUnit]) -> list[FactDraft]:
-        requests = [
-            (
-                [
-                    Message(role="system", content=EXTRACT_SYSTEM),
-                    Message(role="user", content=self._prompt(unit)),
-                ],
-                ExtractedFacts,
-            )
-            for unit in units
+        """A unit the LLM gives up on gets the offline extraction of its turns."""
+        per_unit = map_with_fallback(
+            self._llm,
+            self._extract_unit,
+            lambda unit: OfflineExtractor().extract([unit]),
+            units,
+            what="anchormem facts",
+        )
+        return merge_drafts([draft for drafts in per_unit for draft in drafts])
+
+    def _extract_unit(self, unit: ContextUnit) -> list[FactDraft]:
+        messages = [
+            Message(role="system", content=EXTRACT_SYSTEM),
+            Message(role="user", content=self._prompt(unit)),
         ]
-        answers = self._llm.generate_many(requests)
-        drafts: list[FactDraft] = []
-        for unit, answer in zip(units, answers, strict=True):
-            first = unit.turns[0]
-            reference = first.timestamp or unit.session.started_at
-            order = (unit.session.index, first.index)
-            for text in answer.facts:
-                drafts.append(FactDraft(text, list(unit.passage_ids), reference, order))
-        return merge_drafts(drafts)
+        answer = self._llm.generate(messages, ExtractedFacts)
+        first = unit.turns[0]
+        reference = first.timestamp or unit.session.started_at
+        order = (unit.session.index, first.index)
+        return [FactDraft(text, list(unit.passage_ids), reference, order) for text in answer.facts]
 
     @staticmethod
     def _prompt(unit: ContextUnit) -> str:

@@ -10,7 +10,6 @@ build (retrievers keep the frames with their snapshot of the projection).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,6 +31,7 @@ from graphmem.designs.seem.frames import FrameDraft, llm_frames, offline_frame, 
 from graphmem.designs.seem.llm_prompts import PROMPT_VERSION
 from graphmem.designs.seem.settings import SeemSettings
 from graphmem.ingest.writer import content_id
+from graphmem.llm import map_with_fallback
 from graphmem.nlp import analyse_many, extract_triples
 from graphmem.overfetch import label_totals
 from graphmem.semantic import (
@@ -65,9 +65,7 @@ class SeemBuilder(Builder):
         self.prompt_version = PROMPT_VERSION if ctx.llm else None
 
     def build(self, batch: SessionBatch) -> BuildReport:
-        started = time.perf_counter()
         llm = self.ctx.llm
-        before = llm.usage.snapshot() if llm else None
         passages = batch_passages(batch)
         speakers = batch_speakers(batch, passages)
         self._release([p.id for p in passages])
@@ -84,11 +82,6 @@ class SeemBuilder(Builder):
             "frames_fused": consolidation.fused,
             "events": events,
         }
-        if llm and before:
-            after = llm.usage.snapshot()
-            report.llm_calls = after.calls + after.cached_calls - before.calls - before.cached_calls
-            report.llm_tokens = after.total_tokens - before.total_tokens
-        report.seconds = time.perf_counter() - started
         return report
 
     def _release(self, ids: list[str]) -> None:
@@ -104,11 +97,27 @@ class SeemBuilder(Builder):
     # --- frames before consolidation ------------------------------------------------------
     def _drafts(self, passages: Sequence[PassageIn], speakers: set[str]) -> list[FrameDraft]:
         windows = windows_of(passages, self.config.frame_window)
-        if self.ctx.llm is not None:
-            return llm_frames(self.ctx.llm, windows, speakers, self.config.max_events_per_frame)
+        llm = self.ctx.llm
+        if llm is None:
+            return self._offline_drafts(windows, speakers)
+        # A window the LLM gives up on (after retries and repairs) is framed offline instead.
+        limit = self.config.max_events_per_frame
+        return map_with_fallback(
+            llm,
+            lambda w: llm_frames(llm, [w], speakers, limit)[0],
+            lambda w: self._offline_drafts([w], speakers)[0],
+            windows,
+            what="seem frames",
+        )
+
+    def _offline_drafts(
+        self, windows: Sequence[Sequence[PassageIn]], speakers: set[str]
+    ) -> list[FrameDraft]:
         # The semantic builder parsed these texts a moment ago: graphmem.nlp keeps the parses.
-        texts = [p.text for p in passages]
-        docs = dict(zip([p.id for p in passages], analyse_many(texts), strict=True))
+        passages = [p for window in windows for p in window]
+        docs = dict(
+            zip([p.id for p in passages], analyse_many([p.text for p in passages]), strict=True)
+        )
         return [
             offline_frame(
                 window,

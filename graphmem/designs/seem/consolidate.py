@@ -29,7 +29,7 @@ from graphmem.designs.seem.llm_prompts import (
 )
 from graphmem.designs.seem.settings import SeemSettings
 from graphmem.ingest.writer import content_id
-from graphmem.llm import StructuredLLM
+from graphmem.llm import StructuredLLM, with_fallback
 
 Vector = npt.NDArray[np.float32]
 
@@ -142,17 +142,35 @@ class OfflineJudge(Judge):
 
 
 class LLMJudge(Judge):
-    """SEEM's agents: a conservative same-event judge and the fusion prompt."""
+    """SEEM's agents: a conservative same-event judge and the fusion prompt; a pair the LLM
+    gives up on is judged and fused offline (``graphmem.llm.with_fallback``)."""
 
     def __init__(self, config: SeemSettings, llm: StructuredLLM) -> None:
         super().__init__(config)
         self.llm = llm
+        self.offline = OfflineJudge(config)
 
     def same_event(self, new: Frame, old: Frame, similarity: float) -> bool:
+        return with_fallback(
+            self.llm,
+            self._llm_same_event,
+            lambda pair: self.offline.same_event(*pair, similarity),
+            (new, old),
+            what="seem same-event judge",
+        )
+
+    def fuse(self, old: Frame, new: Frame) -> tuple[str, list[EventSlots]]:
+        return with_fallback(
+            self.llm, self._llm_fuse, lambda p: self.offline.fuse(*p), (old, new), what="seem fuse"
+        )
+
+    def _llm_same_event(self, pair: tuple[Frame, Frame]) -> bool:
+        new, old = pair
         verdict = self.llm.generate(judge_messages(new.render(), old.render()), SameEventVerdict)
         return verdict.same_event
 
-    def fuse(self, old: Frame, new: Frame) -> tuple[str, list[EventSlots]]:
+    def _llm_fuse(self, pair: tuple[Frame, Frame]) -> tuple[str, list[EventSlots]]:
+        old, new = pair
         messages = fuse_messages(old.render(), new.render(), [*old.sources, *new.sources])
         fused = self.llm.generate(messages, FrameOut)
         return fused.summary.strip(), fused.events[: self.config.max_events_per_frame]

@@ -1,0 +1,1 @@
+"""Amory: narrative-driven agent memory (stories, subplots, semanticised side facts)."""

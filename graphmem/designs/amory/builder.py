@@ -1,0 +1,318 @@
+"""``AmoryBuilder``: narratives, memory binding, momentum-aware consolidation and
+semanticization for each batch of sessions (Algorithm 1, lines 13-19).
+
+Per conversation of the batch: the stories of earlier batches are loaded from the graph,
+the batch's turns become excerpts (their stored embeddings are their vectors), each turn
+pair of a session is one step of the ``Timeline``, and the stories that changed are written
+back with their items, subplots and side facts. The clock (steps, the initialisation
+window of T turns) is counted from the conversation's first turn, so sessions built one by
+one give the stories one batch gives.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
+from graphmem.designs.amory.config import OFFLINE_VERSION, PROMPT_VERSION, AmorySettings
+from graphmem.designs.amory.llm import RECENT, LLMMind
+from graphmem.designs.amory.offline import OfflineMind, characters_of, headline_text
+from graphmem.designs.amory.semantic_bridge import write_side_facts
+from graphmem.designs.amory.timeline import Excerpt, Mind, Story, Subplot, Timeline
+from graphmem.ingest.writer import content_id
+from graphmem.nlp import analyse_many, is_contentless, keyphrases, persons
+from graphmem.turns import render_turn
+
+BUILDER = "amory"
+_PHRASES_PER_TURN = 5
+
+
+def render_excerpt(row: dict[str, Any]) -> str:
+    return render_turn(
+        row["speaker"], row["text"], date_text=row.get("date_text"), caption=row.get("caption")
+    )
+
+
+def _native(value: Any) -> Any:
+    return value.to_native() if hasattr(value, "to_native") else value
+
+
+class AmoryBuilder(Builder):
+    name = BUILDER
+
+    def __init__(self, ctx: BuildContext, config: AmorySettings | None = None) -> None:
+        super().__init__(ctx)
+        self.config: AmorySettings = config or ctx.configs.get("amory")
+        self.version = PROMPT_VERSION if ctx.llm else OFFLINE_VERSION
+
+    def build(self, batch: SessionBatch) -> BuildReport:
+        llm = self.ctx.llm
+        conversation = batch.conversation.conversation_id
+        speakers = set(batch.conversation.speakers)
+        mind: Mind = (
+            LLMMind(self.config, llm, self.ctx.embedder)
+            if llm
+            else OfflineMind(self.config, self.ctx.embedder, speakers)
+        )
+        timeline = Timeline(self.config, mind, self._load(conversation))
+        known = {s.id for s in timeline.stories}
+        stored_items = {e.id for s in timeline.stories for e in s.items}
+        turns_before, steps_before = self._clock(conversation, batch)
+        earlier = self.ctx.store.read(
+            "amory.conversation_passages",
+            space=self.ctx.space,
+            conversation=conversation,
+            before=min(s.index for s in batch.sessions),
+        )
+        if isinstance(mind, OfflineMind):
+            mind.observe([np.asarray(r["embedding"], dtype=np.float32) for r in earlier])
+        elif isinstance(mind, LLMMind) and earlier:
+            if timeline.stories:
+                # The binding prompt's recent context, as a one-batch build would have it.
+                tail, _ = self._excerpts([r["id"] for r in earlier[-2 * RECENT :]])
+                mind.recent = [e for e in tail if e is not None][-RECENT:]
+            else:
+                self._rehold(mind, earlier)
+        steps = self._run(timeline, batch, turns_before, steps_before)
+        self._write(timeline, conversation, stored_items)
+        facts = write_side_facts(self.ctx, timeline.side_facts, self.version)
+        self.ctx.store.write("amory.prune_characters", space=self.ctx.space)
+        report = BuildReport(self.name, sessions=len(batch.sessions))
+        report.counts = {
+            "turns": sum(len(s.turns) for s in batch.sessions),
+            "steps": steps,
+            "stories_created": len([s for s in timeline.stories if s.id not in known]),
+            "stories_changed": len(timeline.changed),
+            "side_facts": facts,
+        }
+        return report
+
+    # --- the clock ------------------------------------------------------------------
+    def _clock(self, conversation: str, batch: SessionBatch) -> tuple[int, int]:
+        """Turns and steps (turn pairs per session) of the sessions built before."""
+        first = min(s.index for s in batch.sessions)
+        rows = self.ctx.store.read(
+            "amory.session_sizes", space=self.ctx.space, conversation=conversation, before=first
+        )
+        turns = sum(int(r["turns"]) for r in rows)
+        return turns, sum(math.ceil(int(r["turns"]) / 2) for r in rows)
+
+    def _rehold(self, mind: LLMMind, rows: Sequence[dict[str, Any]]) -> None:
+        """An LLM build whose conversation is still below T turns stored nothing: hold the
+        earlier sessions' turns again, so initialisation sees all of the first T."""
+        sessions: dict[int, list[str]] = {}
+        for row in rows:
+            sessions.setdefault(int(row["session_index"]), []).append(row["id"])
+        step = 0
+        for ids in sessions.values():
+            excerpts, _ = self._excerpts(ids)
+            for start in range(0, len(ids), 2):
+                pair = [e for e in excerpts[start : start + 2] if e is not None]
+                for e in pair:
+                    e.step = step
+                mind.hold(pair)
+                step += 1
+
+    def _run(
+        self, timeline: Timeline, batch: SessionBatch, turns_before: int, steps_before: int
+    ) -> int:
+        step, seen = steps_before, turns_before
+        mind = timeline.mind
+        for ids in batch.passage_ids:
+            excerpts, vectors = self._excerpts(ids)
+            for start in range(0, len(ids), 2):
+                pair = [e for e in excerpts[start : start + 2] if e is not None]
+                seen += min(2, len(ids) - start)
+                if isinstance(mind, OfflineMind):
+                    mind.observe(vectors[start : start + 2])
+                for e in pair:
+                    e.step = step
+                # The first T turns are the initialisation window: stories form, nothing
+                # consolidates before the memory exists (Algorithm 1, lines 13-16).
+                if isinstance(mind, LLMMind) and seen <= self.config.init_turns:
+                    mind.hold(pair)
+                else:
+                    if isinstance(mind, LLMMind):
+                        mind.initialise(timeline)
+                    timeline.step(step, pair, consolidate=seen > self.config.init_turns)
+                step += 1
+        return step - steps_before
+
+    def _excerpts(self, ids: Sequence[str]) -> tuple[list[Excerpt | None], list[Any]]:
+        """The turns of one session as excerpts (filler turns are None: discarded) and
+        every turn's stored embedding."""
+        rows = {
+            r["id"]: r
+            for r in self.ctx.store.read("amory.passages", space=self.ctx.space, ids=list(ids))
+        }
+        ordered = [rows[i] for i in ids]
+        docs = analyse_many([_words(r) for r in ordered])
+        vectors = [np.asarray(r["embedding"], dtype=np.float32) for r in ordered]
+        phrases = [keyphrases(doc, _PHRASES_PER_TURN) for doc in docs]
+        # "thanks", "Hey Caroline", "wow": phrases without content make no headline.
+        candidates = sorted({p for found in phrases for p in found})
+        empty = {
+            p
+            for p, d in zip(candidates, analyse_many(candidates), strict=True)
+            if is_contentless(d)
+        }
+        out: list[Excerpt | None] = []
+        for row, doc in zip(ordered, docs, strict=True):
+            if self.config.drop_filler and is_contentless(doc):
+                out.append(None)
+                continue
+            out.append(
+                Excerpt(
+                    passage_id=row["id"],
+                    source_id=row["source_id"],
+                    speaker=row["speaker"],
+                    text=render_excerpt(row),
+                    step=0,
+                    order=(int(row["session_index"]), int(row["turn_index"])),
+                    vector=vectors[len(out)],
+                    phrases=tuple(p for p in phrases[len(out)] if p not in empty),
+                    persons=tuple(persons(doc)),
+                    raw=row["text"],
+                    ts=_native(row["ts"]),
+                )
+            )
+        return out, vectors
+
+    # --- loading ------------------------------------------------------------------------
+    def _load(self, conversation: str) -> list[Story]:
+        rows = self.ctx.store.read(
+            "amory.load_stories", space=self.ctx.space, conversation=conversation
+        )
+        ids = [item["passage_id"] for row in rows for item in row["items"]]
+        passages = {
+            r["id"]: r for r in self.ctx.store.read("amory.passages", space=self.ctx.space, ids=ids)
+        }
+        stories = []
+        for row in rows:
+            items = [
+                self._stored_excerpt(item, passages[item["passage_id"]]) for item in row["items"]
+            ]
+            stories.append(
+                Story(
+                    id=row["id"],
+                    headline=row["headline"],
+                    owner=row["owner"],
+                    items=items,
+                    subplots=[
+                        Subplot(s["headline"], s["start"], s["end"]) for s in row["subplots"]
+                    ],
+                    consolidated=int(row["consolidated"]),
+                    last_bound=int(row["last_bound"]),
+                    active=row["status"] == "active",
+                )
+            )
+        # Creation order: the order binding compares stories in (ties go to the older).
+        return sorted(
+            stories, key=lambda s: (s.items[0].step, s.items[0].order) if s.items else (0, (0, 0))
+        )
+
+    @staticmethod
+    def _stored_excerpt(item: dict[str, Any], row: dict[str, Any]) -> Excerpt:
+        return Excerpt(
+            passage_id=row["id"],
+            source_id=row["source_id"],
+            speaker=row["speaker"],
+            text=item["text"],
+            step=int(item["step"]),
+            order=(int(row["session_index"]), int(row["turn_index"])),
+            vector=np.asarray(row["embedding"], dtype=np.float32),
+            phrases=tuple(item["phrases"] or ()),
+            persons=tuple(item["persons"] or ()),
+            raw=row["text"],
+            ts=_native(row["ts"]),
+            part=int(item["part"] or 0),
+        )
+
+    # --- writing ------------------------------------------------------------------------
+    def _write(self, timeline: Timeline, conversation: str, stored_items: set[str]) -> None:
+        """Changed stories, their new items (an LLM initialisation also binds turns held
+        from earlier batches) and their subplots."""
+        changed = [s for s in timeline.stories if s.id in timeline.changed]
+        tags = {"backend": self.ctx.backend, "prompt_version": self.version}
+        store, space = self.ctx.store, self.ctx.space
+        vectors = self.ctx.embedder.embed([headline_text(s) for s in changed])
+        rows = [_story_row(s, conversation, v) for s, v in zip(changed, vectors, strict=True)]
+        with store.transaction() as tx:
+            tx.run("amory.upsert_narratives", space=space, rows=rows, **tags)
+            items = [
+                _item_row(s, i, e)
+                for s in changed
+                for i, e in enumerate(s.items)
+                if e.id not in stored_items
+            ]
+            tx.run("amory.upsert_items", space=space, rows=items, **tags)
+        subplots = [self._subplot_row(s, i) for s in changed for i in range(len(s.subplots))]
+        store.write("amory.upsert_subplots", space=space, rows=subplots, **tags)
+
+    def _subplot_row(self, story: Story, index: int) -> dict[str, Any]:
+        sub = story.subplots[index]
+        members = story.items[sub.start : sub.end + 1]
+        view = Story(id=story.id, headline=sub.headline, owner=story.owner, items=members)
+        characters = characters_of(view)
+        return {
+            "id": content_id("subplot", story.id, members[0].id, members[-1].id),
+            "story_id": story.id,
+            "headline": sub.headline,
+            "start": sub.start,
+            "end": sub.end,
+            "order": index,
+            "item_ids": [e.id for e in members],
+            "passage_ids": sorted({e.passage_id for e in members}),
+            "characters": characters,
+            "character_rows": _character_rows(characters),
+            "embedding": self._subplot_vector(view).tolist(),
+        }
+
+    def _subplot_vector(self, view: Story) -> Any:
+        return self.ctx.embedder.embed([headline_text(view)])[0]
+
+
+def _words(row: dict[str, Any]) -> str:
+    caption = f" {row['caption']}" if row.get("caption") else ""
+    return f"{row['text']}{caption}"
+
+
+def _character_rows(names: Sequence[str]) -> list[dict[str, str]]:
+    return [{"id": content_id("speaker", n), "name": n} for n in names]
+
+
+def _story_row(story: Story, conversation: str, vector: Any) -> dict[str, Any]:
+    characters = characters_of(story)
+    return {
+        "id": story.id,
+        "conversation": conversation,
+        "headline": story.headline,
+        "owner": story.owner,
+        "status": "active" if story.active else "inactive",
+        "last_bound": story.last_bound,
+        "consolidated": story.consolidated,
+        "characters": characters,
+        "character_rows": _character_rows(characters),
+        "items": len(story.items),
+        "passage_ids": sorted({e.passage_id for e in story.items}),
+        "embedding": [float(x) for x in vector],
+    }
+
+
+def _item_row(story: Story, order: int, excerpt: Excerpt) -> dict[str, Any]:
+    return {
+        "id": excerpt.id,
+        "story_id": story.id,
+        "passage_id": excerpt.passage_id,
+        "order": order,
+        "text": excerpt.text,
+        "ts": excerpt.ts,
+        "step": excerpt.step,
+        "part": excerpt.part,
+        "phrases": list(excerpt.phrases),
+        "persons": list(excerpt.persons),
+    }

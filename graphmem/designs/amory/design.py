@@ -1,0 +1,55 @@
+"""Amory (narrative-driven agent memory) as a graphmem design."""
+
+from __future__ import annotations
+
+from graphmem.designs.amory.builder import AmoryBuilder
+from graphmem.designs.amory.config import AmorySettings
+from graphmem.designs.amory.retriever import AmoryRetriever
+from graphmem.designs.amory.stats import amory_stats
+from graphmem.designs.base import Design, Preset
+
+_SECTION_41 = "Amory, section 4.1 (implementation details)"
+
+DESIGN = Design(
+    name="amory",
+    title="Amory: Narrative-Driven Agent Memory",
+    summary="turns bound into stories with owner, headline and characters; subplots "
+    "consolidated when a story goes inactive; peripheral facts semanticised into the "
+    "semantic layer; coherence-driven retrieval over headlines plus a read-only graph query",
+    settings=AmorySettings,
+    builder=AmoryBuilder,
+    retrievers={"amory": AmoryRetriever},
+    requires=("semantic",),
+    labels=("Narrative", "Subplot", "StoryItem", "Fact", "Entity", "Character"),
+    derived_labels=("Narrative", "Subplot", "StoryItem", "Fact"),
+    relationships=("ABOUT", "HOLDS", "HAS_SUBPLOT", "SEMANTICIZED", "SUBJECT", "OBJECT"),
+    presets={
+        "paper": Preset(
+            description="the values Amory publishes; k stories only (no budget filling)",
+            values={
+                "init_turns": 20,
+                "consolidation_window": 10,
+                "top_k": 2,
+                "fact_k": 2,
+                "inactive_after": 1,
+                "consolidation": "inactive",
+                "drop_filler": True,
+                "fill_budget": False,
+            },
+            sources={
+                "init_turns": f"{_SECTION_41}: T = 20 turns",
+                "consolidation_window": f"{_SECTION_41}: N = 10 memory fragments",
+                "top_k": f"{_SECTION_41}: k = 2 retrieved episodic memories",
+                "fact_k": f"{_SECTION_41}: k = 2 retrieved semantic memories",
+                "inactive_after": f"{_SECTION_41}: inactive when nothing was bound in the "
+                "previous iteration",
+                "consolidation": "Amory, section 4.3 and Table 2 (inactive consolidation)",
+                "drop_filler": "Amory, section 3.2 (dialogue filler is discarded)",
+                "fill_budget": "Amory, section 3.2 (at most k leaf nodes are selected)",
+            },
+        )
+    },
+    cypher=("amory",),
+    stats=amory_stats,
+    docs="docs/amory.md",
+)

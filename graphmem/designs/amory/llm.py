@@ -1,0 +1,153 @@
+"""The LLM ``Mind``: the paper's prompts (``prompts.py``) for initialisation, binding,
+consolidation and semanticization. Answers are mapped back to turns by the message and item
+numbers the prompts ask for; anything that does not map (an unknown story, an index outside
+the window) falls back to the safe reading (a new story; one subplot for the window)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TypeVar
+
+from pydantic import BaseModel
+
+from graphmem.designs.amory import prompts
+from graphmem.designs.amory.config import AmorySettings
+from graphmem.designs.amory.timeline import (
+    Binding,
+    ConsolidationDraft,
+    Excerpt,
+    SideFact,
+    Story,
+    SubplotDraft,
+    Timeline,
+)
+from graphmem.embed import Embedder
+from graphmem.ingest.writer import content_id
+from graphmem.llm import Message, StructuredLLM
+
+T = TypeVar("T", bound=BaseModel)
+RECENT = 4  # turns of recent context the binding prompt shows (the paper: "short")
+
+
+def _ask(llm: StructuredLLM, prompt: str, schema: type[T]) -> T:
+    return llm.generate([Message(role="user", content=prompt)], schema)
+
+
+def _numbered(excerpts: Sequence[Excerpt]) -> str:
+    return "\n".join(f"{i}. {e.text}" for i, e in enumerate(excerpts))
+
+
+def story_list(stories: Sequence[Story]) -> str:
+    return "\n".join(f'- owner: "{s.owner}", topic: "{s.headline}"' for s in stories) or "None."
+
+
+def _substories(story: Story) -> str:
+    return "\n".join(f"- {s.headline}" for s in story.subplots) or "None yet."
+
+
+class LLMMind:
+    def __init__(self, settings: AmorySettings, llm: StructuredLLM, embedder: Embedder) -> None:
+        self.settings, self.llm, self.embedder = settings, llm, embedder
+        self.recent: list[Excerpt] = []
+        self.held: list[Excerpt] = []
+
+    # --- initialisation (MemInit over the first T turns) ------------------------------
+    def hold(self, pair: Sequence[Excerpt]) -> None:
+        self.held.extend(pair)
+        self.recent = [*self.recent, *pair][-RECENT:]
+
+    def initialise(self, timeline: Timeline) -> None:
+        if not self.held:
+            return
+        held, self.held = self.held, []
+        out = _ask(self.llm, prompts.INIT.format(conv=_numbered(held)), prompts.InitOut)
+        used: set[int] = set()
+        for draft in out.stories:
+            members = [held[i] for i in draft.content if 0 <= i < len(held) and i not in used]
+            used.update(draft.content)
+            if not members:
+                continue
+            story = Story(
+                id=content_id("narrative", members[0].id), headline=draft.topic, owner=draft.owner
+            )
+            story.items = members
+            story.last_bound = max(e.step for e in members)
+            timeline.stories.append(story)
+            timeline.changed.add(story.id)
+        timeline.stories.sort(key=lambda s: (s.items[0].step, s.items[0].order))
+
+    # --- binding ------------------------------------------------------------------------
+    def bind(self, step: int, pair: Sequence[Excerpt], stories: Sequence[Story]) -> list[Binding]:
+        prompt = prompts.BINDING.format(
+            headlines=story_list(stories),
+            recent_context=_numbered(self.recent) or "None.",
+            new_conv=_numbered(pair),
+        )
+        self.recent = [*self.recent, *pair][-RECENT:]
+        out = _ask(self.llm, prompt, prompts.BindingOut)
+        by_topic = {(s.headline.strip().lower(), s.owner.strip().lower()): s for s in stories}
+        by_headline = {s.headline.strip().lower(): s for s in stories}
+        parts: dict[int, int] = {}
+        created: dict[str, str] = {}  # topic -> id of a story created in this step
+        bindings: list[Binding] = []
+        for d in out.decisions:
+            if not 0 <= d.message < len(pair):
+                continue
+            part = parts.get(d.message, 0)
+            parts[d.message] = part + 1
+            excerpt = replace(
+                pair[d.message], part=part, text=d.message_excerpt or pair[d.message].text
+            )
+            topic = d.topic.strip().lower()
+            found = by_topic.get((topic, d.owner.strip().lower())) or by_headline.get(topic)
+            if d.action == "extend_story" and found is not None:
+                bindings.append(Binding(excerpt, found.id))
+            elif topic in created:
+                bindings.append(Binding(excerpt, created[topic]))
+            else:
+                created[topic] = content_id("narrative", excerpt.id)
+                bindings.append(Binding(excerpt, None, d.topic.strip() or "untitled", d.owner))
+        return bindings
+
+    # --- consolidation and semanticization ----------------------------------------------
+    def consolidate(self, story: Story, window: Sequence[Excerpt]) -> ConsolidationDraft:
+        fields = {
+            "main_topic": story.headline,
+            "substories_text": _substories(story),
+            "new_items_text": _numbered(window),
+        }
+        out = _ask(self.llm, prompts.CONSOLIDATION.format(**fields), prompts.ConsolidationOut)
+        subplots = _valid_blocks(out.substories, len(window))
+        facts_out = _ask(
+            self.llm, prompts.SEMANTICIZATION.format(**fields), prompts.SemanticizationOut
+        )
+        facts = [
+            SideFact(
+                f.subject,
+                f.predicate,
+                f.object,
+                f.timestamp,
+                window[f.item].passage_id,
+                story.id,
+            )
+            for f in facts_out.facts
+            if 0 <= f.item < len(window) and f.subject and f.predicate and f.object
+        ]
+        new = (out.new_topic or "").strip() or None
+        return ConsolidationDraft(subplots, new, facts)
+
+
+def _valid_blocks(subs: Sequence[prompts.SubstoryOut], n: int) -> list[SubplotDraft]:
+    """Continuous, non-overlapping blocks inside the window, in order; one block for the
+    whole window when the answer gives none that fit."""
+    out: list[SubplotDraft] = []
+    last = -1
+    for sub in sorted(subs, key=lambda s: s.indice[0]):
+        start, end = sub.indice
+        if last < start <= end < n:
+            out.append(SubplotDraft(sub.sub_topic.strip() or "untitled", start, end))
+            last = end
+    if not out and n:
+        out.append(SubplotDraft(subs[0].sub_topic if subs else "untitled", 0, n - 1))
+    return out

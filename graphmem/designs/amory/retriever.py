@@ -1,0 +1,232 @@
+"""``--strategy amory``: coherence-driven retrieval over stories plus a semantic-memory query
+(the paper's section 3.2, "Memory Retrieval").
+
+1. Leaves: every subplot, and each story's excerpts no subplot holds (a story without
+   subplots is one leaf). Each has a headline, characters and a headline vector.
+2. Coherence: the LLM picks the k leaves most likely to hold the answer (the paper's
+   prompt); offline, leaves are scored by their headline vector (headline + characters)
+   blended with their best excerpt's score (cosine and scaled BM25), plus a boost per
+   name of the question among their characters. The k chosen leaves come first, their
+   excerpts as hits.
+3. Semantic memory: with an LLM, a generated Cypher query over the semantic layer, run
+   read-only (``safe_cypher``); refused or failing, entity-matched side facts instead, and
+   the explain path says so. Offline: entity-matched side facts.
+4. With ``fill_budget``, the next-ranked leaves follow, so the packer can fill the budget.
+
+A conversation without stories yet (an LLM build with fewer than T turns) is answered from
+its full history, as the paper does below T.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from graphmem.designs.amory.config import AmorySettings
+from graphmem.designs.amory.semantic import SemanticSearch
+from graphmem.designs.amory.timeline import Vector
+from graphmem.llm import StructuredLLM, build_llm
+from graphmem.nlp import query_entities
+from graphmem.retrieval.base import Hit, PassageRef, RetrievalContext, RetrievalResult, Retriever
+from graphmem.retrieval.passages import FulltextRetriever
+
+_BM25_DEPTH = 100  # turns the lexical leg scores; the rest count as 0
+
+
+@dataclass(frozen=True)
+class Leaf:
+    node_id: str
+    label: str  # "Subplot" or "Narrative"
+    story: str  # the story's headline and owner, for --explain
+    headline: str
+    owner: str
+    characters: tuple[str, ...]
+    vector: Vector
+    passages: tuple[str, ...]
+
+    def describe(self) -> str:
+        where = f"story: {self.story}"
+        return where if self.label == "Narrative" else f"{where} > subplot: {self.headline}"
+
+
+def _vector(value: Any) -> Vector:
+    return np.asarray(value or [], dtype=np.float32)
+
+
+class AmoryRetriever(Retriever):
+    name = "amory"
+
+    def __init__(self, ctx: RetrievalContext, config: AmorySettings | None = None) -> None:
+        super().__init__(ctx)
+        self.config: AmorySettings = config or ctx.configs.get("amory")
+        self.llm: StructuredLLM | None = build_llm(ctx.settings)
+        self.semantic = SemanticSearch(ctx, self.config, self.llm)
+        self._fulltext = FulltextRetriever(ctx)
+        self._leaves: list[Leaf] | None = None
+        self._passages: dict[str, PassageRef] = {}
+        self._vectors: dict[str, Vector] = {}
+        self._unstoried: list[str] = []
+
+    # --- snapshot -------------------------------------------------------------------------
+    def prepare(self) -> None:
+        store, space = self.ctx.store, self.ctx.space
+        rows = store.read("amory.space_passages", space=space)
+        self._passages = {r["id"]: PassageRef.from_row(r) for r in rows}
+        self._vectors = {r["id"]: _vector(r["embedding"]) for r in rows}
+        self._unstoried = [r["id"] for r in rows if not r["storied"]]
+        self._leaves = [
+            leaf
+            for row in store.read("amory.snapshot_stories", space=space)
+            for leaf in _leaves(row)
+        ]
+        self.semantic.prepare()
+
+    @property
+    def leaves(self) -> list[Leaf]:
+        if self._leaves is None:
+            self.prepare()
+        return self._leaves or []
+
+    # --- ranking --------------------------------------------------------------------------
+    def excerpt_scores(self, question: str, query: Vector) -> dict[str, float]:
+        """How near each turn is to the question: its cosine and its BM25 score (scaled by
+        the best one), averaged. The LLM reads names and rare words in a headline as well
+        as its meaning; offline, the excerpts' words stand in for that reading."""
+        lexical = {h.node_id: h.score for h in self._fulltext.search(question, _BM25_DEPTH)}
+        top = max(lexical.values(), default=0.0) or 1.0
+        return {
+            pid: 0.5 * float(np.dot(query, vector)) + 0.5 * lexical.get(pid, 0.0) / top
+            for pid, vector in self._vectors.items()
+        }
+
+    def offline_scores(
+        self, query: Vector, names: set[str], excerpts: dict[str, float]
+    ) -> list[float]:
+        w = self.config.content_weight
+        out = []
+        for leaf in self.leaves:
+            headline = float(np.dot(query, leaf.vector)) if leaf.vector.size else 0.0
+            best = max((excerpts[p] for p in leaf.passages), default=0.0)
+            shared = len(names & {c.lower() for c in leaf.characters})
+            out.append((1.0 - w) * headline + w * best + self.config.name_boost * shared)
+        return out
+
+    def _ranked(
+        self, question: str, query: Vector, excerpts: dict[str, float]
+    ) -> tuple[list[int], list[float], str]:
+        names = {n.lower() for n in query_entities(question)}
+        scores = self.offline_scores(query, names, excerpts)
+        order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
+        if self.llm is None:
+            return order, scores, "offline coherence (headline + characters + best excerpt)"
+        from graphmem.designs.amory.coherence import choose
+
+        chosen = choose(self.llm, question, self.leaves, self.config.top_k)
+        rest = [i for i in order if i not in chosen]
+        return chosen + rest, scores, "LLM coherence prompt"
+
+    # --- retrieval ------------------------------------------------------------------------
+    def retrieve(self, query: str, budget: int) -> RetrievalResult:
+        started = time.perf_counter()
+        vector = self.ctx.embedder.embed([query])[0]
+        timings: dict[str, float] = {}
+        hits: list[Hit] = []
+        if self.leaves:
+            excerpts = self.excerpt_scores(query, vector)
+            order, scores, how = self._ranked(query, vector, excerpts)
+            timings["stories"] = (time.perf_counter() - started) * 1000
+            k = self.config.top_k
+            chosen = [self._leaf_hit(self.leaves[i], scores[i], excerpts, how) for i in order[:k]]
+            facts, note = self.semantic.search(query, vector, self._passages)
+            if chosen:
+                chosen[0].path.append(note)
+            hits.extend(chosen)
+            hits.extend(facts)
+            if self.config.fill_budget:
+                hits.extend(
+                    self._leaf_hit(self.leaves[i], scores[i], excerpts, "next-ranked story")
+                    for i in order[k:]
+                )
+        if self._unstoried:
+            hits.append(self._history_hit())
+        timings["total"] = (time.perf_counter() - started) * 1000
+        return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms=timings)
+
+    def _leaf_hit(self, leaf: Leaf, score: float, excerpts: dict[str, float], how: str) -> Hit:
+        # Best excerpts first, so a leaf larger than what is left of the budget keeps the
+        # ones nearest the question; the packer shows every turn in conversation order.
+        ranked = sorted(leaf.passages, key=lambda p: -excerpts[p])
+        return Hit(
+            node_id=leaf.node_id,
+            label=leaf.label,
+            score=round(score, 4),
+            strategy=self.name,
+            path=[how, leaf.describe(), f"characters: {', '.join(leaf.characters)}"],
+            passages=[self._passages[p] for p in ranked],
+        )
+
+    def _history_hit(self) -> Hit:
+        return Hit(
+            node_id="history",
+            label="Passage",
+            score=0.0,
+            strategy=self.name,
+            path=["fewer than T turns: the full history (Algorithm 1, line 7)"],
+            passages=[self._passages[p] for p in reversed(self._unstoried)],
+        )
+
+
+def _leaves(row: dict[str, Any]) -> list[Leaf]:
+    """A story's subplots, then its excerpts that no subplot holds (if any)."""
+    story = f"{row['headline']} [{row['owner']}]"
+    passages: list[str] = list(row["passage_ids"])
+    covered: set[int] = set()
+    out = []
+    for sub in row["subplots"]:
+        span = range(int(sub["start"]), int(sub["end"]) + 1)
+        covered.update(span)
+        members = tuple(dict.fromkeys(passages[i] for i in span if i < len(passages)))
+        if members:
+            out.append(
+                Leaf(
+                    sub["id"],
+                    "Subplot",
+                    story,
+                    sub["headline"],
+                    row["owner"],
+                    tuple(sub["characters"] or ()),
+                    _vector(sub["embedding"]),
+                    members,
+                )
+            )
+    rest = tuple(dict.fromkeys(p for i, p in enumerate(passages) if i not in covered))
+    if rest:
+        out.append(
+            Leaf(
+                row["id"],
+                "Narrative",
+                story,
+                row["headline"],
+                row["owner"],
+                tuple(row["characters"] or ()),
+                _vector(row["embedding"]),
+                rest,
+            )
+        )
+    return out
+
+
+def leaf_titles(leaves: Sequence[Leaf]) -> str:
+    """The story list the coherence prompt shows: each story with its sub-stories."""
+    lines: list[str] = []
+    seen: set[str] = set()
+    for i, leaf in enumerate(leaves):
+        if leaf.story not in seen:
+            seen.add(leaf.story)
+            lines.append(f"Story: {leaf.story} (characters: {', '.join(leaf.characters)})")
+        lines.append(f"  {i}. owner: {leaf.owner}, topic: {leaf.headline}")
+    return "\n".join(lines)

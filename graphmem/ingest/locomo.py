@@ -1,0 +1,103 @@
+"""LoCoMo: a JSON list of samples, each a conversation of numbered sessions plus QA."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any, cast
+
+from graphmem.ingest.models import ConversationIn, Dataset, QAItem, SessionIn, Turn
+from graphmem.ingest.validate import Rec, check_unique_ids
+
+_SESSION_KEY = re.compile(r"session_(\d+)")
+_DIA_ID = re.compile(r"D\s*:?\s*(\d+)\s*:\s*(\d+)", re.IGNORECASE)
+
+
+def normalize_evidence(raw: list[str]) -> list[str]:
+    """Canonical LoCoMo turn ids from annotated evidence strings, deduplicated, in order.
+
+    The annotations hold several ids in one string ("D8:6; D9:17"), zero-padded turn
+    numbers ("D30:05") and stray colons ("D:11:26"); strings with no id ("D") are dropped.
+    """
+    out: list[str] = []
+    for item in raw:
+        for match in _DIA_ID.finditer(item):
+            dia_id = f"D{int(match[1])}:{int(match[2])}"
+            if dia_id not in out:
+                out.append(dia_id)
+    return out
+
+
+def load_locomo(samples: list[Any], src: str) -> Dataset:
+    conversations: list[ConversationIn] = []
+    qa: dict[str, list[QAItem]] = {}
+    for i, raw in enumerate(samples):
+        sample = Rec(src, f"sample #{i}").obj(raw)
+        cid = Rec(src, f"sample #{i}").req_str(sample, "sample_id")
+        rec = Rec(src, f"sample {cid}")
+        if cid in qa:
+            raise rec.error(f"duplicate sample id {cid!r}", "sample_id")
+        conv = cast("dict[str, Any]", rec.get(sample, "conversation", (dict,), True))
+        conversation = _conversation(cid, conv, rec)
+        check_unique_ids(conversation, rec, "dia_id")
+        conversations.append(conversation)
+        questions = rec.get(sample, "qa", (list,), False) or []
+        qa[cid] = [_qa(q, rec.at(f"{rec.record} qa {j}")) for j, q in enumerate(questions)]
+    return Dataset(conversations=conversations, qa=qa)
+
+
+def _conversation(cid: str, conv: dict[str, Any], rec: Rec) -> ConversationIn:
+    speakers = [rec.req_str(conv, key) for key in ("speaker_a", "speaker_b")]
+    # Numeric order: a string sort would put session_10 before session_2.
+    numbers = sorted(int(m[1]) for key in conv if (m := _SESSION_KEY.fullmatch(key)))
+    sessions: list[SessionIn] = []
+    for n in numbers:
+        key = f"session_{n}"
+        turns_raw = cast("list[Any]", rec.get(conv, key, (list,), True))
+        if not turns_raw:
+            continue  # an empty session carries nothing to remember
+        started = rec.stamp(conv, f"{key}_date_time")
+        turns = [
+            _turn(t, j, started, rec.at(f"{rec.record} {key} turn {j}"))
+            for j, t in enumerate(turns_raw)
+        ]
+        raw_date = rec.opt_str(conv, f"{key}_date_time")
+        sessions.append(
+            SessionIn(
+                index=len(sessions),
+                source_id=key,
+                started_at=started,
+                turns=turns,
+                source_date=raw_date,
+            )
+        )
+    meta = {"format": "locomo"}
+    return ConversationIn(conversation_id=cid, speakers=speakers, sessions=sessions, meta=meta)
+
+
+def _turn(raw: Any, index: int, started: datetime | None, rec: Rec) -> Turn:
+    turn = rec.obj(raw)
+    dia_id = rec.req_str(turn, "dia_id").strip()
+    # Canonical form so turn ids match the normalised evidence ("D30:05" -> "D30:5").
+    match = _DIA_ID.fullmatch(dia_id)
+    return Turn(
+        source_id=f"D{int(match[1])}:{int(match[2])}" if match else dia_id,
+        speaker=rec.req_str(turn, "speaker"),
+        text=rec.text(turn, "text"),
+        timestamp=started,
+        caption=rec.opt_str(turn, "blip_caption"),
+        image_query=rec.opt_str(turn, "query"),
+        index=index,
+    )
+
+
+def _qa(raw: Any, rec: Rec) -> QAItem:
+    item = rec.obj(raw)
+    raw_evidence = rec.str_list(item, "evidence")
+    return QAItem(
+        question=rec.req_str(item, "question"),
+        answer=rec.answer(item, "answer"),
+        category=rec.get(item, "category", (int,), False),
+        evidence=normalize_evidence(raw_evidence),
+        raw_evidence=raw_evidence,
+    )

@@ -1,0 +1,221 @@
+"""Validation shared by every input path (the three file formats and ``Memory.add_messages``).
+
+Everything is checked before the first write, so bad input never leaves part of a
+conversation behind: types, empty values, sizes (a Neo4j index key holds at most ~8 KB,
+and conversation ids are stored as keys), strings that cannot be encoded as UTF-8 (a lone
+surrogate such as ``\\udc80`` from a JSON escape) and JSON nested too deeply to parse.
+Every problem is an InputError naming the file, record and field.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, cast
+
+from graphmem.errors import InputError
+from graphmem.ingest.models import ConversationIn
+
+MAX_TEXT_CHARS = 20_000
+# Conversation, session, turn ids and speaker names: short labels, never documents.
+MAX_ID_CHARS = 512
+MAX_SPACE_CHARS = 128
+
+STAMP_HINT = (
+    "use ISO-8601 (2024-03-14T09:30:00), '1:56 pm on 8 May, 2023' or '2023/05/20 (Sat) 02:21'"
+)
+_STAMP_FORMATS = (
+    "%I:%M %p on %d %B, %Y",  # LoCoMo
+    "%I:%M %p on %d %b, %Y",
+    "%Y/%m/%d (%a) %H:%M",  # LongMemEval
+    "%Y/%m/%d %H:%M",
+)
+_TYPE_NAMES: dict[type, str] = {
+    dict: "an object",
+    list: "a list",
+    str: "a string",
+    int: "an integer",
+    float: "a number",
+    bool: "true or false",
+}
+
+
+def parse_timestamp(value: str) -> datetime:
+    """Parse LoCoMo, LongMemEval and ISO-8601 stamps into a naive datetime.
+
+    The UTC offset of an aware ISO stamp is dropped rather than converted: relative dates
+    in the text ("yesterday") refer to the speaker's local day, not to UTC.
+    Raises ValueError when no format fits.
+    """
+    cleaned = " ".join(value.split())
+    for fmt in _STAMP_FORMATS:
+        try:
+            return datetime.strptime(cleaned, fmt)
+        except ValueError:
+            continue
+    try:
+        return datetime.fromisoformat(cleaned).replace(tzinfo=None)
+    except ValueError:
+        raise ValueError(f"unrecognised timestamp {value!r}") from None
+
+
+def parse_json(text: str, src: str, record: str | None = None) -> Any:
+    """``json.loads`` whose every failure is an InputError (not only JSONDecodeError)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno} column {exc.colno}"
+        raise InputError(
+            f"broken JSON: {exc.msg} at {where}", path=src, record=record or where
+        ) from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply", path=src, record=record) from None
+    except ValueError as exc:  # e.g. an integer literal beyond Python's digit limit
+        raise InputError(f"broken JSON: {exc}", path=src, record=record) from None
+
+
+def type_name(value: object) -> str:
+    return "null" if value is None else _TYPE_NAMES.get(type(value), type(value).__name__)
+
+
+def encodable(value: str) -> bool:
+    """False for strings UTF-8 cannot encode (lone surrogates): Neo4j would reject them."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def check_space(space: object) -> str:
+    """A space name: a non-empty, printable label of at most MAX_SPACE_CHARS characters."""
+    if not isinstance(space, str):
+        raise InputError(f"expected a string, got {type_name(space)}", field="space")
+    if not space.strip():
+        raise InputError("must not be empty", field="space")
+    if len(space) > MAX_SPACE_CHARS:
+        raise InputError(
+            f"has {len(space):,} characters, more than the {MAX_SPACE_CHARS} allowed",
+            field="space",
+        )
+    if not encodable(space) or not space.isprintable():
+        raise InputError("holds control or unencodable characters", field="space")
+    return space
+
+
+def check_budget(budget: object) -> int:
+    """A context budget: a whole number of tokens, at least 1."""
+    if not isinstance(budget, int) or isinstance(budget, bool):
+        raise InputError(f"expected an integer, got {type_name(budget)}", field="budget")
+    if budget < 1:
+        raise InputError(f"must be at least 1 token, got {budget}", field="budget")
+    return budget
+
+
+@dataclass(frozen=True)
+class Rec:
+    """Where a value comes from: every accessor raises InputError naming file and record."""
+
+    src: str | None
+    record: str
+
+    def at(self, record: str) -> Rec:
+        return Rec(self.src, record)
+
+    def error(self, message: str, field: str | None = None, hint: str | None = None) -> InputError:
+        return InputError(message, path=self.src, record=self.record, field=field, hint=hint)
+
+    def items(self, value: Any, what: str) -> list[Any]:
+        if not isinstance(value, list):
+            raise self.error(f"expected a list of {what}, got {type_name(value)}")
+        if not value and self.record == "root":
+            raise self.error(f"the file holds no {what}")
+        return value
+
+    def obj(self, value: Any) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.error(f"expected an object, got {type_name(value)}")
+        return value
+
+    def get(self, obj: dict[str, Any], key: str, types: tuple[type, ...], required: bool) -> Any:
+        value = obj.get(key)
+        if value is None and not required:
+            return None
+        if key not in obj:
+            raise self.error("missing required field", key)
+        # bool is an int subclass; a JSON true is never a valid number or id here.
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            expected = " or ".join(_TYPE_NAMES.get(t, t.__name__) for t in types)
+            raise self.error(f"expected {expected}, got {type_name(value)}", key)
+        if isinstance(value, str) and not encodable(value):
+            raise self.error("not valid Unicode (a lone surrogate escape?)", key)
+        return value
+
+    def _sized(self, value: str, key: str, limit: int, hint: str | None = None) -> str:
+        if len(value) > limit:
+            raise self.error(
+                f"has {len(value):,} characters, more than the {limit:,} allowed", key, hint
+            )
+        return value
+
+    def req_str(self, obj: dict[str, Any], key: str) -> str:
+        """A required id or name: not blank, at most MAX_ID_CHARS characters."""
+        value = cast(str, self.get(obj, key, (str,), True))
+        if not value.strip():
+            raise self.error("must not be empty", key)
+        return self._sized(value, key, MAX_ID_CHARS)
+
+    def id_value(self, obj: dict[str, Any], key: str) -> str:
+        """A required id that may be written as a string or an integer."""
+        value = self.get(obj, key, (str, int), True)
+        return self.req_str(obj, key) if isinstance(value, str) else self._int_id(value, key)
+
+    def _int_id(self, value: int, key: str) -> str:
+        if not -(10**MAX_ID_CHARS) < value < 10**MAX_ID_CHARS:
+            raise self.error(f"integer longer than {MAX_ID_CHARS} digits", key)
+        return str(value)
+
+    def opt_str(self, obj: dict[str, Any], key: str, limit: int = MAX_TEXT_CHARS) -> str | None:
+        value = cast("str | None", self.get(obj, key, (str,), False))
+        return None if value is None else self._sized(value, key, limit)
+
+    def str_list(self, obj: dict[str, Any], key: str, required: bool = False) -> list[str]:
+        items = cast("list[Any] | None", self.get(obj, key, (list,), required)) or []
+        for i, item in enumerate(items):
+            if not isinstance(item, str):
+                raise self.error(f"item {i} should be a string, got {type_name(item)}", key)
+            if not encodable(item):
+                raise self.error(f"item {i} is not valid Unicode", key)
+            self._sized(item, key, MAX_TEXT_CHARS)
+        return items
+
+    def text(self, obj: dict[str, Any], key: str) -> str:
+        text = cast(str, self.get(obj, key, (str,), True))
+        if not text.strip():
+            raise self.error("text is empty or whitespace only", key)
+        return self._sized(text, key, MAX_TEXT_CHARS, hint="split the message into several turns")
+
+    def stamp(self, obj: dict[str, Any], key: str) -> datetime | None:
+        raw = self.opt_str(obj, key, MAX_ID_CHARS)
+        try:
+            return None if raw is None else parse_timestamp(raw)
+        except ValueError as exc:
+            raise self.error(str(exc), key, hint=STAMP_HINT) from None
+
+    def answer(self, obj: dict[str, Any], key: str) -> str | None:
+        # Gold answers are numbers as often as strings in LoCoMo ("2022").
+        value = self.get(obj, key, (str, int, float), False)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return self._int_id(value, key)
+        return None if value is None else str(value)
+
+
+def check_unique_ids(conv: ConversationIn, rec: Rec, id_field: str) -> None:
+    seen: set[str] = set()
+    for session in conv.sessions:
+        for turn in session.turns:
+            if turn.source_id in seen:
+                where = rec.at(f"{rec.record} session {session.source_id} turn {turn.index}")
+                raise where.error(f"duplicate turn id {turn.source_id!r}", id_field)
+            seen.add(turn.source_id)

@@ -1,0 +1,309 @@
+"""Amory on a real Neo4j: stories ABOUT their characters with provenance, subplots and side
+facts, session-by-session builds equal to one batch, the retriever (cited, in budget,
+explained), and the LLM path (templates, coherence, generated Cypher refused and replaced)
+against the fake OpenAI server."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import SecretStr
+
+from graphmem.config import Settings
+from graphmem.designs.amory.stats import amory_stats
+from graphmem.designs.configure import DesignConfigs
+from graphmem.digest import space_digest
+from graphmem.embed import Embedder
+from graphmem.ingest.models import ConversationIn, Dataset, SessionIn, Turn
+from graphmem.memory import Memory
+from graphmem.store import GraphStore
+from tests.fakes.openai_server import FakeOpenAIServer, Reply
+from tests.integration.helpers import tiny_conversation
+
+pytestmark = pytest.mark.integration
+
+PETS = [
+    ("Ana", "I adopted a grey kitten named Pixel from the animal shelter."),
+    ("Ben", "A kitten! Does Pixel get along with your old dog Rex?"),
+    ("Ana", "Pixel sleeps next to Rex every night, they love each other."),
+    ("Ben", "My neighbour Clara also rescued two cats from that shelter."),
+]
+RUNNING = [
+    ("Ben", "I ran the Lisbon marathon in four hours last Sunday."),
+    ("Ana", "Four hours for a marathon is a great time, how did you train?"),
+    ("Ben", "I trained with intervals and long runs along the river for months."),
+    ("Ana", "My brother Tom wants to run his first marathon in Porto next year."),
+]
+
+
+def two_topics(conversation_id: str = "conv-amory", sessions: int = 6) -> ConversationIn:
+    """Sessions alternate between pets and running, so stories go quiet and come back."""
+    start = datetime(2023, 5, 8, 13, 0)
+    out = []
+    for s in range(sessions):
+        lines = PETS if s % 2 == 0 else RUNNING
+        at = start + timedelta(days=7 * s)
+        turns = [
+            Turn(
+                source_id=f"D{s + 1}:{i + 1}",
+                speaker=who,
+                text=f"{text} (week {s + 1})",
+                timestamp=at,
+                index=i,
+            )
+            for i, (who, text) in enumerate(lines)
+        ]
+        out.append(SessionIn(index=s, source_id=f"session_{s + 1}", started_at=at, turns=turns))
+    return ConversationIn(
+        conversation_id=conversation_id, speakers=["Ana", "Ben"], sessions=out, meta={}
+    )
+
+
+# T = 8 turns so the 24-turn conversation consolidates after two sessions.
+SMALL = {"init_turns": 8, "min_subplot_items": 2}
+
+
+def memory_for(settings: Settings, store: GraphStore, embedder: Embedder, **values: Any) -> Memory:
+    configs = DesignConfigs(overrides={"amory": {**SMALL, **values}})
+    return Memory(settings, store=store, embedder=embedder, configs=configs)
+
+
+def ingest(memory: Memory, space: str, conv: ConversationIn) -> None:
+    memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, ["amory"])
+
+
+def test_stories_are_about_their_characters_and_cite_their_turns(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str
+) -> None:
+    ingest(memory_for(settings, store, embedder), space, two_topics())
+    rows = store.read("amory.snapshot_stories", space=space)
+    assert len(rows) >= 2
+    turns = {pid for row in rows for pid in row["passage_ids"]}
+    assert len(turns) == 24  # no turn of this conversation is filler
+    with store.driver.session() as session:
+        about = session.run(
+            "MATCH (n:Narrative {space: $space})-[:ABOUT]->(c:Character {space: $space}) "
+            "RETURN n.id AS story, collect(c.name) AS names",
+            space=space,
+        ).data()
+        speakers = session.run(
+            "MATCH (c:Speaker:Character {space: $space})<-[:ABOUT]-(:Narrative) "
+            "RETURN count(DISTINCT c) AS n",
+            space=space,
+        ).single()
+    assert {r["story"] for r in about} == {r["id"] for r in rows}
+    assert speakers is not None and speakers["n"] == 2  # the speakers' own nodes
+    audit = store.read(
+        "core.provenance_audit", space=space, labels=["Narrative", "Subplot", "StoryItem", "Fact"]
+    )
+    by_label = {r["label"]: r for r in audit}
+    assert by_label["Narrative"]["nodes"] and by_label["StoryItem"]["nodes"] == 24
+    assert by_label["Subplot"]["nodes"] >= 1
+    assert all(r["without_from"] == 0 and r["foreign"] == 0 for r in audit)
+
+
+def test_a_story_that_goes_quiet_is_consolidated_and_semanticised(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str
+) -> None:
+    ingest(memory_for(settings, store, embedder), space, two_topics())
+    stats = amory_stats(store, space)
+    assert stats["subplots"] >= 1 and stats["side_facts"] >= 1
+    rows = store.read("amory.snapshot_stories", space=space)
+    quiet = [r for r in rows if r["subplots"]]
+    for row in quiet:
+        spans = [(s["start"], s["end"]) for s in row["subplots"]]
+        assert spans == sorted(spans) and spans[0][0] == 0  # consecutive blocks from the start
+    facts = store.read("amory.side_facts", space=space)
+    assert all(f["passage_ids"] for f in facts)
+
+
+@pytest.mark.parametrize("mode", ["inactive", "rapid", "none"])
+def test_sessions_built_one_by_one_equal_one_batch(
+    settings: Settings, store: GraphStore, embedder: Embedder, mode: str
+) -> None:
+    memory = memory_for(settings, store, embedder, consolidation=mode, rapid_interval=3)
+    conv = two_topics()
+    batch, streamed = f"amory-batch-{mode}", f"amory-stream-{mode}"
+    try:
+        ingest(memory, batch, conv)
+        for session in conv.sessions:
+            ingest(memory, streamed, conv.model_copy(update={"sessions": [session]}))
+        a, b = space_digest(store, batch), space_digest(store, streamed)
+        assert a.labels.get("Narrative") and (a.labels, a.types) == (b.labels, b.types)
+        assert a.sha256 == b.sha256
+        if mode == "none":
+            assert not a.labels.get("Subplot")
+    finally:
+        memory.forget(batch)
+        memory.forget(streamed)
+
+
+def test_reingest_adds_nothing(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str
+) -> None:
+    memory = memory_for(settings, store, embedder)
+    ingest(memory, space, two_topics())
+    before = space_digest(store, space)
+    ingest(memory, space, two_topics())
+    assert space_digest(store, space) == before
+
+
+def test_retrieval_puts_the_chosen_stories_first_cited_and_in_budget(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str
+) -> None:
+    memory = memory_for(settings, store, embedder)
+    ingest(memory, space, two_topics())
+    found = memory.query("How long did Ben take for the Lisbon marathon?", space, "amory", 300)
+    assert 0 < found.context.tokens <= 300
+    first = found.result.hits[0]
+    assert first.label in ("Narrative", "Subplot") and first.passages
+    assert any("story:" in step for step in first.path)
+    assert any("marathon" in p.text for p in first.passages)
+    assert "marathon" in found.context.render()
+
+
+def test_paper_preset_returns_only_k_stories(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str
+) -> None:
+    memory = memory_for(settings, store, embedder, fill_budget=False, fact_k=0, top_k=1)
+    ingest(memory, space, two_topics())
+    found = memory.query("Who is Pixel?", space, "amory", 2000)
+    assert len(found.result.hits) == 1
+
+
+# --- the LLM path ---------------------------------------------------------------------------
+def _numbers(section: str) -> list[int]:
+    return [int(n) for n in re.findall(r"^(\d+)\. ", section, re.MULTILINE)]
+
+
+def _answer(body: dict[str, Any]) -> Reply:
+    prompt = body["messages"][-1]["content"]
+    if "list of story threads" in prompt:
+        numbers = _numbers(prompt.split("The conversation:")[1])
+        return Reply.json(
+            {
+                "stories": [
+                    {"owner": "Ana", "topic": "Pets", "content": numbers[: len(numbers) // 2]},
+                    {"owner": "Ben", "topic": "Running", "content": numbers[len(numbers) // 2 :]},
+                ]
+            }
+        )
+    if "routing decisions" in prompt:
+        new = _numbers(prompt.split("New conversation turn:")[1])
+        decisions = [{"message": 0, "action": "extend_story", "topic": "Pets", "owner": "Ana"}]
+        if len(new) > 1:
+            decisions.append(
+                {"message": 1, "action": "create_new_story", "topic": "Hobbies", "owner": "Ben"}
+            )
+        return Reply.json({"decisions": decisions})
+    if "structure of a story" in prompt:
+        items = _numbers(prompt.split("new memory items to analyze:")[1])
+        return Reply.json(
+            {
+                "substories": [{"sub_topic": "Kittens", "indice": [0, max(items)]}],
+                "new_topic": "Pets and family" if '"Pets"' in prompt else None,
+            }
+        )
+    if "not logically inferable" in prompt:
+        fact = {"fact": "Ana's kitten is Pixel", "timestamp": None, "item": 0}
+        triple = {"subject": "Ana", "predicate": "has kitten", "object": "Pixel"}
+        return Reply.json({"facts": [{**fact, **triple}]})
+    if "select the top" in prompt:
+        return Reply.json({"choices": [{"owner": "Ben", "topic": "Running"}]})
+    if "read-only Cypher" in prompt:
+        return Reply.json({"cypher": "MATCH (f:Fact {space: $space}) DETACH DELETE f"})
+    return Reply.json({})
+
+
+@pytest.fixture
+def fake_llm(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIServer]:
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    with FakeOpenAIServer(default=_answer) as server:
+        yield server
+
+
+def test_llm_build_and_retrieval_follow_the_templates(
+    settings: Settings,
+    store: GraphStore,
+    embedder: Embedder,
+    space: str,
+    fake_llm: FakeOpenAIServer,
+    tmp_path: Path,
+) -> None:
+    llm_settings = settings.model_copy(
+        update={
+            "llm_base_url": fake_llm.base_url,
+            "llm_model": "fake-model",
+            "llm_cache": False,
+            "llm_max_retries": 0,
+            "cache_dir": tmp_path,
+            "llm_api_key": SecretStr("test-key"),
+        }
+    )
+    memory = memory_for(llm_settings, store, embedder)
+    conv = tiny_conversation("conv-llm", sessions=2)  # 12 turns: 8 for init, then binding
+    _, reports = memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, ["amory"])
+    by_builder = {r.builder: r for r in reports}  # the semantic layer's builder runs first
+    assert by_builder["amory"].llm_calls > 0
+    assert sum(r.llm_calls for r in reports) == fake_llm.request_count()
+    prompts = [b["messages"][-1]["content"] for b in fake_llm.bodies()]
+    assert sum("list of story threads" in p for p in prompts) == 1  # MemInit once
+    assert any("routing decisions" in p for p in prompts)
+    rows = {r["headline"]: r for r in store.read("amory.snapshot_stories", space=space)}
+    # "Pets" is extended at every step (never quiet); "Running" went quiet: consolidated.
+    assert {"Running", "Hobbies", "Pets"} <= set(rows)
+    assert [s["headline"] for s in rows["Running"]["subplots"]] == ["Kittens"]
+    facts = store.read("amory.side_facts", space=space)
+    assert any(f["text"].startswith("Ana has kitten Pixel") for f in facts)
+    found = memory.query("What is the name of Ana's kitten?", space, "amory", 500)
+    first = found.result.hits[0]
+    assert "LLM coherence prompt" in first.path and "Running" in first.path[1]
+    assert any(h.label == "Fact" and "entity-matched" in h.path[0] for h in found.result.hits)
+    explained = [step for hit in found.result.hits for step in hit.path]
+    assert any("generated Cypher not used" in step and "DETACH" in step for step in explained)
+    assert store.read("amory.side_facts", space=space) == facts  # nothing was deleted
+    if memory.llm is not None:
+        memory.llm.close()
+
+
+def test_llm_sessions_built_one_by_one_equal_one_batch(
+    settings: Settings,
+    store: GraphStore,
+    embedder: Embedder,
+    fake_llm: FakeOpenAIServer,
+    tmp_path: Path,
+) -> None:
+    """Session 1 (6 turns) is below T = 8: held, then initialised with session 2's turns."""
+    llm_settings = settings.model_copy(
+        update={
+            "llm_base_url": fake_llm.base_url,
+            "llm_model": "fake-model",
+            "llm_cache": False,
+            "llm_max_retries": 0,
+            "cache_dir": tmp_path,
+            "llm_api_key": SecretStr("test-key"),
+        }
+    )
+    memory = memory_for(llm_settings, store, embedder)
+    conv = tiny_conversation("conv-llm-inc", sessions=3)
+    batch, streamed = "amory-llm-batch", "amory-llm-stream"
+    try:
+        ingest(memory, batch, conv)
+        first = conv.model_copy(update={"sessions": conv.sessions[:1]})
+        ingest(memory, streamed, first)
+        assert not store.read("amory.snapshot_stories", space=streamed)  # below T: held
+        for session in conv.sessions[1:]:
+            ingest(memory, streamed, conv.model_copy(update={"sessions": [session]}))
+        a, b = space_digest(store, batch), space_digest(store, streamed)
+        assert a.labels.get("Narrative") and a.sha256 == b.sha256
+    finally:
+        memory.forget(batch)
+        memory.forget(streamed)
+        if memory.llm is not None:
+            memory.llm.close()

@@ -1,0 +1,117 @@
+"""Issue 15 item 3: re-ingesting a changed session replaces it and everything derived from
+it, for every design: the graph equals a clean build of the new data (equal digests), and
+nothing of the old text survives."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from graphmem.config import Settings
+from graphmem.digest import space_digest
+from graphmem.embed import Embedder
+from graphmem.ingest.models import ConversationIn, Dataset
+from graphmem.memory import Memory
+from graphmem.store import GraphStore
+from tests.integration.helpers import tiny_conversation
+
+pytestmark = pytest.mark.integration
+
+OLD = "I finally finished the marathon in Lisbon"
+NEW = "I finally finished the triathlon in Porto"
+
+
+def edited(conv: ConversationIn, drop_last: bool = False) -> ConversationIn:
+    """The conversation with one turn of its last session reworded (and maybe one less)."""
+    last = conv.sessions[-1]
+    turns = [t.model_copy(update={"text": t.text.replace(OLD, NEW)}) for t in last.turns]
+    if drop_last:
+        turns = turns[:-1]
+    sessions = [*conv.sessions[:-1], last.model_copy(update={"turns": turns})]
+    return conv.model_copy(update={"sessions": sessions})
+
+
+@pytest.fixture
+def clean_space(store: GraphStore) -> Iterator[str]:
+    name = f"test-{uuid.uuid4().hex[:10]}"
+    yield name
+    while store.write("core.delete_space_batch", space=name, batch=5000)[0]["deleted"]:
+        pass
+
+
+def _ingest(memory: Memory, space: str, conv: ConversationIn, builders: list[str]) -> None:
+    memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, builders)
+
+
+def _old_text_nodes(store: GraphStore, space: str) -> int:
+    """Nodes with a property that still speaks of the marathon."""
+    with store.driver.session(database=store.database) as session:
+        record = session.run(
+            "MATCH (n) WHERE n.space = $space AND any(k IN keys(n) WHERE "
+            "n[k] IS :: STRING AND toLower(n[k]) CONTAINS 'marathon') "
+            "RETURN count(n) AS c",
+            space=space,
+        ).single()
+    assert record is not None
+    return int(record["c"])
+
+
+@pytest.mark.parametrize("builders", [[], ["anchormem"], ["seem"], ["seem", "anchormem"]])
+@pytest.mark.parametrize("drop_last", [False, True])
+def test_changed_session_replaces_everything_derived_from_it(
+    settings: Settings,
+    store: GraphStore,
+    embedder: Embedder,
+    space: str,
+    clean_space: str,
+    builders: list[str],
+    drop_last: bool,
+) -> None:
+    memory = Memory(settings, store=store, embedder=embedder)
+    before = tiny_conversation(sessions=2)
+    after = edited(before, drop_last)
+    _ingest(memory, space, before, builders)
+    _ingest(memory, clean_space, after, builders)
+    assert _old_text_nodes(store, space) > _old_text_nodes(store, clean_space)
+    _ingest(memory, space, after, builders)
+    assert _old_text_nodes(store, space) == _old_text_nodes(store, clean_space)
+    replaced, clean = space_digest(store, space), space_digest(store, clean_space)
+    assert replaced.labels == clean.labels
+    assert replaced.types == clean.types
+    assert replaced.sha256 == clean.sha256
+
+
+@pytest.mark.parametrize("builders", [["anchormem"], ["seem"]])
+def test_streaming_a_session_again_rebuilds_what_earlier_sessions_shared(
+    settings: Settings,
+    store: GraphStore,
+    embedder: Embedder,
+    space: str,
+    clean_space: str,
+    builders: list[str],
+) -> None:
+    """add_messages of a longer version of the last session: derived nodes that also came
+    from earlier sessions (not in this call's input) are rebuilt from the stored turns, and
+    the graph equals one batch ingest of the final conversation."""
+    memory = Memory(settings, store=store, embedder=embedder)
+    conv = tiny_conversation(sessions=2, extra="We also adopted a second kitten.")
+    for session in conv.sessions:
+        turns = session.turns[:-1] if session is conv.sessions[-1] else session.turns
+        _stream(memory, space, conv.conversation_id, session.source_id, turns, builders)
+    last = conv.sessions[-1]
+    _stream(memory, space, conv.conversation_id, last.source_id, last.turns, builders)
+    _ingest(memory, clean_space, conv, builders)
+    assert space_digest(store, space).sha256 == space_digest(store, clean_space).sha256
+
+
+def _stream(
+    memory: Memory, space: str, cid: str, name: str, turns: list[Any], builders: list[str]
+) -> None:
+    messages = [
+        {"id": t.source_id, "speaker": t.speaker, "text": t.text, "timestamp": t.timestamp}
+        for t in turns
+    ]
+    memory.add_messages(space, cid, name, messages, turns[0].timestamp, builders)

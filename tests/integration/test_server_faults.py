@@ -1,0 +1,191 @@
+"""Issue 15 items 6, 9, 11 against a second local server on spare ports (the shared server
+is never touched): concurrent starts, file modes, and the server lost or restarted during
+ingest and queries."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from graphmem.config import Settings
+from graphmem.errors import ServerError
+from graphmem.ingest.models import Dataset
+from graphmem.memory import Memory
+from graphmem.server import process
+from graphmem.server.permissions import too_open
+from graphmem.server.runtime import Runtime
+from graphmem.store import GraphStore, bolt_ready
+from tests.integration.helpers import tiny_conversation
+
+pytestmark = pytest.mark.integration
+ROOT = Path(__file__).resolve().parents[2]
+BOLT, HTTP = 27787, 27574
+
+
+@pytest.fixture(scope="module")
+def second(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
+    base = Settings()
+    if not Runtime(base.runtime_dir).is_complete() or process.port_open(BOLT):
+        pytest.skip("no fetched runtime, or the spare port is taken")
+    home = tmp_path_factory.mktemp("second-server")
+    settings = base.model_copy(
+        update={
+            "home": home,
+            "neo4j_uri": None,
+            "bolt_port": BOLT,
+            "http_port": HTTP,
+            "heap_size": "512m",
+            "pagecache_size": "128m",
+        }
+    )
+    yield settings
+    process.stop(settings)
+
+
+def _env(settings: Settings) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NEO4J_")}
+    return {
+        **env,
+        "PYTHONPATH": str(ROOT),
+        "HF_HUB_OFFLINE": "1",
+        "GRAPHMEM_HOME": str(settings.home),
+        "GRAPHMEM_BOLT_PORT": str(settings.bolt_port),
+        "GRAPHMEM_HTTP_PORT": str(settings.http_port),
+        "GRAPHMEM_HEAP_SIZE": settings.heap_size,
+        "GRAPHMEM_PAGECACHE_SIZE": settings.pagecache_size,
+    }
+
+
+def test_concurrent_starts_return_only_when_bolt_answers(second: Settings) -> None:
+    ready: list[bool] = []
+    errors: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            process.start(second)
+            ready.append(bolt_ready(second))
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=start) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=400)
+    assert not errors and ready == [True, True]
+
+
+def test_home_is_private_after_start(second: Settings) -> None:
+    process.start(second)
+    assert (second.home / "neo4j" / "data" / "dbms" / "auth.ini").is_file()
+    assert too_open(second.home) == []
+
+
+def _ingest_cli(settings: Settings, space: str, path: Path) -> subprocess.Popen[str]:
+    main = "from graphmem.cli.main import main; main()"
+    cmd = [sys.executable, "-c", main, "ingest", str(path), "--space", space]
+    return subprocess.Popen(
+        [*cmd, "--builders", "seem", "--no-progress"],
+        cwd=ROOT,
+        env=_env(settings),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _jsonl(tmp_path: Path, sessions: int) -> Path:
+    conv = tiny_conversation(sessions=sessions)
+    lines = [
+        f'{{"conversation": "c", "session": {s.index}, "speaker": "{t.speaker}", '
+        f'"text": "{t.text}", "timestamp": "{t.timestamp:%Y-%m-%dT%H:%M:%S}"}}'
+        for s in conv.sessions
+        for t in s.turns
+    ]
+    path = tmp_path / "conv.jsonl"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+def _wait_for_sessions(settings: Settings, space: str, n: int, job: subprocess.Popen[str]) -> None:
+    with GraphStore(settings) as store:
+        while job.poll() is None:
+            if (
+                len(store.read("core.space_counts", space=space))
+                and sum(
+                    r["count"]
+                    for r in store.read("core.space_counts", space=space)
+                    if r["label"] == "Session"
+                )
+                >= n
+            ):
+                return
+            time.sleep(0.2)
+    raise AssertionError(f"ingest ended before {n} sessions were stored: {job.returncode}")
+
+
+def test_server_lost_mid_ingest_is_one_clean_error_and_a_rerun_completes(
+    second: Settings, tmp_path: Path
+) -> None:
+    process.start(second)
+    with Memory(second) as memory:
+        memory.init()
+    path = _jsonl(tmp_path, sessions=30)
+    space = f"test-lost-{uuid.uuid4().hex[:6]}"
+    job = _ingest_cli(second, space, path)
+    _wait_for_sessions(second, space, 2, job)  # models loaded, sessions being written
+    pid = process.running_pid(second)
+    assert pid is not None
+    os.killpg(pid, 9)  # the server dies (kill -9), not the client
+    _, err = job.communicate(timeout=300)
+    assert job.returncode == 4, err
+    assert "Traceback" not in err and err.strip().startswith("error:")
+    process.stop(second)
+    process.start(second)
+    rerun = _ingest_cli(second, space, path)
+    _, err = rerun.communicate(timeout=600)
+    assert rerun.returncode == 0, err
+    with GraphStore(second) as store:
+        assert store.read("core.partial_sessions", space=space) == []
+        counts = {r["label"]: r["count"] for r in store.read("core.space_counts", space=space)}
+    assert counts["Passage"] == 180 and counts["Session"] == 30
+
+
+@pytest.mark.long
+def test_restart_during_queries_gives_clean_retryable_errors(second: Settings) -> None:
+    process.start(second)
+    space = f"test-restart-{uuid.uuid4().hex[:6]}"
+    with Memory(second) as memory:
+        memory.init()
+        conv = tiny_conversation(sessions=2)
+        memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space)
+        outcomes: list[str] = []
+        stop = threading.Event()
+
+        def ask() -> None:
+            while not stop.is_set():
+                try:
+                    memory.query("Who moved to Toronto?", space, "fulltext", 200)
+                    outcomes.append("ok")
+                except ServerError:
+                    outcomes.append("server")
+                    time.sleep(0.5)
+
+        worker = threading.Thread(target=ask)
+        worker.start()
+        time.sleep(2)
+        process.stop(second)
+        process.start(second)
+        time.sleep(3)
+        stop.set()
+        worker.join(timeout=60)
+    assert set(outcomes) <= {"ok", "server"}  # anything else would have ended the thread
+    assert outcomes[-1] == "ok" and "server" in outcomes

@@ -1,0 +1,43 @@
+"""Issue 10: GRAPHMEM_SPACY_MODEL reaches the NLP helpers the builders use."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from graphmem.config import Settings
+from graphmem.embed import Embedder
+from graphmem.errors import ModelLoadError
+from graphmem.ingest.models import Dataset
+from graphmem.memory import Memory
+from graphmem.nlp.spacy_loader import AUTO, get_nlp, resolve_model_name, use_model
+from graphmem.store import GraphStore
+from tests.integration.helpers import tiny_conversation
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(autouse=True)
+def _default_model_afterwards() -> Iterator[None]:
+    yield
+    use_model(AUTO)
+
+
+def test_spacy_model_setting_is_used_by_builders(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str
+) -> None:
+    bad = settings.model_copy(update={"spacy_model": "no_such_spacy_pipeline"})
+    memory = Memory(bad, store=store, embedder=embedder)
+    conv = tiny_conversation(sessions=1)
+    with pytest.raises(ModelLoadError, match="no_such_spacy_pipeline"):
+        memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, ["seem"])
+
+
+def test_named_spacy_model_is_loaded(
+    settings: Settings, store: GraphStore, embedder: Embedder
+) -> None:
+    installed = resolve_model_name(AUTO)
+    named = settings.model_copy(update={"spacy_model": installed})
+    Memory(named, store=store, embedder=embedder)._ready()
+    assert get_nlp().meta["name"] in installed
