@@ -38,6 +38,18 @@ class Answer(BaseModel):
     answer: str = Field(description="a short phrase answering the question")
 
 
+class ReasonedAnswer(BaseModel):
+    """A design's own reader prompt that asks for reasoning first (SEEM's Prompt 3)."""
+
+    thought: str = Field(default="", description="the reasoning")
+    answer: str = Field(description="the answer only")
+
+
+def answer_with(llm: StructuredLLM, messages: list[Message]) -> str:
+    """Answer with a design's own reader prompt (``Retriever.answer_messages``)."""
+    return llm.generate(messages, ReasonedAnswer).answer
+
+
 def answer_question(llm: StructuredLLM, question: str, context: str) -> str:
     """The model's short answer; ``LLMItemError`` when it gives no valid one (the eval
     harness scores that as an empty answer, ``graphmem ask`` reports it)."""
@@ -55,5 +67,11 @@ def answer_or_none(llm: StructuredLLM, question: str, context: str) -> str | Non
     return with_fallback(llm, ask, _no_answer, question, what="answer")
 
 
-def _no_answer(_: str) -> str | None:
+def own_answer_or_none(llm: StructuredLLM, messages: list[Message]) -> str | None:
+    """``answer_with``, or None (logged and counted) when the model gives no valid one."""
+    ask: Callable[[list[Message]], str | None] = partial(answer_with, llm)
+    return with_fallback(llm, ask, _no_answer, messages, what="answer")
+
+
+def _no_answer(_: object) -> str | None:
     return None

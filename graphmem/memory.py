@@ -266,8 +266,11 @@ class Memory:
         found = self.query(question, space, strategy, budget)
         if self.llm is None:
             return None, found
-        from graphmem.answer import answer_or_none
+        from graphmem.answer import answer_or_none, own_answer_or_none
 
+        own = self.retriever(strategy, space).answer_messages(question, found.context)
+        if own is not None:  # the design's own reader prompt (SEEM: its Prompt 3)
+            return own_answer_or_none(self.llm, own), found
         return answer_or_none(self.llm, question, found.context.render()), found
 
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from graphmem.eval.aggregate import COUNT_KEY, LATENCY_KEY
+from graphmem.eval.metrics import CATEGORY_NAMES, PREMEM_LABELS
 
 _TITLES = {"locomo": "LoCoMo", "longmemeval": "LongMemEval"}
 _FIXED = {
@@ -97,6 +98,14 @@ def _meta_lines(meta: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _group_title(group: str) -> str:
+    """A LoCoMo category with the file's number and PREMem's label beside it (docs/eval.md)."""
+    number = next((n for n, name in CATEGORY_NAMES.items() if name == group), None)
+    if number is None:
+        return group
+    return f"{group} (file category {number}; PREMem: {PREMEM_LABELS[number]})"
+
+
 def render_markdown(results: Sequence[dict[str, Any]]) -> str:
     """The whole report: a header, then per budget the overall table and one table per
     breakdown group (category or question type)."""
@@ -112,6 +121,6 @@ def render_markdown(results: Sequence[dict[str, Any]]) -> str:
         lines += ["", f"## Budget {budget} tokens", "", "### overall", ""]
         lines += table([(r["strategy"], r["overall"]) for r in at_budget], metrics)
         for group in at_budget[0][key]:
-            lines += ["", f"### {group}", ""]
+            lines += ["", f"### {_group_title(group)}", ""]
             lines += table([(r["strategy"], r[key][group]) for r in at_budget], metrics)
     return "\n".join(lines) + "\n"

@@ -12,11 +12,15 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from graphmem.config import Settings
+
+if TYPE_CHECKING:
+    from graphmem.llm import Message
+    from graphmem.retrieval.packer import PackedContext
 from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
 from graphmem.store import GraphStore
@@ -109,6 +113,11 @@ class Retriever(ABC):
 
     @abstractmethod
     def retrieve(self, query: str, budget: int) -> RetrievalResult: ...
+
+    def answer_messages(self, question: str, context: PackedContext) -> list[Message] | None:
+        """The design's own reader prompt for ``ask`` (SEEM: its Prompt 3); None: the
+        shared answer prompt."""
+        return None
 
     def prepare(self) -> None:  # noqa: B027 - optional hook, a no-op by default
         """Do now the one-off work the first query would do (SEEM: project the space's graph,

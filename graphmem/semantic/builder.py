@@ -16,6 +16,7 @@ from graphmem.semantic.extract import (
     batch_speakers,
     llm_facts,
     offline_facts_many,
+    with_session_dates,
 )
 from graphmem.semantic.projection import SemanticGraph
 from graphmem.semantic.prompts import PROMPT_VERSION
@@ -47,6 +48,8 @@ class SemanticBuilder(Builder):
             )
         else:
             facts = offline_facts_many(passages, self.config.mentions_per_passage)
+        if self.config.fact_session_time:
+            facts = with_session_dates(facts, passages)
         resolution = write_facts(
             self.ctx,
             facts,

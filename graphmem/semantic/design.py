@@ -26,8 +26,9 @@ DESIGN = Design(
     relationships=("MENTIONS", "SUBJECT", "OBJECT", "SYNONYM", "IS"),
     presets={
         "paper": Preset(
-            description="HippoRAG 2's published values (the seed formula is today's; "
-            "HippoRAG 2's own is issue 14)",
+            description="HippoRAG 2's published values and seed formula (phrase weights: "
+            "mean of min-max normalised fact scores / passage count; every passage seeded "
+            "with its min-max dense score x 0.05; exact weighted PageRank)",
             values={
                 "synonym_threshold": 0.8,
                 "synonym_top_k": 2047,
@@ -36,6 +37,13 @@ DESIGN = Design(
                 "seed_entities": 5,
                 "passage_node_weight": 0.05,
                 "damping": 0.5,
+                "seed_formula": "hipporag2",
+                "fact_session_time": True,
+                "fact_filter": "lexical",
+                "fact_min_score": 0.0,
+                "passage_prior": "pagerank",
+                "passage_seed_levels": 0,
+                "entity_seed_levels": 0,
             },
             sources={
                 "synonym_threshold": f"{_HIPPORAG2}, section 3 (synonym edges between phrase "
@@ -51,6 +59,20 @@ DESIGN = Design(
                 "passage_node_weight": f"{_HIPPORAG2}, section 3.2 (passage node weight "
                 "factor 0.05)",
                 "damping": f"{_CODE}: PageRank damping 0.5",
+                "seed_formula": f"{_CODE}: graph_search_with_fact_entities (phrase weight "
+                "+= fact score / passages of the phrase, then divided by its number of "
+                "occurrences; fact scores min-max normalised over all facts)",
+                "fact_session_time": "SEEM, section 3.3.1, Eq. 4 (facts are quadruples "
+                "(s, r, o, tau)); appendix B.1, Table 10 (most facts carry a temporal anchor)",
+                "fact_filter": f"{_HIPPORAG2}, section 3.2 (recognition memory: an LLM "
+                "drops linked facts unrelated to the query); offline stand-in: a fact is "
+                "kept when it shares a content word with the query",
+                "fact_min_score": f"{_CODE}: no score floor on the linked facts",
+                "passage_prior": f"{_CODE}: passage nodes are part of the PageRank reset "
+                "vector (node_weights = phrase_weights + passage_weights)",
+                "passage_seed_levels": f"{_CODE}: each passage keeps its own weight "
+                "(0 = one exact PageRank run per passage, summed by linearity)",
+                "entity_seed_levels": f"{_CODE}: each phrase keeps its own weight",
             },
         )
     },

@@ -6,7 +6,7 @@ through an OpenIE prompt."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from spacy.tokens import Doc
@@ -154,3 +154,23 @@ def llm_facts(llm: StructuredLLM, passages: Sequence[PassageIn]) -> list[Passage
         seen = {normalise_name(n) for q in quads for n in (q.subject, q.object)}
         out.append(PassageFacts(passage.id, quads, _unique(answer.entities, seen)))
     return out
+
+
+def with_session_dates(
+    facts: Sequence[PassageFacts], passages: Sequence[PassageIn]
+) -> list[PassageFacts]:
+    """Quadruples whose text names no time get their turn's date (the session date when the
+    turn has none): SEEM's facts are (s, r, o, t) quadruples, t the event time when said
+    and else the time of the conversation."""
+    when = {p.id: p.ts.date().isoformat() for p in passages if p.ts is not None}
+    return [
+        PassageFacts(
+            f.passage_id,
+            [
+                q if q.time or f.passage_id not in when else replace(q, time=when[f.passage_id])
+                for q in f.quadruples
+            ],
+            f.mentions,
+        )
+        for f in facts
+    ]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from graphmem.errors import ServerError
+from graphmem.errors import ConfigError, ServerError
 from graphmem.nlp import analyse, extract_triples, query_entities
 from graphmem.overfetch import SpaceTotals
 from graphmem.retrieval.base import (
@@ -28,6 +28,7 @@ from graphmem.retrieval.base import (
     Retriever,
     k_for_budget,
 )
+from graphmem.semantic.exact import PassagePageRank
 from graphmem.semantic.names import normalise_name
 from graphmem.semantic.projection import GraphInfo, SemanticGraph
 from graphmem.semantic.seeds import (
@@ -35,6 +36,8 @@ from graphmem.semantic.seeds import (
     SeedEntity,
     SeedGroup,
     entity_weights,
+    lexical_filter,
+    mean_entity_weights,
     passage_groups,
     passage_weights,
     seed_groups,
@@ -78,6 +81,7 @@ class HippoRagRetriever(Retriever):
         self.graph = SemanticGraph(ctx.store, ctx.space)
         self._totals = SpaceTotals(ctx.store, ctx.space)
         self._snapshot: SpaceSnapshot | None = None
+        self._passage_ppr: PassagePageRank | None = None
 
     # --- the pipeline -------------------------------------------------------------------
     def retrieve(self, query: str, budget: int) -> RetrievalResult:
@@ -95,10 +99,13 @@ class HippoRagRetriever(Retriever):
     ) -> RetrievalResult:
         snapshot = self.snapshot()
         timings = {"analysis": (time.perf_counter() - started) * 1000}
-        facts = self._facts(snapshot, analysis)
-        contributions = [Scored(e, f.cosine) for f in facts for e in f.entities]
-        matches = self._entity_matches(snapshot, analysis)
-        seeds = entity_weights(contributions + matches, self.config.seed_entities)
+        if self.config.seed_formula == "hipporag2":
+            facts, seeds = self._hipporag2_seeds(snapshot, analysis, query)
+        else:
+            facts = self._facts(snapshot, analysis)
+            contributions = [Scored(e, f.cosine) for f in facts for e in f.entities]
+            matches = self._entity_matches(snapshot, analysis)
+            seeds = entity_weights(contributions + matches, self.config.seed_entities)
         timings["seeds"] = (time.perf_counter() - started) * 1000 - timings["analysis"]
         ranked, path = self._rank(snapshot, analysis, seeds, k_for_budget(budget))
         timings["pagerank"] = (time.perf_counter() - started) * 1000 - sum(timings.values())
@@ -107,8 +114,11 @@ class HippoRagRetriever(Retriever):
         return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms=timings)
 
     def prepare(self) -> None:
-        """Project the space's graph and read its snapshot now rather than on first query."""
-        self.snapshot()
+        """Project the space's graph and read its snapshot now rather than on first query
+        (and, for exact passage seeds, every passage's own PageRank)."""
+        snapshot = self.snapshot()
+        if self.config.passage_prior == "pagerank" and self.config.passage_seed_levels == 0:
+            self._passage_pagerank(snapshot)
 
     def _hits(
         self, snapshot: SpaceSnapshot, ranked: list[RankedPassage], facts: list[FactHit], path: str
@@ -165,6 +175,23 @@ class HippoRagRetriever(Retriever):
                 zip(phrases, vectors[1 + len(quads) :] or [[]] * len(phrases), strict=True)
             ),
         )
+
+    def _hipporag2_seeds(
+        self, snapshot: SpaceSnapshot, analysis: QueryAnalysis, query: str
+    ) -> tuple[list[FactHit], dict[SeedEntity, float]]:
+        """HippoRAG 2's phrase seeds: the query's top facts by min-max normalised score,
+        filtered (``fact_filter``), each phrase weighted by the mean over its facts of
+        score / passages mentioning it; no name matching, no score floor."""
+        config = self.config
+        if snapshot.semantic is None:
+            raise ConfigError(
+                "seed_formula 'hipporag2' normalises over all facts: it needs in_memory_index"
+            )
+        facts = snapshot.semantic.normalised_top_facts(analysis.vector, config.fact_top_k)
+        if config.fact_filter == "lexical":
+            facts = [facts[i] for i in lexical_filter(query, facts)]
+        contributions = [Scored(e, f.cosine) for f in facts for e in f.entities]
+        return facts, mean_entity_weights(contributions, config.seed_entities)
 
     def _facts(self, snapshot: SpaceSnapshot, analysis: QueryAnalysis) -> list[FactHit]:
         config = self.config
@@ -233,6 +260,14 @@ class HippoRagRetriever(Retriever):
         ]
 
     # --- PageRank -----------------------------------------------------------------------
+    def _passage_pagerank(self, snapshot: SpaceSnapshot) -> PassagePageRank:
+        """Every passage's own PageRank over the passages, once per projection."""
+        if self._passage_ppr is None or self._passage_ppr.created != snapshot.created:
+            self._passage_ppr = PassagePageRank.load(
+                self.ctx.store, self.graph.name, snapshot, self.config
+            )
+        return self._passage_ppr
+
     def _rank(
         self,
         snapshot: SpaceSnapshot,
@@ -250,7 +285,10 @@ class HippoRagRetriever(Retriever):
         dense = snapshot.scores(analysis.vector)
         prior: dict[int, float] = {}
         passages: list[SeedGroup] = []
-        if config.passage_prior == "pagerank":
+        if config.passage_prior == "pagerank" and config.passage_seed_levels == 0:
+            weights = passage_weights(dense, config.passage_node_weight)
+            prior = self._passage_pagerank(snapshot).combine(weights)
+        elif config.passage_prior == "pagerank":
             passages = passage_groups(dense, config.passage_node_weight, config.passage_seed_levels)
         else:
             weights = passage_weights(dense, config.passage_node_weight)

@@ -16,8 +16,17 @@ their own PageRank, their restart mass ``(1 - damping) * weight`` (``restart_pri
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
+
+from spacy.lang.en.stop_words import STOP_WORDS
+
+
+class _HasText(Protocol):
+    @property
+    def text(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -55,6 +64,29 @@ def entity_weights(contributions: Sequence[Scored], top_n: int) -> dict[SeedEnti
     return dict(ranked)
 
 
+def min_max(values: Sequence[float]) -> list[float]:
+    """Scores scaled to [0, 1] (all 1 when they are equal), as HippoRAG 2 scales both its
+    fact and its passage scores before seeding."""
+    if not values:
+        return []
+    low, span = min(values), max(values) - min(values)
+    return [(v - low) / span if span > 0 else 1.0 for v in values]
+
+
+def mean_entity_weights(contributions: Sequence[Scored], top_n: int) -> dict[SeedEntity, float]:
+    """HippoRAG 2's phrase weights: each fact's (normalised) score divided by the number of
+    passages mentioning the phrase, averaged over the facts the phrase appears in (not
+    summed); the ``top_n`` largest kept (ties: by id). Zero-score facts count in the mean."""
+    totals: dict[SeedEntity, float] = {}
+    counts: dict[SeedEntity, int] = {}
+    for item in contributions:
+        share = max(0.0, item.score) / max(1, item.entity.passages)
+        totals[item.entity] = totals.get(item.entity, 0.0) + share
+        counts[item.entity] = counts.get(item.entity, 0) + 1
+    weights = {e: total / counts[e] for e, total in totals.items() if total > 0}
+    return dict(sorted(weights.items(), key=lambda kv: (-kv[1], kv[0].id))[:top_n])
+
+
 def passage_weights(
     scores: Sequence[tuple[int, float]], passage_weight: float
 ) -> list[tuple[int, float]]:
@@ -62,9 +94,7 @@ def passage_weights(
     weight (as after HippoRAG 2's normalisation) and is left out."""
     if not scores or passage_weight <= 0:
         return []
-    values = [s for _, s in scores]
-    low, span = min(values), max(values) - min(values)
-    normalised = ((node, (score - low) / span if span > 0 else 1.0) for node, score in scores)
+    normalised = zip((node for node, _ in scores), min_max([s for _, s in scores]), strict=True)
     return [(node, norm * passage_weight) for node, norm in normalised if norm > 0]
 
 
@@ -90,8 +120,9 @@ def quantise(weights: Sequence[tuple[int, float]], levels: int) -> list[SeedGrou
 def passage_groups(
     scores: Sequence[tuple[int, float]], passage_weight: float, levels: int
 ) -> list[SeedGroup]:
-    """Passage seeds as ``levels`` PageRank runs (see ``passage_weights``, ``quantise``)."""
-    return quantise(passage_weights(scores, passage_weight), max(1, levels))
+    """Passage seeds as ``levels`` PageRank runs (see ``passage_weights``, ``quantise``);
+    ``levels`` 0: one run per passage, exact."""
+    return quantise(passage_weights(scores, passage_weight), levels)
 
 
 def seed_groups(
@@ -100,3 +131,19 @@ def seed_groups(
     """The entity groups (one per entity unless ``levels``) followed by the passage groups."""
     out = quantise([(e.node_id, w) for e, w in entities.items()], levels)
     return out + [g for g in passages if g.nodes and g.weight > 0]
+
+
+_WORD = re.compile(r"[a-z0-9]{3,}")
+
+
+def content_words(text: str) -> set[str]:
+    """Lower-cased words of 3+ letters or digits that are not English stop words."""
+    return {w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS}
+
+
+def lexical_filter(query: str, facts: Sequence[_HasText]) -> list[int]:
+    """Offline stand-in for HippoRAG 2's recognition-memory filter (an LLM that drops the
+    linked facts unrelated to the query): the indexes of the facts sharing at least one
+    content word with the query."""
+    words = content_words(query)
+    return [i for i, fact in enumerate(facts) if content_words(fact.text) & words]

@@ -26,6 +26,9 @@ class SemanticSettings(DesignSettings):
     merge_threshold: float = Field(
         default=0.95, description="cosine at or above + same head noun: one entity"
     )
+    fact_session_time: bool = Field(
+        default=False, description="facts without a time of their own get the turn's date"
+    )
     mentions_per_passage: int = Field(default=8, description="key phrases linked per passage")
 
     # --- retrieval: seeds -----------------------------------------------------------------
@@ -43,7 +46,17 @@ class SemanticSettings(DesignSettings):
         default="restart", description="passage seeds: PageRank runs or restart mass only"
     )
     passage_seed_levels: int = Field(
-        default=4, ge=1, description="passage weight levels (one PageRank run each)"
+        default=4, ge=0, description="passage weight levels (one PageRank run each; 0: exact)"
+    )
+    seed_formula: Literal["tuned", "hipporag2"] = Field(
+        default="tuned",
+        description="tuned: summed raw cosines + name matches; hipporag2: HippoRAG 2's mean "
+        "of min-max normalised fact scores per phrase",
+    )
+    fact_filter: Literal["none", "lexical"] = Field(
+        default="none",
+        description="offline stand-in for HippoRAG 2's LLM fact filter: keep facts sharing "
+        "a content word with the query",
     )
     entity_seed_levels: int = Field(default=3, description="entity weight levels (0: one run each)")
     query_texts: int = Field(default=4, description="query + quadruples + phrases embedded")

@@ -105,6 +105,21 @@ class SemanticIndex:
             for f in [self.facts[i]]
         ]
 
+    def normalised_top_facts(self, vector: list[float], k: int) -> list[FactHit]:
+        """HippoRAG 2's fact linking: every fact's cosine with the query, min-max
+        normalised over all the space's facts, the ``k`` best (ties: by id)."""
+        if not self.facts or not vector or k <= 0:
+            return []
+        best = _best(self.fact_vectors, [vector]).astype(np.float64)
+        low, span = float(best.min()), float(best.max() - best.min())
+        scores = (best - low) / span if span > 0 else np.ones_like(best)
+        order = sorted(range(len(self.facts)), key=lambda i: (-scores[i], self.facts[i].id))[:k]
+        return [
+            FactHit(f.id, f.text, float(scores[i]), f.entities, f.sources)
+            for i in order
+            for f in [self.facts[i]]
+        ]
+
     def named(self, keys: list[str]) -> list[tuple[SeedEntity, float]]:
         """The entities whose normalised name is one of ``keys`` (cosine 1 by definition)."""
         ids = {entity_id(key) for key in keys}

@@ -18,6 +18,7 @@ from graphmem.config import Settings
 from graphmem.designs.seem.builder import SeemBuilder
 from graphmem.designs.seem.llm_prompts import FRAME_SYSTEM, FUSE_SYSTEM, JUDGE_SYSTEM
 from graphmem.designs.seem.retriever import SeemRetriever
+from graphmem.designs.seem.settings import SeemSettings
 from graphmem.embed import Embedder
 from graphmem.eval.metrics import evidence_recall_in
 from graphmem.ingest.models import ConversationIn, Dataset, SessionIn, Turn
@@ -214,15 +215,33 @@ def test_seem_context_has_facts_frames_and_expansion(memory: Memory, built: str)
     ctx = RetrievalContext(memory.store, memory.embedder, memory.settings, built)
     result = build_retriever("seem", ctx).retrieve("What did Ben make in his pottery courses?", 500)
     labels = {hit.label for hit in result.hits}
-    assert {"Passage", "Fact"} <= labels
+    assert {"Passage", "Fact", "EventFrame"} <= labels  # offline frames reach the reader
     assert any(p.startswith("PPR from entities") for hit in result.hits for p in hit.path)
     for hit in result.hits:
         assert hit.passages, hit  # every hit carries its provenance
         if hit.label in ("Fact", "EventFrame"):
             assert hit.text
-    expanded = [h for h in result.hits if "reverse provenance expansion" in " ".join(h.path)]
-    initial = [h for h in result.hits if h.label == "Passage" and h not in expanded]
-    assert len(expanded) <= len(initial)  # RPE adds at most as many again
+    frames = [h for h in result.hits if h.label == "EventFrame"]
+    packed = pack(result.hits, 500, memory.embedder.count_tokens)
+    assert any(frame.text and frame.text in packed.render() for frame in frames)
+
+
+def test_paper_rpe_expands_the_top_k_within_twice_k(memory: Memory, built: str) -> None:
+    """SEEM 3.4.2 and section 4: the top-5 passages, their frames' provenance passages,
+    at most 10 passages in all."""
+    ctx = RetrievalContext(memory.store, memory.embedder, memory.settings, built)
+    paper = SeemSettings(rpe_top_k=5, rpe_factor=2.0, frame_summaries="all")
+    result = SeemRetriever(ctx, paper).retrieve("What did Ben make in his pottery courses?", 500)
+    passages = [h for h in result.hits if h.label == "Passage"]
+    expanded = [h for h in passages if "reverse provenance expansion" in " ".join(h.path)]
+    assert expanded, "reverse provenance expansion added no frame-mate"
+    assert len(passages) - len(expanded) == 5 and len(passages) <= 10
+    frames = {h.node_id for h in result.hits if h.label == "EventFrame"}
+    assert frames  # with "all", every frame of a chosen passage is shown
+    unexpanded = SeemRetriever(ctx, paper.model_copy(update={"rpe_factor": 1.0})).retrieve(
+        "What did Ben make in his pottery courses?", 500
+    )
+    assert len([h for h in unexpanded.hits if h.label == "Passage"]) == 5  # factor 1: no RPE
 
 
 def test_in_memory_search_matches_the_vector_indexes(memory: Memory, built: str) -> None:

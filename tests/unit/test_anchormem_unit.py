@@ -188,10 +188,25 @@ def test_pruning_counts_facts_integrated_by_earlier_batches() -> None:
     assert prune_groups([g], {"a"}, set(), 2).kept == [g]
 
 
-def test_pruning_keeps_stored_events_without_counting_them() -> None:
+def test_a_rerun_keeps_stored_events_and_discards_their_twins_as_the_first_run() -> None:
     g = Group("a", (_n("b", "2", 0.9),))
-    out = prune_groups([g, g], {"a", "b"}, {g.id}, 2)
-    assert out.existing == [g] and out.kept == [] and out.discarded == [g]
+    twin = Group("b", (_n("a", "1", 0.9),))  # the same event found from its other fact
+    first = prune_groups([g, twin], set(), set(), 2)
+    assert first.kept == [g] and first.discarded == [twin] and first.existing == []
+    rerun = prune_groups([g, twin], {"a", "b"}, {g.id}, 2)
+    # the stored event is neither kept again nor discarded; the counters match the first run
+    assert rerun.existing == [g] and rerun.kept == [] and rerun.discarded == [twin]
+
+
+def test_eq9_discards_a_cluster_with_a_majority_from_one_context() -> None:
+    from graphmem.designs.anchormem.events import select_group_eq9
+
+    # N = 3: ceil(3/2) = 2 facts of one context make the cluster redundant.
+    same = [_n("b", "c1", 0.95), _n("c", "c2", 0.9), _n("d", "c3", 0.9)]
+    assert select_group_eq9("a", "c1", same, 3, 0.85) is None
+    spread = [_n("b", "c2", 0.95), _n("c", "c3", 0.9), _n("d", "c4", 0.9), _n("e", "c2", 0.8)]
+    group = select_group_eq9("a", "c1", spread, 3, 0.85)
+    assert group is not None and group.members == ("a", "b", "c", "d")
 
 
 # --- narratives and retrieval helpers ---------------------------------------------------

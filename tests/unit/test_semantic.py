@@ -198,3 +198,45 @@ def test_analyse_many_parses_each_text_once() -> None:
     assert again[0] is first[2] and again[2] is first[0]  # served from the cache
     assert again[1].text == "A text never seen before."
     assert [d.text for d in analyse_many(["", ""])] == ["", ""]  # empty docs are falsy
+
+
+def test_hipporag2_phrase_weights_are_means_not_sums() -> None:
+    from graphmem.semantic.seeds import mean_entity_weights, min_max
+
+    a, b = _entity("a", 2, 1), _entity("b", 1, 2)  # a: in 2 passages
+    weights = mean_entity_weights([Scored(a, 1.0), Scored(a, 0.2), Scored(b, 0.5)], top_n=5)
+    assert weights[a] == pytest.approx((1.0 / 2 + 0.2 / 2) / 2)  # mean over a's two facts
+    assert weights[b] == pytest.approx(0.5)
+    assert list(mean_entity_weights([Scored(a, 1.0), Scored(b, 0.6)], top_n=1)) == [b]
+    assert min_max([2.0, 4.0, 3.0]) == [0.0, 1.0, 0.5]
+
+
+def test_lexical_fact_filter_keeps_facts_sharing_a_content_word() -> None:
+    from graphmem.semantic.seeds import lexical_filter
+
+    class F:
+        def __init__(self, text: str) -> None:
+            self.text = text
+
+    facts = [F("Ben made a blue bowl"), F("Ana adopted a kitten"), F("the and of")]
+    assert lexical_filter("What bowl did Ben make?", facts) == [0]
+
+
+def test_facts_without_a_time_get_the_turns_date() -> None:
+    from datetime import datetime
+
+    from graphmem.semantic.extract import PassageFacts, Quadruple, with_session_dates
+
+    class P:
+        def __init__(self, pid: str, ts: datetime | None) -> None:
+            self.id, self.ts = pid, ts
+
+    facts = [
+        PassageFacts(
+            "p1", [Quadruple("ana", "adopted", "pixel"), Quadruple("a", "b", "c", "2023")]
+        ),
+        PassageFacts("p2", [Quadruple("ben", "ran", "lisbon")]),
+    ]
+    dated = with_session_dates(facts, [P("p1", datetime(2023, 5, 8, 13, 0)), P("p2", None)])  # type: ignore[list-item]
+    assert [q.time for q in dated[0].quadruples] == ["2023-05-08", "2023"]  # its own time wins
+    assert dated[1].quadruples[0].time is None  # no date known: none invented

@@ -23,6 +23,7 @@ from graphmem.designs.anchormem.events import (
     integrate,
     prune_groups,
     select_group,
+    select_group_eq9,
 )
 from graphmem.designs.anchormem.extract import (
     FactDraft,
@@ -150,7 +151,8 @@ class AnchorMemBuilder(Builder):
             found = candidates.get(fact.id)
             if not found:
                 continue
-            group = select_group(
+            select = select_group_eq9 if self.config.pruning == "eq9" else select_group
+            group = select(
                 fact.id, contexts[fact.id], found, self.config.neighbours, self.config.tau
             )
             if group is None:
@@ -174,7 +176,8 @@ class AnchorMemBuilder(Builder):
             for chunk in _chunks(ids)
             for row in self._read("anchormem.stored_events", ids=list(chunk))
         }
-        return prune_groups(groups, integrated, stored, self.config.min_new_facts)
+        min_new = 0 if self.config.pruning == "eq9" else self.config.min_new_facts
+        return prune_groups(groups, integrated, stored, min_new)
 
     # --- events ---------------------------------------------------------------------
     def _member_facts(self, ids: Sequence[str]) -> dict[str, MemberFact]:

@@ -30,6 +30,9 @@ class AnchorMemConfig(DesignSettings):
     # --- associative event graph (paper: tau 0.85, N 3) ----------------------------
     tau: float = Field(default=0.85, gt=-1.0, lt=1.0, description="cosine threshold")
     neighbours: int = Field(default=3, ge=1, description="N: neighbours per fact")
+    # "novelty": ours (a group needs ceil(N/2) facts no kept event integrates yet);
+    # "eq9": the paper's (a cluster with ceil(N/2) facts from one context is redundant).
+    pruning: Literal["novelty", "eq9"] = "novelty"
     # Vector-index candidates read per fact before the space and context filters.
     candidate_pool: int = Field(default=12, ge=1)
 
@@ -41,6 +44,9 @@ class AnchorMemConfig(DesignSettings):
     # "vector": the paper's anchors; "hybrid": vector and BM25 over fact texts, fused by
     # reciprocal rank (the lexical leg the passage baseline has).
     fact_search: Literal["vector", "hybrid"] = "vector"
+    # The paper's retrieval: top-k facts (mapped to their contexts) and top-k events, k
+    # fixed; 0: k from the budget (fact_item_tokens, facts_per_event).
+    paper_top_k: int = Field(default=0, ge=0)
     max_facts: int = Field(default=200, ge=1)
     # One event per this many facts in the ranked list (paper: equal top-k for both).
     facts_per_event: int = Field(default=10, ge=1)

@@ -22,8 +22,23 @@ DESIGN = Design(
     presets={
         "paper": Preset(
             description="the values AnchorMem publishes",
-            values={"tau": 0.85, "neighbours": 3},
+            values={
+                "tau": 0.85,
+                "neighbours": 3,
+                "pruning": "eq9",
+                "paper_top_k": 10,
+                "facts_per_event": 1,
+                "extractive_events": "interleave",
+            },
             sources={
+                "pruning": "AnchorMem, section 3.2, Eq. 9 (a cluster whose facts map to one "
+                "context ceil(N/2) times or more is locally redundant and discarded)",
+                "paper_top_k": "AnchorMem, section 4 and Table 1 (retrieval top-k = 10 facts "
+                "mapped to their contexts, and top-k events; Table 7 varies k from 10 to 50)",
+                "facts_per_event": "AnchorMem, section 3.3 (facts and events retrieved "
+                "separately with the same k: one event per fact in the ranked list)",
+                "extractive_events": "AnchorMem, section 3.3 (events are part of the context "
+                "with the facts' contexts, not appended after them)",
                 "tau": "AnchorMem, section 3.2 (similarity threshold tau = 0.85)",
                 "neighbours": "AnchorMem, section 3.2 (N = 3 neighbours)",
             },

@@ -76,6 +76,25 @@ def select_group(
     return Group(seed, tuple(taken)) if taken else None
 
 
+def select_group_eq9(
+    seed: str, seed_context: str, candidates: Sequence[Neighbour], n: int, tau: float
+) -> Group | None:
+    """The paper's rule (AnchorMem Eq. 8-10): the seed and its top-``n`` candidates above
+    ``tau`` form the cluster; when ``O_max``, the most facts of the cluster mapped to one
+    context, reaches ceil(n/2) the cluster is locally redundant and discarded (Eq. 9);
+    otherwise each context keeps its most similar fact (Eq. 10)."""
+    ranked = sorted(candidates, key=lambda c: (-c.cosine, c.id))
+    top = [c for c in ranked if c.id != seed and c.cosine > tau][:n]
+    if not top:
+        return None
+    per_context: dict[str, int] = {seed_context: 1}
+    for cand in top:
+        per_context[cand.context] = per_context.get(cand.context, 0) + 1
+    if max(per_context.values()) >= -(-n // 2):
+        return None
+    return select_group(seed, seed_context, top, n, tau)
+
+
 @dataclass
 class Pruned:
     kept: list[Group] = field(default_factory=list)
@@ -88,12 +107,17 @@ def prune_groups(
 ) -> Pruned:
     """Step 3 of the rule. ``integrated``: facts already integrated by stored events;
     ``stored_events``: ids of events already in the graph (a re-run keeps them as they
-    are rather than counting them as discarded)."""
+    are, not kept again, and counts their twins as the first run did); ``min_new`` 0: no
+    novelty rule
+    (the paper's Eq. 9 pruned in ``select_group_eq9`` already)."""
     covered = set(integrated)
     out = Pruned()
     seen: set[str] = set()
     for group in groups:
         if group.id in stored_events and group.id not in seen:
+            # Stored by an earlier run: kept as it is, not kept again. Its twins (the same
+            # event found from another of its facts) are discarded below exactly as in the
+            # first run, so a rerun writes the same pruning counters (idempotence).
             out.existing.append(group)
             seen.add(group.id)
             continue

@@ -97,6 +97,8 @@ class AnchorMemRetriever(Retriever):
     def sizes(self, budget: int) -> tuple[int, int]:
         """(facts, events) to ask for at ``budget`` tokens."""
         cfg = self.config
+        if cfg.paper_top_k:  # the paper: top-k facts and top-k events, whatever the budget
+            return cfg.paper_top_k, cfg.paper_top_k
         facts = k_for_budget(budget, cfg.fact_item_tokens, floor=cfg.min_facts, cap=cfg.max_facts)
         return facts, max(cfg.min_events, math.ceil(facts / cfg.facts_per_event))
 

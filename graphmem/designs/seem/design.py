@@ -24,13 +24,26 @@ DESIGN = Design(
     presets={
         "paper": Preset(
             description="the values SEEM publishes (the semantic layer has its own preset)",
-            values={"frame_window": 1, "fuse_candidates": 1, "rpe_factor": 2.0},
+            values={
+                "frame_window": 1,
+                "fuse_candidates": 1,
+                "rpe_factor": 2.0,
+                "rpe_top_k": 5,
+                "frame_summaries": "all",
+                "context_facts": 5,
+            },
             sources={
                 "frame_window": "SEEM, section 3.2.1 (one episodic frame per passage p_t)",
                 "fuse_candidates": "SEEM, section 3.2.2 (the judge compares a new frame with "
                 "the most relevant historical frame)",
                 "rpe_factor": "SEEM, section 4 (the expanded evidence set is at most twice "
                 "the initial retrieval budget)",
+                "rpe_top_k": "SEEM, section 4 (top-k = 5 passages retrieved before Reverse "
+                "Provenance Expansion, section 3.4.2)",
+                "frame_summaries": "SEEM, section 3.4.3 (the context serialises the "
+                "passages, the retrieved episodic frames and the top facts)",
+                "context_facts": "SEEM, section 3.4.3 (K_top: the top facts of the "
+                "HippoRAG 2 linking step, linking top-k = 5)",
             },
         )
     },

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from graphmem.llm import Message
 
-PROMPT_VERSION = "seem-2"  # 2: turns rendered by graphmem.turns
+PROMPT_VERSION = "seem-3"  # 2: turns rendered by graphmem.turns; 3: the paper's fusion prompt
 
 
 # --- schemas ---------------------------------------------------------------------------
@@ -58,17 +58,35 @@ Be conservative:
 - Merely sharing a person or a topic is not enough: false.
 Reply with strict JSON: {"same_event": true|false, "reason": "..."}."""
 
-FUSE_SYSTEM = """You are an expert at integrating episodic memories. Combine two memories of
-the same event into one memory that preserves all important information from both.
-- Conservative merge: merge events only when they describe the EXACT SAME occurrence; keep
-  sequential events (plan -> execution) separate.
-- Unify participant names.
-- Conflict resolution: the original passages are the highest-priority evidence; use them to
-  verify every attribute.
-- Time: for the same event prefer the more specific time, or combine complementary times into
-  a range; events at different times stay separate; order events chronologically.
-- Summary: do not concatenate; write one cohesive narrative of the progression.
-Reply with strict JSON ({"summary": ..., "events": [...]}), no markdown."""
+# SEEM, appendix C, Prompt 2 (Figure 6), word for word; the JSON shape our schema needs
+# follows it in FUSE_FORMAT.
+FUSE_SYSTEM = """You are an expert at integrating episodic memories. Your task is to combine two episodic memories into a single, comprehensive memory that preserves all important information from both memories.
+
+IMPORTANT: Event Integration Strategy
+
+- **LESS:** When events from both memories describe the same occurrence (merge).
+- **EQUAL:** When all events are distinct and unrelated.
+- **GREATER:** When integration reveals new event relationships.
+
+Guidelines:
+
+1. **Conservative Merge:** Only merge events that clearly describe the EXACT SAME occurrence. If events are part of a sequence (Plan → Execute), DO NOT merge them.
+2. **Entity Alignment:** Unify participant names.
+3. **Conflict Resolution:** Highest Priority: Evidence found in “Original Passages”. Use these original sources as the primary reference to cross-verify all episodic attributes and mitigate error propagation.
+4. **Summary Synthesis:** Do NOT simply concatenate. Rewrite a single, cohesive narrative describing progression or causal relationships.
+
+CRITICAL: Time Information Handling Rules
+
+1. **Same Event, Different Time:** If one is more specific, prefer it; if complementary, combine into a range.
+2. **Sequential Events:** Events at different times **MUST** be kept separate.
+3. **Temporal Ordering:** Arrange events in chronological order.
+
+Output Format: Strict JSON ONLY."""  # noqa: E501
+
+FUSE_FORMAT = (
+    'JSON fields: {"summary": "...", "events": [{"participants": [...], "action": "...", '
+    '"time": ..., "location": ..., "causality": ..., "manner": ...}]}'
+)
 
 
 def frame_messages(turns: Sequence[str]) -> list[Message]:
@@ -92,6 +110,7 @@ def fuse_messages(old: str, new: str, passages: Sequence[str]) -> list[Message]:
         Message(role="system", content=FUSE_SYSTEM),
         Message(
             role="user",
-            content=f"Memory A:\n{old}\n\nMemory B:\n{new}\n\nOriginal passages:\n{sources}",
+            content=f"Memory A:\n{old}\n\nMemory B:\n{new}\n\nOriginal Passages:\n{sources}"
+            f"\n\n{FUSE_FORMAT}",
         ),
     ]

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from graphmem.designs.seem.answer import answer_messages
 from graphmem.designs.seem.settings import SeemSettings
+from graphmem.llm import Message
 from graphmem.retrieval.base import Hit, PassageRef, RetrievalContext
+from graphmem.retrieval.packer import PackedContext
 from graphmem.semantic.projection import GraphInfo
 from graphmem.semantic.retriever import HippoRagRetriever, RankedPassage
 from graphmem.semantic.snapshot import FactHit, SpaceSnapshot
@@ -61,6 +64,9 @@ class SeemRetriever(HippoRagRetriever):
         self.seem: SeemSettings = settings or ctx.configs.get("seem")
         self._frames: dict[str, list[FrameRow]] = {}
 
+    def answer_messages(self, question: str, context: PackedContext) -> list[Message] | None:
+        return answer_messages(question, context)  # SEEM's Prompt 3
+
     def _read_space(self, info: GraphInfo) -> SpaceSnapshot:
         snapshot = super()._read_space(info)
         by_id = snapshot.by_id
@@ -77,7 +83,10 @@ class SeemRetriever(HippoRagRetriever):
         self, snapshot: SpaceSnapshot, ranked: list[RankedPassage], facts: list[FactHit], path: str
     ) -> list[Hit]:
         frames, seem = self._frames, self.seem
-        final, origin = expand(ranked, frames, seem.rpe_factor, seem.rpe_decay)
+        # The paper's RPE (section 3.4.2, section 4): the top k passages, their frames'
+        # provenance passages, the final set at most factor * k; else every ranked passage.
+        initial = ranked[: seem.rpe_top_k] if seem.rpe_top_k else ranked
+        final, origin = expand(initial, frames, seem.rpe_factor, seem.rpe_decay)
         chosen = {p.ref.id for p in final}
         top_facts = facts[: seem.context_facts]
         out = [self._fact_hit(f) for f in top_facts] if seem.facts_first else []

@@ -34,10 +34,20 @@ class SeemSettings(DesignSettings):
     max_summary_statements: int = Field(default=3, description="offline summary: turns quoted")
 
     # --- retrieval: context --------------------------------------------------------------
-    rpe_factor: float = Field(default=2.0, description="RPE: final passages <= factor * initial")
+    rpe_factor: float = Field(
+        default=2.0, ge=1.0, description="RPE: final passages <= factor * initial (1: no RPE)"
+    )
+    rpe_top_k: int = Field(
+        default=0,
+        ge=0,
+        description="RPE: passages expanded and kept (0: every ranked passage the budget "
+        "allows; k: only the top k, the final set capped at factor * k)",
+    )
     rpe_decay: float = Field(default=0.1, description="RPE: a frame-mate's share of its score")
     context_facts: int = Field(default=3, description="top facts shown as memories")
     facts_first: bool = Field(default=False, description="facts lead (else follow their sources)")
     frame_summaries: Literal["all", "fused", "llm", "none"] = Field(
-        default="llm", description="which frames show their summary (llm: LLM-built ones)"
+        default="fused",
+        description="which frames show their summary (fused: those spanning several "
+        "passages, whose summary says more than one turn; llm: LLM-built ones)",
     )

@@ -1,0 +1,128 @@
+"""Reference check of the weighted Personalized PageRank: GDS 2.13 takes unweighted
+``sourceNodes`` (weighted [node, weight] pairs are refused), so ``semantic.ppr_scores`` runs
+one PageRank per seed group and sums the runs scaled by their weights (PageRank is linear
+in its restart vector). With one group per seed (levels 0, the ``paper`` preset) that is
+exact: networkx, given the same weighted graph and the weighted restart vector, must agree
+node by node.
+
+Scale: GDS restarts (1 - d) * weight at every seed of a run without normalising, so on a
+graph without dangling nodes its scores sum to the sum of the weights; networkx normalises
+the restart vector and its scores sum to 1. The GDS scores divided by the weights' sum are
+compared with networkx at an absolute tolerance of 1e-5 (both iterate to 1e-9; GDS computes
+in float64, the difference left is the stopping rule)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import networkx as nx
+import pytest
+
+from graphmem.config import Settings
+from graphmem.embed import Embedder
+from graphmem.memory import Memory
+from graphmem.semantic import HippoRagRetriever, SemanticGraph, SemanticSettings
+from graphmem.semantic.exact import PassagePageRank
+from graphmem.semantic.seeds import SeedGroup, quantise
+from graphmem.store import GraphStore
+from tests.integration.test_seem import _ingest
+
+pytestmark = pytest.mark.integration
+
+TOLERANCE = 1e-5
+
+
+@pytest.fixture(autouse=True)
+def _drop_projection(store: GraphStore, space: str) -> Iterator[None]:
+    yield
+    SemanticGraph(store, space).drop()
+
+
+def _graph(store: GraphStore, name: str) -> nx.Graph:
+    graph: nx.Graph = nx.Graph()
+    for row in store.read("semantic.graph_edges", graph=name):
+        graph.add_edge(int(row["source"]), int(row["target"]), weight=float(row["weight"]))
+    return graph
+
+
+def _gds(store: GraphStore, name: str, groups: list[SeedGroup], damping: float) -> dict[int, float]:
+    rows = store.read(
+        "semantic.ppr_scores",
+        graph=name,
+        groups=[g.as_row() for g in groups],
+        damping=damping,
+        iterations=200,
+        tolerance=1e-9,
+        concurrency=1,
+    )
+    return {int(node): float(score) for node, score in rows[0]["scores"]}
+
+
+@pytest.mark.parametrize("damping", [0.5, 0.85])
+def test_weighted_ppr_matches_networkx(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str, damping: float
+) -> None:
+    memory = Memory(settings, store=store, embedder=embedder)
+    _ingest(memory, space)
+    semantic = SemanticGraph(store, space)
+    semantic.ensure()
+    graph = _graph(store, semantic.name)
+    assert graph.number_of_nodes() > 50 and nx.is_weighted(graph)
+    # Seeds of unequal weights spread over the graph (as entity and passage seeds are).
+    nodes = sorted(graph.nodes)[:: max(1, graph.number_of_nodes() // 9)][:9]
+    weights = [(node, 0.05 + 0.1 * i) for i, node in enumerate(nodes)]
+    groups = quantise(weights, 0)  # one run per seed: the paper preset's exact mode
+    assert len(groups) == len(weights)
+
+    gds = _gds(store, semantic.name, groups, damping)
+    total = sum(w for _, w in weights)
+    reference = nx.pagerank(
+        graph,
+        alpha=damping,
+        personalization=dict(weights),
+        weight="weight",
+        tol=1e-12,
+        max_iter=1000,
+    )
+    for node, expected in reference.items():
+        assert abs(gds.get(node, 0.0) / total - expected) <= TOLERANCE, (node, expected)
+    assert set(gds) <= set(reference)  # GDS scored no node outside the weighted graph
+
+
+def test_quantised_seeds_are_not_exact(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str
+) -> None:
+    """The tuned preset's quantised passage seeds differ from the exact vector: the check
+    above can tell the two apart (it is not vacuous)."""
+    memory = Memory(settings, store=store, embedder=embedder)
+    _ingest(memory, space)
+    semantic = SemanticGraph(store, space)
+    semantic.ensure()
+    graph = _graph(store, semantic.name)
+    nodes = sorted(graph.nodes)[:: max(1, graph.number_of_nodes() // 9)][:9]
+    weights = [(node, 0.05 + 0.1 * i) for i, node in enumerate(nodes)]
+    gds = _gds(store, semantic.name, quantise(weights, 2), 0.5)
+    total = sum(w for _, w in weights)
+    reference = nx.pagerank(graph, alpha=0.5, personalization=dict(weights), weight="weight")
+    worst = max(abs(gds.get(n, 0.0) / total - v) for n, v in reference.items())
+    assert worst > 10 * TOLERANCE
+
+
+def test_precomputed_passage_pagerank_equals_the_per_seed_runs(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str
+) -> None:
+    """The paper preset's exact passage seeds come from every passage's own PageRank,
+    computed once per projection and combined per query: the same numbers as running the
+    weighted passages one by one and summing (linearity)."""
+    memory = Memory(settings, store=store, embedder=embedder)
+    _ingest(memory, space)
+    config = SemanticSettings(damping=0.5, tolerance=1e-9, max_iterations=200)
+    retriever = HippoRagRetriever(memory.retrieval_context(space), config)
+    snapshot = retriever.snapshot()
+    exact = PassagePageRank.load(store, retriever.graph.name, snapshot, config)
+    weights = [(node, 0.01 * (i % 7 + 1)) for i, node in enumerate(sorted(snapshot.by_node))]
+    combined = exact.combine(weights)
+    runs = _gds(store, retriever.graph.name, quantise(weights, 0), 0.5)
+    assert combined
+    for node in snapshot.by_node:
+        assert abs(combined.get(node, 0.0) - runs.get(node, 0.0)) <= TOLERANCE, node
