@@ -109,6 +109,9 @@ def test_locomo_counts_skip_category_5_and_bad_evidence(
         meta = dict(result["meta"])
         prepare = meta.pop("prepare_ms")  # one-off per space, kept out of the latencies
         assert set(prepare) == set(STRATEGIES) and all(ms >= 0 for ms in prepare.values())
+        # the preset every registered design ran with: a number means nothing without it
+        presets = meta.pop("presets")
+        assert presets["seem"] == "default" and set(presets) >= {"baselines", "semantic"}
         assert meta == {
             "dataset": "locomo",
             "n_conversations": 2,
