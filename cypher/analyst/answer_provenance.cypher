@@ -9,5 +9,5 @@ OPTIONAL MATCH (p)<-[:FROM]-(d)
 WITH p, d, [l IN labels(d) | l][0] AS label
 RETURN p.source_id AS source_id, p.speaker AS speaker, p.text AS turn, label,
        d.builder AS builder,
-       coalesce(d.text, d.summary, d.action, d.headline, d.value) AS memory
+       coalesce(d.text, d.summary, d.action, d.headline, d.value, d.key, d.name, '') AS memory
 ORDER BY p.session_index, p.turn_index, label
