@@ -5,8 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
+from pydantic import SecretStr
+
+from graphmem.config import Settings
 from graphmem.ingest.models import ConversationIn, SessionIn, Turn
 from graphmem.store import GraphStore
 
@@ -65,3 +69,18 @@ def recorded_calls(store: GraphStore, method: str) -> Iterator[list[str]]:
         yield calls
     finally:
         setattr(store, method, original)
+
+
+def fake_llm_settings(settings: Settings, base_url: str, cache_dir: Path) -> Settings:
+    """``settings`` pointed at a fake OpenAI-compatible server: no cache, no retries, so
+    every request the test expects is one the server sees."""
+    return settings.model_copy(
+        update={
+            "llm_base_url": base_url,
+            "llm_model": "fake-model",
+            "llm_cache": False,
+            "llm_max_retries": 0,
+            "cache_dir": cache_dir,
+            "llm_api_key": SecretStr("test-key"),
+        }
+    )

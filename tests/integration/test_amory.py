@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import SecretStr
 
 from graphmem.config import Settings
 from graphmem.designs.amory.stats import amory_stats
@@ -23,7 +22,7 @@ from graphmem.ingest.models import ConversationIn, Dataset, SessionIn, Turn
 from graphmem.memory import Memory
 from graphmem.store import GraphStore
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
-from tests.integration.helpers import tiny_conversation
+from tests.integration.helpers import fake_llm_settings, tiny_conversation
 
 pytestmark = pytest.mark.integration
 
@@ -236,16 +235,7 @@ def test_llm_build_and_retrieval_follow_the_templates(
     fake_llm: FakeOpenAIServer,
     tmp_path: Path,
 ) -> None:
-    llm_settings = settings.model_copy(
-        update={
-            "llm_base_url": fake_llm.base_url,
-            "llm_model": "fake-model",
-            "llm_cache": False,
-            "llm_max_retries": 0,
-            "cache_dir": tmp_path,
-            "llm_api_key": SecretStr("test-key"),
-        }
-    )
+    llm_settings = fake_llm_settings(settings, fake_llm.base_url, tmp_path)
     memory = memory_for(llm_settings, store, embedder)
     conv = tiny_conversation("conv-llm", sessions=2)  # 12 turns: 8 for init, then binding
     _, reports = memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, ["amory"])
@@ -280,16 +270,7 @@ def test_llm_sessions_built_one_by_one_equal_one_batch(
     tmp_path: Path,
 ) -> None:
     """Session 1 (6 turns) is below T = 8: held, then initialised with session 2's turns."""
-    llm_settings = settings.model_copy(
-        update={
-            "llm_base_url": fake_llm.base_url,
-            "llm_model": "fake-model",
-            "llm_cache": False,
-            "llm_max_retries": 0,
-            "cache_dir": tmp_path,
-            "llm_api_key": SecretStr("test-key"),
-        }
-    )
+    llm_settings = fake_llm_settings(settings, fake_llm.base_url, tmp_path)
     memory = memory_for(llm_settings, store, embedder)
     conv = tiny_conversation("conv-llm-inc", sessions=3)
     batch, streamed = "amory-llm-batch", "amory-llm-stream"

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from pydantic import SecretStr
 
 from graphmem.builders.base import BuildContext, SessionBatch, run_build
 from graphmem.cli.main import cli
@@ -32,6 +31,7 @@ from graphmem.retrieval.packer import pack
 from graphmem.semantic import SemanticBuilder
 from graphmem.store import GraphStore
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
+from tests.integration.helpers import fake_llm_settings
 
 pytestmark = pytest.mark.integration
 
@@ -259,16 +259,7 @@ def test_llm_summaries(
     fake_llm_server: FakeOpenAIServer,
     tmp_path: Path,
 ) -> None:
-    llm_settings = settings.model_copy(
-        update={
-            "llm_base_url": fake_llm_server.base_url,
-            "llm_model": "fake-model",
-            "llm_cache": False,
-            "llm_max_retries": 0,
-            "cache_dir": tmp_path,
-            "llm_api_key": SecretStr("test-key"),
-        }
-    )
+    llm_settings = fake_llm_settings(settings, fake_llm_server.base_url, tmp_path)
     conv = conversation()
     write_core(store, embedder, space, conv)
     with OpenAIStructuredLLM(llm_settings) as llm:

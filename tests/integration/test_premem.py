@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import SecretStr
 
 from graphmem.builders.base import BuildContext, BuildReport, SessionBatch, run_build
 from graphmem.config import Settings
@@ -29,6 +28,7 @@ from graphmem.retrieval.packer import pack
 from graphmem.stats import space_stats
 from graphmem.store import GraphStore
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
+from tests.integration.helpers import fake_llm_settings
 
 pytestmark = pytest.mark.integration
 
@@ -242,16 +242,7 @@ def test_llm_backend_calls_once_per_session_and_once_per_pair(
     fake_llm: FakeOpenAIServer,
     tmp_path: Path,
 ) -> None:
-    llm_settings = settings.model_copy(
-        update={
-            "llm_base_url": fake_llm.base_url,
-            "llm_model": "fake-model",
-            "llm_cache": False,
-            "llm_max_retries": 0,
-            "cache_dir": tmp_path,
-            "llm_api_key": SecretStr("test-key"),
-        }
-    )
+    llm_settings = fake_llm_settings(settings, fake_llm.base_url, tmp_path)
     conv = conversation()
     PassageWriter(store, embedder).write_conversation(space, conv, IngestReport())
     with OpenAIStructuredLLM(llm_settings) as llm:
