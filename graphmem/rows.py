@@ -52,3 +52,19 @@ def typed_rows(name: str, rows: Sequence[Mapping[str, Any]], model: type[M]) -> 
 def read_typed(store: GraphStore, name: str, model: type[M], **params: Any) -> list[M]:
     """``store.read(name, **params)`` as typed rows."""
     return typed_rows(name, store.read(name, **params), model)
+
+
+T = TypeVar("T")
+# Rows per write statement: keeps each transaction bounded on long conversations.
+WRITE_CHUNK = 500
+
+
+def chunks(items: Sequence[T], size: int = WRITE_CHUNK) -> list[list[T]]:
+    """``items`` in consecutive slices of at most ``size`` (for ``UNWIND $rows`` writes)."""
+    return [list(items[start : start + size]) for start in range(0, len(items), size)]
+
+
+def native(value: Any) -> Any:
+    """A Neo4j temporal value as its Python type (other values unchanged): rows read back
+    are compared with the datetimes builders hold."""
+    return value.to_native() if hasattr(value, "to_native") else value

@@ -25,6 +25,7 @@ from graphmem.designs.amory.semantic_bridge import write_side_facts
 from graphmem.designs.amory.timeline import Excerpt, Mind, Story, Subplot, Timeline
 from graphmem.ingest.writer import content_id
 from graphmem.nlp import analyse_many, is_contentless, keyphrases, persons
+from graphmem.rows import native
 from graphmem.turns import render_turn
 
 BUILDER = "amory"
@@ -35,10 +36,6 @@ def render_excerpt(row: dict[str, Any]) -> str:
     return render_turn(
         row["speaker"], row["text"], date_text=row.get("date_text"), caption=row.get("caption")
     )
-
-
-def _native(value: Any) -> Any:
-    return value.to_native() if hasattr(value, "to_native") else value
 
 
 class AmoryBuilder(Builder):
@@ -177,7 +174,7 @@ class AmoryBuilder(Builder):
                     phrases=tuple(p for p in phrases[len(out)] if p not in empty),
                     persons=tuple(persons(doc)),
                     raw=row["text"],
-                    ts=_native(row["ts"]),
+                    ts=native(row["ts"]),
                 )
             )
         return out, vectors
@@ -228,7 +225,7 @@ class AmoryBuilder(Builder):
             phrases=tuple(item["phrases"] or ()),
             persons=tuple(item["persons"] or ()),
             raw=row["text"],
-            ts=_native(row["ts"]),
+            ts=native(row["ts"]),
             part=int(item["part"] or 0),
         )
 

@@ -10,8 +10,8 @@ nodes. Construction cost (time, LLM calls and tokens) is measured by ``run_build
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
 from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
 from graphmem.designs.anchormem.config import PROMPT_VERSION, AnchorMemConfig
@@ -32,20 +32,8 @@ from graphmem.designs.anchormem.extract import (
     context_units,
 )
 from graphmem.overfetch import label_totals
+from graphmem.rows import chunks, native
 from graphmem.turns import render_turn
-
-_WRITE_CHUNK = 500  # rows per write statement: bounded transactions on long conversations
-T = TypeVar("T")
-
-
-def _chunks(items: Sequence[T], size: int = _WRITE_CHUNK) -> Iterator[Sequence[T]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
-
-
-def _native(value: Any) -> Any:
-    # Neo4j temporal values come back as neo4j.time types; callers compare datetimes.
-    return value.to_native() if hasattr(value, "to_native") else value
 
 
 def _render_turn(row: dict[str, Any]) -> str:
@@ -96,7 +84,7 @@ class AnchorMemBuilder(Builder):
         return self.ctx.store.read(name, space=self.ctx.space, **params)
 
     def _write_rows(self, name: str, rows: Sequence[dict[str, Any]], **params: Any) -> None:
-        for chunk in _chunks(rows):
+        for chunk in chunks(rows):
             self._write(name, rows=list(chunk), **params)
 
     def _labels(self) -> dict[str, str]:
@@ -132,7 +120,7 @@ class AnchorMemBuilder(Builder):
         fetch = self._fetch()
         candidates: dict[str, list[Neighbour]] = {}
         contexts: dict[str, str] = {}
-        for chunk in _chunks([f.id for f in facts]):
+        for chunk in chunks([f.id for f in facts]):
             rows = self._read(
                 "anchormem.fact_neighbours",
                 ids=list(chunk),
@@ -167,13 +155,13 @@ class AnchorMemBuilder(Builder):
         members = sorted({m for g in groups for m in g.members})
         integrated = {
             row["id"]
-            for chunk in _chunks(members)
+            for chunk in chunks(members)
             for row in self._read("anchormem.integrated_facts", ids=list(chunk))
         }
         ids = sorted({g.id for g in groups})
         stored = {
             row["id"]
-            for chunk in _chunks(ids)
+            for chunk in chunks(ids)
             for row in self._read("anchormem.stored_events", ids=list(chunk))
         }
         min_new = 0 if self.config.pruning == "eq9" else self.config.min_new_facts
@@ -182,12 +170,12 @@ class AnchorMemBuilder(Builder):
     # --- events ---------------------------------------------------------------------
     def _member_facts(self, ids: Sequence[str]) -> dict[str, MemberFact]:
         out: dict[str, MemberFact] = {}
-        for chunk in _chunks(ids):
+        for chunk in chunks(ids):
             for row in self._read("anchormem.fact_details", ids=list(chunk)):
                 out[row["id"]] = MemberFact(
                     id=row["id"],
                     text=row["text"],
-                    ts=_native(row["ts"]),
+                    ts=native(row["ts"]),
                     order=(int(row["session_index"] or 0), int(row["turn_index"] or 0)),
                     context=row["context"],
                     turns=tuple(_render_turn(p) for p in row["passages"]),

@@ -8,9 +8,9 @@ scenes stored for it: a chunked ingest builds what one batch would.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
@@ -38,19 +38,9 @@ from graphmem.designs.cast.views import (
 from graphmem.ingest.writer import content_id
 from graphmem.llm import map_with_fallback
 from graphmem.nlp import analyse_many, is_contentless, keyphrases
+from graphmem.rows import chunks, native
 
 NAME = "cast"
-_CHUNK = 500
-T = TypeVar("T")
-
-
-def _chunks(items: Sequence[T]) -> Iterator[list[T]]:
-    for start in range(0, len(items), _CHUNK):
-        yield list(items[start : start + _CHUNK])
-
-
-def _native(value: Any) -> Any:
-    return value.to_native() if hasattr(value, "to_native") else value
 
 
 class CastBuilder(Builder):
@@ -176,7 +166,7 @@ class CastBuilder(Builder):
                     rows=[{"id": character_id(p), "name": p} for p in people],
                     backend=self.ctx.backend,
                 )
-            for chunk in _chunks(rows):
+            for chunk in chunks(rows):
                 tx.run(
                     "cast.upsert_views", space=self.ctx.space, rows=chunk, backend=self.ctx.backend
                 )
@@ -207,7 +197,7 @@ class CastBuilder(Builder):
             current.add(
                 StreamView(
                     id=row["view_id"],
-                    t=_native(row["t"]),
+                    t=native(row["t"]),
                     place=row["place"],
                     topic=np.asarray(row["embedding"], dtype=np.float32),
                     speaker=row["speaker"],
@@ -276,7 +266,7 @@ class CastBuilder(Builder):
         owners = sorted({row["owner_id"] for row in rows})
         prompt_version = PROMPT_VERSION if self.ctx.llm else None
         with self.ctx.store.transaction() as tx:
-            for chunk in _chunks(rows):
+            for chunk in chunks(rows):
                 tx.run(
                     "cast.upsert_scenes",
                     space=self.ctx.space,

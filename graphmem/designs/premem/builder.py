@@ -11,8 +11,8 @@ insights, and take the matched pooled clusters out of the pool.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -24,14 +24,7 @@ from graphmem.designs.premem.llm_steps import LLMExtractor, LLMReasoner
 from graphmem.designs.premem.models import PATTERN_LABELS, Cluster, Fragment, Insight, PooledCluster
 from graphmem.designs.premem.reasoning import reason_offline
 from graphmem.ingest.models import ConversationIn, SessionIn
-
-_WRITE_CHUNK = 500
-T = TypeVar("T")
-
-
-def _chunks(items: Sequence[T], size: int = _WRITE_CHUNK) -> Iterator[Sequence[T]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
+from graphmem.rows import chunks
 
 
 def session_order(conversation: ConversationIn, session: SessionIn) -> str:
@@ -167,7 +160,7 @@ class PremBuilder(Builder):
         return self.ctx.store.read(name, space=self.ctx.space, **params)
 
     def _write_rows(self, name: str, rows: Sequence[dict[str, Any]], **params: Any) -> None:
-        for chunk in _chunks(rows):
+        for chunk in chunks(rows):
             self._write(name, rows=list(chunk), **params)
 
     def _labels(self) -> dict[str, str]:
