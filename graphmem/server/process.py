@@ -217,7 +217,8 @@ def _spawn(settings: Settings, lay: Layout, runtime: Runtime) -> subprocess.Pope
         f"--config-dir={lay.conf}",
         "--console-mode=true",
     ]
-    log = lay.console_log.open("ab")
+    # Created here by the CLI (whose umask may be 022), not by Neo4j: 0600 explicitly.
+    log = os.fdopen(os.open(lay.console_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "ab")
     try:
         proc = subprocess.Popen(
             cmd,
@@ -235,7 +236,9 @@ def _spawn(settings: Settings, lay: Layout, runtime: Runtime) -> subprocess.Pope
         ) from None
     finally:
         log.close()
-    lay.pid_file.write_text(str(proc.pid))
+    fd = os.open(lay.pid_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as pid_out:
+        pid_out.write(str(proc.pid))
     return proc
 
 
@@ -276,6 +279,7 @@ def start(settings: Settings) -> dict[str, object]:
         began = time.monotonic()
         proc = _spawn(settings, lay, runtime)
         _wait_ready(settings, proc, began)
+        restrict_tree(settings.home)  # whatever Neo4j created before its umask applied
     return {
         "started": True,
         "pid": proc.pid,

@@ -122,3 +122,21 @@ def test_initial_password_is_not_on_the_command_line(
     assert (lay.data / "dbms" / "auth.ini").is_file()
     assert settings.password_file.stat().st_mode & 0o777 == 0o600
     assert list(lay.run.glob("initial-password-*")) == []  # the argument file is gone
+
+
+def test_spawn_writes_its_log_and_pid_file_0600_under_a_lax_umask(tmp_path: Path) -> None:
+    """The CLI creates console.log and the pid file itself (before Neo4j's umask applies):
+    a fresh machine's umask 022 must not leave them readable by other users."""
+    settings = _settings(tmp_path / "home", java="/bin/true")
+    lay = process.layout(settings)
+    for folder in (lay.logs, lay.run):
+        folder.mkdir(parents=True)
+    runtime = Runtime(root=tmp_path)
+    old = os.umask(0o022)
+    try:
+        proc = process._spawn(settings, lay, runtime)
+        proc.wait()
+    finally:
+        os.umask(old)
+    assert lay.console_log.stat().st_mode & 0o077 == 0
+    assert lay.pid_file.stat().st_mode & 0o077 == 0
