@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from graphmem.builders.base import BuildContext, BuildReport, SessionBatch, run_build
+from graphmem.builders.recorded import check_and_record
 from graphmem.builders.registry import build_builders
 from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
@@ -151,6 +152,7 @@ class Memory:
             self.store, self.embedder, self.settings, space, self.llm, configs=self.configs
         )
         active = build_builders(list(builders), ctx)
+        check_and_record(self.store, space, [b.name for b in active], self.configs)
         build_reports = {b.name: BuildReport(b.name) for b in active}
         for conv in dataset.conversations:
             writer.write_conversation(space, conv, report, progress)

@@ -89,6 +89,9 @@ class Design:
     cypher_dir: Path | None = None
     stats: StatsFunction | None = None
     docs: str = ""  # path of its docs page, relative to the repository root
+    # The settings its builder reads: recorded per space at the first build, so a later
+    # build with other values is refused instead of mixed in (graphmem/builders/recorded.py).
+    build_settings: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier() or self.name != self.name.lower():
@@ -100,6 +103,9 @@ class Design:
         bad = sorted(set(unknown) - set(self.settings.model_fields))
         if bad:
             raise ValueError(f"design {self.name}: presets set unknown settings {bad}")
+        bad = sorted(set(self.build_settings) - set(self.settings.model_fields))
+        if bad:
+            raise ValueError(f"design {self.name}: unknown build settings {bad}")
 
     @property
     def preset_names(self) -> list[str]:

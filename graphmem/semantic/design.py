@@ -79,4 +79,12 @@ DESIGN = Design(
     cypher=("semantic",),
     stats=semantic_stats,
     docs="docs/semantic.md",
+    build_settings=(
+        "synonym_threshold",
+        "synonym_top_k",
+        "synonym_min_alnum",
+        "merge_threshold",
+        "fact_session_time",
+        "mentions_per_passage",
+    ),
 )

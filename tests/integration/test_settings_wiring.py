@@ -7,8 +7,9 @@ from collections.abc import Iterator
 import pytest
 
 from graphmem.config import Settings
+from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
-from graphmem.errors import ModelLoadError
+from graphmem.errors import ConfigError, ModelLoadError
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
 from graphmem.nlp.spacy_loader import AUTO, get_nlp, resolve_model_name, use_model
@@ -41,3 +42,31 @@ def test_named_spacy_model_is_loaded(
     named = settings.model_copy(update={"spacy_model": installed})
     Memory(named, store=store, embedder=embedder)._ready()
     assert get_nlp().meta["name"] in installed
+
+
+def _memory(settings: Settings, store: GraphStore, embedder: Embedder, **over: object) -> Memory:
+    configs = DesignConfigs(overrides={"premem": over}, file_data={})
+    return Memory(settings, store=store, embedder=embedder, configs=configs)
+
+
+def test_a_space_is_not_extended_with_other_build_settings(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str
+) -> None:
+    """`--preset paper` on a space built with the defaults must not mix two builds: the
+    refusal names the setting and comes before anything of the new input is written."""
+    first = tiny_conversation(sessions=1)
+    _memory(settings, store, embedder).ingest_dataset(
+        Dataset(conversations=[first], qa={}), space, ["premem"]
+    )
+    before = store.read("core.space_counts", space=space)
+    more = tiny_conversation(sessions=2)
+    with pytest.raises(ConfigError, match=r"premem with other settings \(theta: 0\.6 -> 0\.9\)"):
+        _memory(settings, store, embedder, theta=0.9).ingest_dataset(
+            Dataset(conversations=[more], qa={}), space, ["premem"]
+        )
+    assert store.read("core.space_counts", space=space) == before
+    # A retrieval-only setting is free to change; the same build settings extend the space.
+    _, reports = _memory(settings, store, embedder, item_tokens=50).ingest_dataset(
+        Dataset(conversations=[more], qa={}), space, ["premem"]
+    )
+    assert reports[0].sessions == 1

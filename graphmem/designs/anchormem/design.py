@@ -47,4 +47,12 @@ DESIGN = Design(
     cypher=("anchormem",),
     stats=anchormem_stats,
     docs="docs/anchormem.md",
+    build_settings=(
+        "window",
+        "step",
+        "tau",
+        "neighbours",
+        "pruning",
+        "candidate_pool",
+    ),
 )

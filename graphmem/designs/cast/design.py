@@ -71,4 +71,12 @@ DESIGN = Design(
     cypher=("cast",),
     stats=cast_stats,
     docs="docs/cast.md",
+    build_settings=(
+        "window",
+        "participants",
+        "delta_t_days",
+        "delta_l",
+        "delta_tau",
+        "summary_tokens",
+    ),
 )

@@ -34,4 +34,11 @@ DESIGN = Design(
     cypher=("premem",),
     stats=premem_stats,
     docs="docs/premem.md",
+    build_settings=(
+        "theta",
+        "max_clusters",
+        "random_state",
+        "n_init",
+        "max_listed_dates",
+    ),
 )

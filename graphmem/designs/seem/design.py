@@ -50,4 +50,14 @@ DESIGN = Design(
     cypher=("seem",),
     stats=seem_stats,
     docs="docs/seem.md",
+    build_settings=(
+        "frame_window",
+        "fuse_candidates",
+        "fuse_min_similarity",
+        "fuse_max_gap_hours",
+        "fuse_require_shared",
+        "max_frame_passages",
+        "max_events_per_frame",
+        "max_summary_statements",
+    ),
 )
