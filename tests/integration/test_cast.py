@@ -209,7 +209,8 @@ def test_retriever_fuses_within_the_budget(
     query = "What piece did Gina's team perform when they won first place?"
     results = {}
     for fusion in ("promote", "off"):
-        retriever = CastRetriever(rctx, CastSettings(fusion=fusion))
+        # The paper's views: the answer (D1:3) is the neighbour of a matched turn.
+        retriever = CastRetriever(rctx, CastSettings(fusion=fusion, view_turns="window"))
         retriever.prepare()
         result = retriever.retrieve(query, 120)
         packed = pack(result.hits, 120, embedder.count_tokens)
@@ -225,6 +226,11 @@ def test_retriever_fuses_within_the_budget(
     assert "D1:3" in results["promote"][1].source_ids
     fixed = CastRetriever(rctx, CastSettings(semantic_k=2)).retrieve(query, 1000)
     assert len(fixed.hits) == 2
+    # The paper shows each entry's view (w = 1 neighbours); the default its centre turn only.
+    window = CastRetriever(rctx, CastSettings(semantic_k=2, view_turns="window"))
+    assert any(len(h.passages) > 1 for h in window.retrieve(query, 1000).hits)
+    assert all(len(h.passages) == 1 for h in fixed.hits)
+    assert [h.node_id for h in window.retrieve(query, 1000).hits] == [h.node_id for h in fixed.hits]
 
 
 def test_profile_cli(built: tuple[str, ConversationIn], settings: Settings) -> None:

@@ -60,3 +60,8 @@ class CastSettings(DesignSettings):
         "or ignore them",
     )
     cue_boost: float = Field(default=0.1, ge=0.0, description="boost mode: bonus per cue kind")
+    view_turns: Literal["window", "centre"] = Field(
+        default="centre",
+        description="what an entry shows the reader: its whole view (the paper) or its "
+        "centre turn only (ours, under a token budget; the view stays in the graph)",
+    )

@@ -25,12 +25,15 @@ _OURS = {
     "delta_l": "ours: the paper gives no Delta_l; 0 = same normalised place (docs/cast.md)",
     "summary_tokens": "ours: extractive summary cap, the encoder's 128-token training length",
     "cue_boost": "ours: only used by cues=boost",
+    "view_turns": "ours under a token budget: a view's neighbours cost as much as further "
+    "semantic hits and are mostly reactions; the paper (k = 5, no budget) shows whole views",
 }
 
 PRESETS = {
     "default": Preset(
-        description="the paper's settings; the semantic list is as long as the budget holds",
-        values={"semantic_k": None},
+        description="the paper's algorithms; the semantic list is as long as the budget "
+        "holds and shows each entry's centre turn (its view stays in the graph)",
+        values={"semantic_k": None, "view_turns": "centre"},
         sources={
             **_PAPER_SOURCES,
             "semantic_k": "ours under a token budget: Table 4 shows recall grows with k "
@@ -40,8 +43,13 @@ PRESETS = {
     ),
     "paper": Preset(
         description="the paper's basic configuration: k = 5 semantic entries (4.1)",
-        values={"semantic_k": 5},
-        sources={**_PAPER_SOURCES, "semantic_k": "4.1 Configurations (k = 5); Table 4", **_OURS},
+        values={"semantic_k": 5, "view_turns": "window"},
+        sources={
+            **_PAPER_SOURCES,
+            "semantic_k": "4.1 Configurations (k = 5); Table 4",
+            **_OURS,
+            "view_turns": "3.1 and 4.1 (memories are views: a message with w = 1 neighbours)",
+        },
     ),
 }
 

@@ -2,7 +2,9 @@
 (filtered by the question's names, places and times), fused by Algorithm 2.
 
 Each entry of the semantic list is a turn shown with its view (its ``w`` neighbours in the
-session), as the paper's memories are views. With ``semantic_k`` unset the list is as long
+session), as the paper's memories are views (``view_turns = "window"``, the paper preset), or
+its centre turn only (``"centre"``, the default: under a token budget a neighbour costs as
+much as a further semantic hit). With ``semantic_k`` unset the list is as long
 as the budget holds (``fusion.within_budget``); fusion only reorders it, so the packed
 context is the same set of turns in either order and the reader sees it in conversation
 order. ``--explain`` says for each entry its semantic rank and, when it was promoted, the
@@ -90,7 +92,7 @@ class CastRetriever(Retriever):
         semantic = self._semantic.retrieve(query, budget)
         timings = {"semantic": (time.perf_counter() - started) * 1000}
         index = self.index()
-        entries = self._entries(semantic.hits, index)
+        entries = self._entries(semantic.hits, index, self.config.view_turns == "window")
         k = self.config.semantic_k
         candidates = entries[:k] if k else entries
         vector = self.ctx.embedder.embed_one(query)
@@ -99,6 +101,8 @@ class CastRetriever(Retriever):
         timings["episodic"] = (time.perf_counter() - started) * 1000 - timings["semantic"]
         if self.config.fusion == "slot3" and ranked:
             injected = self._injected(index, ranked[0].scene, vector, candidates)
+            if injected is not None and self.config.view_turns == "centre":
+                injected = Entry(injected.passage, (injected.passage,))
             candidates = slot3(candidates, injected, keep=k)
         chosen = within_budget(candidates, budget, self._count)
         by_id = {e.passage.id: e for e in chosen}
@@ -110,15 +114,16 @@ class CastRetriever(Retriever):
         timings["total"] = (time.perf_counter() - started) * 1000
         return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms=timings)
 
-    def _entries(self, hits: Sequence[Hit], index: EpisodicIndex) -> list[Entry]:
-        """The semantic ranking as turns, each once, with its view's turns."""
+    def _entries(self, hits: Sequence[Hit], index: EpisodicIndex, views: bool) -> list[Entry]:
+        """The semantic ranking as turns, each once, with its view's turns (``views``) or
+        alone."""
         out: list[Entry] = []
         seen: set[str] = set()
         for hit in hits:
             for passage in hit.passages:
                 if passage.id not in seen:
                     seen.add(passage.id)
-                    out.append(_entry(passage, index))
+                    out.append(_entry(passage, index) if views else Entry(passage, (passage,)))
         return out
 
     def _scenes(
