@@ -1,13 +1,14 @@
 // PREMem inference (section 3.3): fragments and insights of one space ranked together by
-// exact cosine to the question ($insights false: fragments only), with their cited turns.
-// params: $space, $embedding, $k, $insights
+// exact cosine to the question ($insights false: fragments only; $offline_insights false:
+// only insights an LLM wrote), with their cited turns.
+// params: $space, $embedding, $k, $insights, $offline_insights
 // returns: id, label, score, category, pattern, key, value, date, passages
 CALL {
   MATCH (n:Fragment {space: $space})
   RETURN n
   UNION ALL
   MATCH (n:Insight {space: $space})
-  WHERE $insights
+  WHERE $insights AND ($offline_insights OR n.backend <> 'offline')
   RETURN n
 }
 WITH n, vector.similarity.cosine(n.embedding, $embedding) AS score

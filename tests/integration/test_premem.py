@@ -107,6 +107,7 @@ def _items(
     store: GraphStore, embedder: Embedder, space: str, **params: Any
 ) -> list[dict[str, Any]]:
     query = {"embedding": embedder.embed_one("pottery"), "k": 10_000, "insights": True}
+    query["offline_insights"] = True
     return store.read("premem.search", space=space, **{**query, **params})
 
 
@@ -182,7 +183,8 @@ def test_retriever_ranks_items_and_cites_their_turns(
 ) -> None:
     _build(store, embedder, settings, space, [[0, 1, 2]])
     ctx = RetrievalContext(store, embedder, settings, space)
-    result = PremRetriever(ctx, PremSettings()).retrieve("When did Ana start pottery?", 200)
+    paper = PremSettings(offline_insights=True)  # the paper ranks every insight (M union R)
+    result = PremRetriever(ctx, paper).retrieve("When did Ana start pottery?", 200)
     assert result.hits and all(h.cite_only and h.passages for h in result.hits)
     assert {h.label for h in result.hits} == {"Fragment", "Insight"}
     scores = [h.score for h in result.hits]
@@ -195,6 +197,9 @@ def test_retriever_ranks_items_and_cites_their_turns(
 
     only = PremRetriever(ctx, PremSettings(insights=False)).retrieve("pottery", 200)
     assert only.hits and {h.label for h in only.hits} == {"Fragment"}
+    # The default ranks LLM-written insights only: these were written by the offline rules.
+    default = PremRetriever(ctx, PremSettings()).retrieve("When did Ana start pottery?", 200)
+    assert default.hits and {h.label for h in default.hits} == {"Fragment"}
 
 
 # --- the LLM backend ---------------------------------------------------------------------

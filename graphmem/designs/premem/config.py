@@ -37,6 +37,11 @@ class PremSettings(DesignSettings):
     insights: bool = Field(
         default=True, description="rank insights with the fragments (false: fragments only)"
     )
+    offline_insights: bool = Field(
+        default=False,
+        description="rank insights the offline rules wrote too (they restate fragments: a "
+        "count with dates, or two fragments joined); false: only LLM-written insights",
+    )
     item_tokens: int = Field(
         default=20, ge=1, description="tokens one rendered item costs on average (sizes top-k)"
     )

@@ -50,6 +50,7 @@ class PremRetriever(Retriever):
             embedding=embedding,
             k=k,
             insights=cfg.insights,
+            offline_insights=cfg.offline_insights,
         )
         hits = [self._hit(row, rank) for rank, row in enumerate(rows, start=1)]
         done = time.perf_counter()
