@@ -196,6 +196,11 @@ class _Evaluator:
         _, reports = self.memory.ingest_dataset(one, space, self.builders)
         for report in reports:
             self._account(f"build.{report.builder}", report.llm)
+            if report.sessions:  # this run built something (a reused space builds nothing)
+                built = self.meta.setdefault("build", {})
+                spent = built.setdefault(report.builder, {"sessions": 0, "seconds": 0.0})
+                spent["sessions"] += report.sessions
+                spent["seconds"] = round(spent["seconds"] + report.seconds, 2)
         self.history_tokens = history_tokens(conversation, self.memory.embedder.count_tokens)
         ctx = self.memory.retrieval_context(space)
         retrievers = [build_retriever(name, ctx) for name in self.strategies]

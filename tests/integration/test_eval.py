@@ -305,3 +305,16 @@ def test_llm_answer_metrics_from_canned_answers(
     assert overall["judge"] == round(6 / 7, 4)
     assert overall["f1"] == round(6.5 / 7, 4)
     assert overall["bleu1"] == round((6 + bleu1("cello", "cello, piano")) / 7, 4)
+
+
+def test_build_cost_is_reported_for_what_this_run_built(memory: Memory) -> None:
+    prefix = _prefix()
+    try:
+        first = run_locomo(memory, LOCOMO, ["premem"], [500], space_prefix=prefix, progress=False)
+        again = run_locomo(memory, LOCOMO, ["premem"], [500], space_prefix=prefix, progress=False)
+    finally:
+        _forget(memory, prefix, LOCOMO_SPACES)
+    built = first[0]["meta"]["build"]
+    assert set(built) == {"premem"} and built["premem"]["sessions"] > 0
+    assert built["premem"]["seconds"] > 0
+    assert "build" not in again[0]["meta"]  # the spaces were reused: nothing was built
