@@ -1,6 +1,7 @@
 // The per-space semantic graph for Personalized PageRank (HippoRAG 2): passage and entity
 // nodes; passage-entity (MENTIONS), entity-entity (one per fact, weights add up) and SYNONYM
-// (weight = similarity) edges, all undirected. Only this space takes part.
+// (weight = similarity) edges, all undirected; every entity of the space is a node. Only
+// this space takes part.
 // params: $space, $graph
 // returns: graph, nodes, relationships
 CALL {
@@ -13,6 +14,11 @@ CALL {
   UNION ALL
   MATCH (a:Entity {space: $space})-[r:SYNONYM]->(b:Entity)
   RETURN a AS source, b AS target, r.score AS weight
+  UNION ALL
+  // Every entity is a node, also one no passage mentions (a speaker linked by name only):
+  // a query naming it seeds it, and PageRank refuses a source node it does not know.
+  MATCH (e:Entity {space: $space})
+  RETURN e AS source, null AS target, 0.0 AS weight
 }
 WITH source, target, sum(weight) AS weight
 WITH gds.graph.project(

@@ -3,7 +3,8 @@
 One loop serves both datasets (``_Evaluator``): every conversation goes into its own space
 (ingest is idempotent: stored sessions are skipped), each question is retrieved ONCE per
 strategy with the largest budget (that call is the latency), and the same hits are packed
-at every budget. Ranking metrics read ``RetrievalResult.ranked_source_ids()``; budget
+at every budget (a retriever that is not ``prefix_consistent`` is asked again per budget).
+Ranking metrics read ``RetrievalResult.ranked_source_ids()``; budget
 metrics read the packed context. With an LLM configured, each packed context is also
 answered and scored (F1, BLEU-1, LLM-as-judge); without one those keys are absent.
 """
@@ -226,7 +227,11 @@ class _Evaluator:
             latency_ms = (time.perf_counter() - started) * 1000
             ranked = rank(question, result)
             for budget in self.budgets:
-                context = pack(result.hits, budget, count)
+                # A list cut to its budget and then reordered is asked again per budget.
+                hits = result.hits
+                if budget != largest and not retriever.prefix_consistent:
+                    hits = retriever.retrieve(question.text, budget).hits
+                context = pack(hits, budget, count)
                 before = self.llm.usage.snapshot() if self.llm else LLMUsage()
                 values = {
                     **ranked,

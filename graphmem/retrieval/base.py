@@ -107,6 +107,11 @@ class Retriever(ABC):
     """``retrieve(query, budget)`` returns hits with scores and provenance, best first."""
 
     name: str
+    # True when the hits for a smaller budget are the first hits for a larger one, so an
+    # evaluation may retrieve once at its largest budget and pack every smaller one from
+    # that list. False (CAST: the list is cut to the budget, then reordered) makes the
+    # evaluation retrieve at each budget.
+    prefix_consistent: bool = True
 
     def __init__(self, ctx: RetrievalContext, config: Any = None) -> None:
         self.ctx = ctx

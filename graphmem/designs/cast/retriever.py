@@ -37,6 +37,7 @@ from graphmem.retrieval.base import Hit, PassageRef, RetrievalContext, Retrieval
 
 class CastRetriever(Retriever):
     name = "cast"
+    prefix_consistent = False  # Algorithm 2 reorders the list the budget holds
 
     def __init__(self, ctx: RetrievalContext, config: CastSettings | None = None) -> None:
         super().__init__(ctx)
