@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -156,3 +157,67 @@ def test_eval_judge_with_a_weak_model_scores_every_question(
     assert all(v["judge"] in (0.0, 1.0, None) and v["f1"] is not None for v in values)
     assert spent.fallbacks >= 1  # some answers or verdicts stayed prose: scored, not fatal
     assert spent.cache_hits >= len(questions) * 2  # the second round is answered by the cache
+
+
+def test_stats_shows_what_the_builds_of_a_space_cost_across_runs(
+    space: str,
+    store: GraphStore,
+    weak_server: FakeOpenAIServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The build ledger: `graphmem stats` (text and --json) shows per design what the
+    space's builds cost, read from the graph by a new process-level client; re-running the
+    ingest adds nothing; the same conversation in a second space with a warm cache costs 0
+    calls there; forget deletes the ledger with the space."""
+    for key, value in {
+        "GRAPHMEM_LLM_BASE_URL": weak_server.base_url,
+        "GRAPHMEM_LLM_MODEL": "weak-model",
+        "GRAPHMEM_LLM_MAX_RETRIES": "0",
+        "GRAPHMEM_CACHE_DIR": str(tmp_path),
+    }.items():
+        monkeypatch.setenv(key, value)
+    runner = CliRunner()
+    warm = f"{space}-warm"
+
+    def ingest(target: str) -> dict[str, dict[str, Any]]:
+        out = runner.invoke(cli, ["ingest", str(SAMPLE), "--space", target, "--json"])
+        assert out.exit_code == 0, out.output
+        return {b["builder"]: b for b in json.loads(out.output)["builders"] if b["sessions"]}
+
+    def stats(target: str) -> dict[str, Any]:
+        out = runner.invoke(cli, ["stats", "--space", target, "--json"])
+        assert out.exit_code == 0, out.output
+        cost: dict[str, Any] = json.loads(out.output)["build_cost"]
+        return cost
+
+    try:
+        built = ingest(space)
+        cost = stats(space)
+        assert set(cost["designs"]) == set(built) == set(builder_names())
+        keys = ("llm_calls", "llm_cache_hits", "llm_prompt_tokens", "llm_completion_tokens")
+        for name, design in cost["designs"].items():
+            assert design["builds"] == 1 and design["backends"] == ["llm:weak-model"]
+            for key in (*keys, "llm_fallbacks", "sessions", "turns"):
+                assert design[key] == built[name][key], (name, key)
+            assert design["llm_seconds"] == pytest.approx(built[name]["llm_seconds"], abs=0.01)
+        assert cost["total"]["llm_calls"] == weak_server.request_count() > 0
+        assert cost["total"]["llm_tokens"] == (
+            weak_server.served_prompt_tokens + weak_server.served_completion_tokens
+        )
+        text = runner.invoke(cli, ["stats", "--space", space])
+        assert "build_cost:" in text.output and "llm_calls:" in text.output
+
+        assert ingest(space) == {}  # nothing left to build: the ledger stays as it was
+        assert stats(space) == cost
+
+        ingest(warm)  # a new space, the same conversation, the cache warm
+        again = stats(warm)
+        assert again["total"]["llm_calls"] == 0
+        assert again["total"]["llm_cache_hits"] > 0
+        assert weak_server.request_count() == cost["total"]["llm_calls"]
+    finally:
+        runner.invoke(cli, ["forget", "--space", warm, "--yes"])
+    forgot = runner.invoke(cli, ["forget", "--space", space, "--yes"])
+    assert forgot.exit_code == 0
+    assert store.read("core.build_costs", space=space) == []
