@@ -1,8 +1,9 @@
-// Who built what: derived nodes per label, builder and backend, with the share citing turns.
+// Who built what: derived nodes per label, builder and backend, with the share citing turns
+// (a build ledger node, BuildCost, is no memory: left out).
 // params: $space
 // returns: label, builder, backend, nodes, with_sources
 CALL db.labels() YIELD label
-WITH label WHERE label <> 'Speaker'
+WITH label WHERE NOT label IN ['Speaker', 'BuildCost']
 CALL (label) {
   MATCH (n:$(label) {space: $space})
   WHERE n.builder IS NOT NULL

@@ -25,6 +25,7 @@ from graphmem.memory import Memory
 from graphmem.store import GraphStore
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.fakes.weak_model import LLM_DESIGNS, WeakModel
+from tests.integration.helpers import derived_labels
 
 pytestmark = pytest.mark.integration
 
@@ -75,7 +76,7 @@ def test_weak_model_builds_degrades_per_item_and_accounts_exactly(
         assert first.llm.repairs >= 1 and first.llm.fallbacks >= 1
         assert first.llm_seconds > 0 and first.counts["turns"] > 0
         # nodes the offline backend computed after a fallback say so, and only they
-        labels = _derived_labels(store, space)
+        labels = derived_labels(store, space)
         assert {backend for backend, _ in labels} <= {"llm:weak-model", "offline"}
         assert all((backend == "offline") == fallback for backend, fallback in labels)
         assert ("offline", True) in labels
@@ -89,17 +90,6 @@ def test_weak_model_builds_degrades_per_item_and_accounts_exactly(
     # one cache hit per generate: answered ones and the ones that stayed invalid
     assert second.llm_cache_hits == first.llm_calls - first.llm.repairs - first.llm.errors
     assert second.llm.fallbacks == first.llm.fallbacks
-
-
-def _derived_labels(store: GraphStore, space: str) -> set[tuple[str, bool]]:
-    """(backend, fallback) of the space's derived nodes (core nodes have no backend)."""
-    rows = store.read("core.digest_nodes", space=space, skip=["embedding"])
-    props = [dict(row["props"]) for row in rows]
-    return {
-        (str(p["backend"]), bool(p.get("fallback")))
-        for p in props
-        if "backend" in p and p.get("builder") != "core"
-    }
 
 
 def test_ingest_and_ask_commands_report_llm_cost_and_never_crash(

@@ -38,7 +38,7 @@ from graphmem.llm.serve import serve_command
 from graphmem.memory import Memory
 from graphmem.store import GraphStore
 from tests.fakes.weak_model import LLM_DESIGNS
-from tests.integration.test_llm_designs import _derived_labels
+from tests.integration.helpers import derived_labels
 
 pytestmark = [pytest.mark.integration, pytest.mark.llm]
 
@@ -145,7 +145,7 @@ def test_every_design_builds_with_the_local_model(
     assert all(r.counts["turns"] == TURNS for r in reports)  # the design and what it requires
     # the space's build ledger says the same; a node built offline after a fallback says so
     assert space_build_costs(memory.store, space)["total"]["llm_calls"] == built.llm_calls
-    labels = _derived_labels(memory.store, space)
+    labels = derived_labels(memory.store, space)
     assert all((backend == "offline") == fallback for backend, fallback in labels)
 
     memory.forget(space)
