@@ -1,9 +1,8 @@
-// Who built what: derived nodes per label, builder and backend, with the share citing turns
-// (a build ledger node, BuildCost, is no memory: left out).
+// Who built what: derived nodes per label, builder and backend, with the share citing turns.
 // params: $space
 // returns: label, builder, backend, nodes, with_sources
 CALL db.labels() YIELD label
-WITH label WHERE NOT label IN ['Speaker', 'BuildCost']
+WITH label WHERE label <> 'Speaker'
 CALL (label) {
   MATCH (n:$(label) {space: $space})
   WHERE n.builder IS NOT NULL

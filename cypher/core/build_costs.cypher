@@ -3,7 +3,7 @@
 // params: $space
 // returns: builder, builds, sessions, turns, seconds, backends, llm_calls, llm_cache_hits, llm_prompt_tokens, llm_completion_tokens, llm_seconds, llm_errors, llm_retries, llm_repairs, llm_fallbacks, updated_at
 MATCH (c:BuildCost {space: $space})
-RETURN c.builder AS builder, c.builds AS builds, c.sessions AS sessions, c.turns AS turns,
+RETURN c.id AS builder, c.builds AS builds, c.sessions AS sessions, c.turns AS turns,
        c.seconds AS seconds, c.backends AS backends, c.llm_calls AS llm_calls,
        c.llm_cache_hits AS llm_cache_hits, c.llm_prompt_tokens AS llm_prompt_tokens,
        c.llm_completion_tokens AS llm_completion_tokens, c.llm_seconds AS llm_seconds,

@@ -1,12 +1,13 @@
 // Add one completed build to the space's ledger for its builder (one BuildCost node per
-// space and builder): builds, sessions, turns, seconds, the backends used and the LLM usage
-// (calls, cache hits, tokens, seconds in the LLM, errors, retries, repairs, fallbacks),
-// summed over every build of the space in every process. History, not memory: the digest
-// leaves BuildCost out, and `graphmem forget` deletes it with the space.
+// space and builder, id = the builder's name): builds, sessions, turns, seconds, the backends
+// used and the LLM usage (calls, cache hits, tokens, seconds in the LLM, errors, retries,
+// repairs, fallbacks), summed over every build of the space in every process. History, not
+// memory: the digest leaves BuildCost out, and `graphmem forget` deletes it with the space.
+// No `builder` property: queries over derived nodes (builder set, FROM expected) never see it.
 // params: $space, $builder, $backend, $sessions, $turns, $seconds, $llm
 // returns: builds
 MERGE (c:BuildCost {space: $space, id: $builder})
-  ON CREATE SET c.builder = $builder, c.created_at = datetime(), c.builds = 0,
+  ON CREATE SET c.created_at = datetime(), c.builds = 0,
                 c.sessions = 0, c.turns = 0, c.seconds = 0.0, c.backends = [],
                 c.llm_calls = 0, c.llm_cache_hits = 0, c.llm_prompt_tokens = 0,
                 c.llm_completion_tokens = 0, c.llm_seconds = 0.0, c.llm_errors = 0,

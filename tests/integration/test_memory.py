@@ -215,6 +215,9 @@ def test_the_build_ledger_adds_each_completed_build_and_stays_out_of_the_digest(
     assert (cost["builds"], cost["sessions"], cost["turns"]) == (1, 1, 6)
     assert cost["backends"] == ["offline"] and cost["llm_calls"] == 0 and cost["seconds"] > 0
     assert "BuildCost" not in before.labels and _counts(store, space)["BuildCost"] == 1
+    # no derived-node query takes the ledger for a memory without sources
+    checks = {r["check"]: r["offenders"] for r in store.read("analyst.orphan_check", space=space)}
+    assert checks["derived node without FROM"] == 0
     memory.ingest_dataset(first, space, ["anchormem"])  # nothing pending
     assert space_stats(store, space)["build_cost"]["designs"]["anchormem"] == cost
     memory.ingest_dataset(_dataset(sessions=2), space, ["anchormem"])
