@@ -13,6 +13,7 @@ embedder saw). Other floats are rounded to 4 decimals for the same reason, and
 ``built_by`` is a set stored as a list, so it is sorted. The space's own name is replaced by
 a placeholder wherever it appears as a value (``space``, the Space node's ``id`` and
 ``name``), so a clean build in one space and a crashed-then-rerun build in another compare.
+The build ledger (``BuildCost`` nodes) is history, not content, and is left out.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ from pydantic import BaseModel
 from graphmem.store import GraphStore
 
 VOLATILE = ("created_at", "updated_at", "embedding")
+# Nodes that record how a space was built rather than what it holds: the build ledger
+# (``graphmem.build_cost``) differs between a crashed-then-rerun build and a clean one.
+HISTORY_LABELS = frozenset({"BuildCost"})
 _SET_VALUED = frozenset({"built_by"})
 _FLOAT_DIGITS = 4
 
@@ -84,7 +88,8 @@ def _sha(lines: list[str]) -> str:
 
 
 def space_digest(store: GraphStore, space: str) -> SpaceDigest:
-    nodes = store.read("core.digest_nodes", space=space, skip=list(VOLATILE))
+    rows = store.read("core.digest_nodes", space=space, skip=list(VOLATILE))
+    nodes = [row for row in rows if not HISTORY_LABELS & set(row["labels"])]
     rels = store.read("core.digest_relationships", space=space)
     labels: Counter[str] = Counter(label for row in nodes for label in row["labels"])
     types: Counter[str] = Counter(row["type"] for row in rels)

@@ -13,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from graphmem.build_cost import record_build
 from graphmem.builders.base import BuildContext, BuildReport, SessionBatch, run_build
 from graphmem.builders.recorded import check_and_record
 from graphmem.builders.registry import build_builders
@@ -159,7 +160,9 @@ class Memory:
             for builder in active:
                 batch = self._pending(space, conv, builder.name)
                 if batch.sessions:
-                    build_reports[builder.name].merge(run_build(builder, batch))
+                    built = run_build(builder, batch)
+                    build_reports[builder.name].merge(built)
+                    record_build(self.store, space, built, ctx.backend)
                     self.store.write(
                         "core.mark_built",
                         space=space,

@@ -1,9 +1,12 @@
-"""``graphmem stats``: node counts of a space plus each registered design's own figures."""
+"""``graphmem stats``: node counts of a space, each registered design's own figures, and
+what the space's builds have cost (``build_cost``: per design and in total, LLM calls,
+cache hits, tokens and seconds included; see ``graphmem.build_cost``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from graphmem.build_cost import space_build_costs
 from graphmem.designs.registry import registry
 from graphmem.store import GraphStore
 
@@ -14,4 +17,7 @@ def space_stats(store: GraphStore, space: str) -> dict[str, Any]:
     for name, found in registry().items():
         if found.stats is not None:
             out[name] = found.stats(store, space)
+    cost = space_build_costs(store, space)
+    if cost:
+        out["build_cost"] = cost
     return out

@@ -1,5 +1,7 @@
 // Amory narratives (stories) of one conversation: headline, owner, state of the binding and
 // consolidation clock, headline embedding, FROM every turn they hold, ABOUT their characters.
+// Backend and fallback per row (a headline written offline after the LLM gave up);
+// characters get the run's $backend.
 // params: $space, $rows, $backend, $prompt_version
 // returns: written
 UNWIND $rows AS row
@@ -8,7 +10,7 @@ MERGE (n:Narrative {space: $space, id: row.id})
 SET n.conversation = row.conversation, n.headline = row.headline, n.owner = row.owner,
     n.status = row.status, n.last_bound = row.last_bound, n.consolidated = row.consolidated,
     n.characters = row.characters, n.items = row.items, n.builder = 'amory',
-    n.backend = $backend, n.prompt_version = $prompt_version
+    n.backend = row.backend, n.fallback = row.fallback, n.prompt_version = $prompt_version
 WITH n, row
 CALL db.create.setNodeVectorProperty(n, 'embedding', row.embedding)
 CALL {

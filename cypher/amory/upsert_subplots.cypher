@@ -1,5 +1,6 @@
 // Subplots of a consolidated story: headline, span of story positions, the items they
-// hold, FROM their turns and ABOUT their characters.
+// hold, FROM their turns and ABOUT their characters. Backend and fallback per row (found
+// offline after the LLM gave up on the consolidation); characters get the run's $backend.
 // params: $space, $rows, $backend, $prompt_version
 // returns: written
 UNWIND $rows AS row
@@ -7,8 +8,8 @@ MATCH (n:Narrative {space: $space, id: row.story_id})
 MERGE (s:Subplot {space: $space, id: row.id})
   ON CREATE SET s.created_at = datetime()
 SET s.headline = row.headline, s.start = row.start, s.end = row.end, s.story = row.story_id,
-    s.characters = row.characters, s.builder = 'amory', s.backend = $backend,
-    s.prompt_version = $prompt_version
+    s.characters = row.characters, s.builder = 'amory', s.backend = row.backend,
+    s.fallback = row.fallback, s.prompt_version = $prompt_version
 MERGE (n)-[h:HAS_SUBPLOT]->(s)
 SET h.order = row.order
 WITH s, row

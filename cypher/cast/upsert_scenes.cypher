@@ -1,6 +1,7 @@
 // Scenes of one character's stream: summary, time span, places, participants with roles,
-// summary vector; HAS_VIEW its views and FROM the union of their turns (both rewritten).
-// params: $space, $rows, $backend, $prompt_version
+// summary vector; HAS_VIEW its views and FROM the union of their turns (both rewritten);
+// backend and fallback per row (an extractive summary after the LLM gave up on the scene).
+// params: $space, $rows, $prompt_version
 // returns: written
 UNWIND $rows AS row
 MERGE (s:Scene {space: $space, id: row.id})
@@ -10,8 +11,8 @@ SET s.owner = row.owner_id, s.character = row.owner, s.seq = row.seq, s.role = r
     s.location = row.location, s.places = row.places, s.participants = row.participants,
     s.main = row.main, s.supporting = row.supporting, s.summary = row.summary,
     s.views = size(row.view_ids),
-    s.builder = 'cast', s.backend = $backend, s.prompt_version = $prompt_version,
-    s.updated_at = datetime()
+    s.builder = 'cast', s.backend = row.backend, s.fallback = row.fallback,
+    s.prompt_version = $prompt_version, s.updated_at = datetime()
 WITH s, row
 CALL db.create.setNodeVectorProperty(s, 'embedding', row.embedding)
 WITH s, row

@@ -1,7 +1,7 @@
 // The nearest stored frames of the space for each new frame (associative consolidation),
 // with their events and source passages. Neo4j scores cosine as (1 + cos) / 2.
 // params: $space, $rows, $fetch, $k
-// returns: i, id, cosine, embedding, summary, statements, participants, topics, start, end, events, passage_ids, passages
+// returns: i, id, cosine, embedding, summary, statements, participants, topics, start, end, fallback, events, fallback_actions, passage_ids, passages
 UNWIND $rows AS row
 CALL {
   WITH row
@@ -18,7 +18,8 @@ CALL {
   OPTIONAL MATCH (node)-[h:HAS_EVENT]->(ev:Event)
   WITH h, ev
   ORDER BY h.order
-  RETURN collect(ev {.participants, .action, .time, .location, .causality, .manner}) AS events
+  RETURN collect(ev {.participants, .action, .time, .location, .causality, .manner}) AS events,
+         collect(CASE WHEN ev.fallback THEN ev.action END) AS fallback_actions
 }
 CALL {
   WITH node
@@ -31,4 +32,5 @@ CALL {
 RETURN row.i AS i, node.id AS id, 2 * score - 1 AS cosine, node.embedding AS embedding,
        node.summary AS summary, node.statements AS statements,
        node.participants AS participants, node.topics AS topics, node.start AS start,
-       node.end AS end, events, passage_ids, passages
+       node.end AS end, node.fallback AS fallback, events, fallback_actions, passage_ids,
+       passages

@@ -1,13 +1,13 @@
 // Events of frames: SEEM's six slots, PARTICIPANT links to entities and speaking characters,
 // FROM the frame's passages.
-// params: $space, $rows, $builder, $backend
+// params: $space, $rows, $builder
 // returns: written
 UNWIND $rows AS row
 MATCH (f:EventFrame {space: $space, id: row.frame_id})
 MERGE (e:Event {space: $space, id: row.id})
 SET e.participants = row.participants, e.action = row.action, e.time = row.time,
     e.location = row.location, e.causality = row.causality, e.manner = row.manner,
-    e.builder = $builder, e.backend = $backend
+    e.builder = $builder, e.backend = row.backend, e.fallback = row.fallback
 MERGE (f)-[h:HAS_EVENT]->(e)
 SET h.order = row.order
 WITH e, row

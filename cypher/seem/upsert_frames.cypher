@@ -1,5 +1,6 @@
-// Episodic Event Frames, new or fused: summary, slots, embedding and FROM every source.
-// params: $space, $rows, $builder, $backend, $prompt_version
+// Episodic Event Frames, new or fused: summary, slots, embedding and FROM every source;
+// backend and fallback per row (an offline frame or fusion after the LLM gave up).
+// params: $space, $rows, $builder, $prompt_version
 // returns: written
 UNWIND $rows AS row
 MERGE (f:EventFrame {space: $space, id: row.id})
@@ -7,7 +8,8 @@ MERGE (f:EventFrame {space: $space, id: row.id})
 SET f.summary = row.summary, f.participants = row.participants, f.topics = row.topics,
     f.statements = row.statements,
     f.start = row.start, f.end = row.end, f.passages = size(row.passage_ids),
-    f.builder = $builder, f.backend = $backend, f.prompt_version = $prompt_version
+    f.builder = $builder, f.backend = row.backend, f.fallback = row.fallback,
+    f.prompt_version = $prompt_version
 WITH f, row
 CALL db.create.setNodeVectorProperty(f, 'embedding', row.embedding)
 WITH f, row

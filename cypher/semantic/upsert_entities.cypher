@@ -1,10 +1,11 @@
-// Entity (phrase) nodes of the semantic layer, with their embedding.
-// params: $space, $rows, $builder, $backend
+// Entity (phrase) nodes of the semantic layer, with their embedding. Each row carries its
+// node's backend and fallback flag.
+// params: $space, $rows, $builder
 // returns: written
 UNWIND $rows AS row
 MERGE (e:Entity {space: $space, id: row.id})
   ON CREATE SET e.key = row.key, e.name = row.name, e.aliases = [], e.builder = $builder,
-                e.backend = $backend, e.created_at = datetime()
+                e.backend = row.backend, e.fallback = row.fallback, e.created_at = datetime()
 WITH e, row
 CALL db.create.setNodeVectorProperty(e, 'embedding', row.embedding)
 RETURN count(e) AS written

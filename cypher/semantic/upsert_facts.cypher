@@ -1,5 +1,7 @@
 // Fact (quadruple) nodes: SUBJECT and OBJECT entities, FROM the passage stating them.
-// params: $space, $rows, $builder, $backend, $prompt_version
+// Each row carries its node's backend and fallback flag (an offline extraction after the
+// LLM gave up on the passage); the first writer of a fact keeps its labels.
+// params: $space, $rows, $builder, $prompt_version
 // returns: written
 UNWIND $rows AS row
 MATCH (s:Entity {space: $space, id: row.subject_id})
@@ -8,8 +10,8 @@ MATCH (p:Passage {space: $space, id: row.passage_id})
 MERGE (f:Fact {space: $space, id: row.id})
   ON CREATE SET f.subject = row.subject, f.relation = row.relation, f.object = row.object,
                 f.time = row.time, f.text = row.text, f.builder = $builder,
-                f.backend = $backend, f.prompt_version = $prompt_version,
-                f.created_at = datetime()
+                f.backend = row.backend, f.fallback = row.fallback,
+                f.prompt_version = $prompt_version, f.created_at = datetime()
 MERGE (f)-[:SUBJECT]->(s)
 MERGE (f)-[:OBJECT]->(o)
 MERGE (f)-[:FROM]->(p)

@@ -4,7 +4,9 @@ Builders run after the core passages of a conversation are stored. They get the 
 they have not completed yet (tracked on ``Session.built_by``), in chronological order, so
 an interrupted build resumes where it stopped and a chunked ingest is incremental.
 Every node a builder writes carries ``space``, a content-hash ``id``, ``builder``,
-``backend`` and a ``FROM`` relationship to each passage it came from.
+``backend`` and a ``FROM`` relationship to each passage it came from. A node the offline
+backend computed because the LLM gave up on its item says so: ``backend = 'offline'`` and
+``fallback = true`` (``BuildContext.node_backend``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from graphmem.ingest.models import ConversationIn, SessionIn
 from graphmem.llm import LLMUsage, StructuredLLM
 from graphmem.store import GraphStore
 
+OFFLINE = "offline"
+
 
 @dataclass(frozen=True)
 class BuildContext:
@@ -36,7 +40,17 @@ class BuildContext:
 
     @property
     def backend(self) -> str:
-        return f"llm:{self.llm.model_name}" if self.llm else "offline"
+        """The run's backend: ``llm:<model>`` with an LLM client, else ``offline``."""
+        return f"llm:{self.llm.model_name}" if self.llm else OFFLINE
+
+    def node_backend(self, fallback: bool = False) -> dict[str, Any]:
+        """The ``backend`` and ``fallback`` properties of one node: the run's backend, or,
+        for a node computed offline because the LLM gave up on its item (an ``Outcome``
+        with ``fallback``), ``offline`` and ``fallback = True``. ``fallback`` is None
+        otherwise, so re-writing a node without the fallback removes the property."""
+        if fallback:
+            return {"backend": OFFLINE, "fallback": True}
+        return {"backend": self.backend, "fallback": None}
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from typing import Any
 from tqdm import tqdm
 
 from graphmem.answer import answer_or_none
+from graphmem.build_cost import space_build_costs
 from graphmem.errors import ConfigError
 from graphmem.eval.aggregate import Scored, aggregate, ranked_sessions, split_evidence
 from graphmem.eval.metrics import (
@@ -197,11 +198,7 @@ class _Evaluator:
         _, reports = self.memory.ingest_dataset(one, space, self.builders)
         for report in reports:
             self._account(f"build.{report.builder}", report.llm)
-            if report.sessions:  # this run built something (a reused space builds nothing)
-                built = self.meta.setdefault("build", {})
-                spent = built.setdefault(report.builder, {"sessions": 0, "seconds": 0.0})
-                spent["sessions"] += report.sessions
-                spent["seconds"] = round(spent["seconds"] + report.seconds, 2)
+        self._ledger(space)
         self.history_tokens = history_tokens(conversation, self.memory.embedder.count_tokens)
         ctx = self.memory.retrieval_context(space)
         retrievers = [build_retriever(name, ctx) for name in self.strategies]
@@ -247,6 +244,20 @@ class _Evaluator:
         self.meta["llm_usage"] = {
             name: spent.as_dict(prefix="") for name, spent in sorted(self.usage.items())
         }
+
+    def _ledger(self, space: str) -> None:
+        """``meta.build_cost``: what building the evaluated spaces cost over every run (the
+        build ledger, summed over spaces). ``llm_usage`` charges only this run, so a run
+        that reuses stored spaces shows 0 build calls there and the real cost here."""
+        designs = space_build_costs(self.memory.store, space).get("designs", {})
+        if not designs:
+            return  # nothing built (baselines only): no ledger to show
+        ledger = self.meta.setdefault("build_cost", {})
+        for name, figures in designs.items():
+            mine = ledger.setdefault(name, {})
+            for key, value in figures.items():
+                if isinstance(value, int | float) and not isinstance(value, bool):
+                    mine[key] = round(mine.get(key, 0) + value, 2)
 
     def results(
         self, metric_names: Sequence[str], breakdown: str, groups: Sequence[str]

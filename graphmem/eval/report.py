@@ -91,13 +91,14 @@ def _meta_lines(meta: dict[str, Any]) -> list[str]:
             f"{spent['prompt_tokens']} prompt + {spent['completion_tokens']} completion tokens, "
             f"{spent['seconds']} s, {spent['fallbacks']} fallbacks.",
         ]
-    built = meta.get("build", {})
-    if built:
-        cost = ", ".join(
-            f"{name} {spent['seconds']:.0f} s ({spent['sessions']} sessions)"
-            for name, spent in built.items()
-        )
-        lines += ["", f"Built in this run (offline unless LLM usage says otherwise): {cost}."]
+    for design, spent in meta.get("build_cost", {}).items():
+        lines += [
+            "",
+            f"Building {design} for these spaces cost, over every run: {spent['builds']} "
+            f"builds, {spent['llm_calls']} LLM calls, {spent['llm_cache_hits']} cache hits, "
+            f"{spent['llm_prompt_tokens']} prompt + {spent['llm_completion_tokens']} "
+            f"completion tokens, {spent['llm_seconds']} s in the LLM, {spent['seconds']} s.",
+        ]
     prepared = {k: v for k, v in meta.get("prepare_ms", {}).items() if v >= 1}
     if prepared:
         cost = ", ".join(f"{name} {ms / 1000:.1f} s" for name, ms in prepared.items())

@@ -9,8 +9,10 @@ next query projects the new graph).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
-from graphmem.llm import map_with_fallback
+from graphmem.llm import map_attempts
 from graphmem.semantic.extract import (
     batch_passages,
     batch_speakers,
@@ -37,15 +39,17 @@ class SemanticBuilder(Builder):
         passages = batch_passages(batch)
         speakers = batch_speakers(batch, passages)
         if llm is not None:
-            # A passage the LLM gives up on (after retries and repairs) is extracted offline.
+            # A passage the LLM gives up on (after retries and repairs) is extracted offline,
+            # and its facts say so (backend 'offline', fallback).
             mentions = self.config.mentions_per_passage
-            facts = map_with_fallback(
+            outcomes = map_attempts(
                 llm,
                 lambda p: llm_facts(llm, [p])[0],
                 lambda p: offline_facts_many([p], mentions)[0],
                 passages,
                 what="quadruples",
             )
+            facts = [replace(o.value, fallback=o.fallback) for o in outcomes]
         else:
             facts = offline_facts_many(passages, self.config.mentions_per_passage)
         if self.config.fact_session_time:

@@ -51,6 +51,8 @@ class PassageFacts:
     passage_id: str
     quadruples: list[Quadruple] = field(default_factory=list)
     mentions: list[str] = field(default_factory=list)  # besides subjects and objects
+    # True when the offline backend extracted these because the LLM gave up on the passage.
+    fallback: bool = False
 
     def names(self) -> list[str]:
         """Every entity phrase of the passage in order of appearance."""
@@ -171,6 +173,7 @@ def with_session_dates(
                 for q in f.quadruples
             ],
             f.mentions,
+            f.fallback,
         )
         for f in facts
     ]

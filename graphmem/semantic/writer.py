@@ -166,18 +166,19 @@ class SemanticWriter:
     def write(self, facts: Sequence[PassageFacts], speakers: Sequence[str]) -> Resolution:
         """Entities, aliases, synonyms, facts, mentions and speaker links of one batch."""
         res = self.resolve([*speakers, *(n for pf in facts for n in pf.names())])
-        store, space, backend = self.ctx.store, self.ctx.space, self.ctx.backend
+        store, space = self.ctx.store, self.ctx.space
+        offline_only = _fallback_keys(facts, speakers)
         entity_rows = [
-            {"id": entity_id(k), "key": k, "name": name, "embedding": res.vectors[k].tolist()}
+            {
+                "id": entity_id(k),
+                "key": k,
+                "name": name,
+                "embedding": res.vectors[k].tolist(),
+                **self.ctx.node_backend(k in offline_only),
+            }
             for k, name in res.new
         ]
-        store.write(
-            "semantic.upsert_entities",
-            space=space,
-            rows=entity_rows,
-            builder=BUILDER,
-            backend=backend,
-        )
+        store.write("semantic.upsert_entities", space=space, rows=entity_rows, builder=BUILDER)
         alias_rows = [{"id": eid, "alias": key} for eid, key in res.aliases]
         store.write("semantic.add_aliases", space=space, rows=alias_rows)
         synonym_rows = self._synonyms(res)
@@ -188,7 +189,6 @@ class SemanticWriter:
             space=space,
             rows=fact_rows,
             builder=self.builder,
-            backend=backend,
             prompt_version=self.prompt_version,
         )
         mention_rows = [
@@ -236,9 +236,19 @@ class SemanticWriter:
                         "time": quad.time,
                         "text": statement + when,
                         "statement": statement,
+                        **self.ctx.node_backend(pf.fallback),
                     }
                 )
         vectors = self.ctx.embedder.embed([r["statement"] for r in rows])
         for row, vector in zip(rows, vectors, strict=True):
             row["embedding"] = vector.tolist()
         return rows
+
+
+def _fallback_keys(facts: Sequence[PassageFacts], speakers: Sequence[str]) -> set[str]:
+    """Phrases only passages extracted offline after an LLM fallback named: their new
+    entities are labelled as the offline backend's (a speaker never is)."""
+    named_by: dict[bool, set[str]] = {False: set(), True: set()}
+    for pf in facts:
+        named_by[pf.fallback].update(normalise_name(n) for n in pf.names() if usable(n))
+    return named_by[True] - named_by[False] - {normalise_name(s) for s in speakers}

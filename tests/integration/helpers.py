@@ -84,3 +84,14 @@ def fake_llm_settings(settings: Settings, base_url: str, cache_dir: Path) -> Set
             "llm_api_key": SecretStr("test-key"),
         }
     )
+
+
+def derived_labels(store: GraphStore, space: str) -> set[tuple[str, bool]]:
+    """(backend, fallback) of the space's derived nodes (core nodes have no backend)."""
+    rows = store.read("core.digest_nodes", space=space, skip=["embedding"])
+    props = [dict(row["props"]) for row in rows]
+    return {
+        (str(p["backend"]), bool(p.get("fallback")))
+        for p in props
+        if "backend" in p and p.get("builder") != "core"
+    }

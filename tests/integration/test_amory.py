@@ -288,3 +288,108 @@ def test_llm_sessions_built_one_by_one_equal_one_batch(
         memory.forget(streamed)
         if memory.llm is not None:
             memory.llm.close()
+
+
+def _nodes(store: GraphStore, space: str, label: str) -> list[dict[str, Any]]:
+    rows = store.read("core.digest_nodes", space=space, skip=["embedding"])
+    return [dict(r["props"]) for r in rows if label in r["labels"]]
+
+
+def _label(props: dict[str, Any]) -> tuple[str, bool]:
+    return props["backend"], bool(props.get("fallback"))
+
+
+def test_llm_steps_that_fail_fall_back_alone_and_say_so(
+    settings: Settings,
+    store: GraphStore,
+    embedder: Embedder,
+    space: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The model answers prose to the binding of the cello pair (after the repair too),
+    prose to every consolidation, and side facts naming no item to every semanticization:
+    each of those steps is done offline, the build goes on, the other steps stay the LLM's,
+    and every node says which backend made it; nothing of the broken answers is stored."""
+
+    def broken(body: dict[str, Any]) -> Reply:
+        prompt = body["messages"][0]["content"]
+        if "routing decisions" in prompt and "cello" in prompt.split("New conversation turn:")[1]:
+            return Reply.text("Ben plays the cello, I think.")
+        if "structure of a story" in prompt:
+            return Reply.text('{"substories": [oops')
+        if "not logically inferable" in prompt:
+            fact = {"fact": "junk", "item": 99, "subject": "Ana", "predicate": "p", "object": "q"}
+            return Reply.json({"facts": [fact]})
+        return _answer(body)
+
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    with FakeOpenAIServer(default=broken) as server:
+        memory = memory_for(fake_llm_settings(settings, server.base_url, tmp_path), store, embedder)
+        conv = tiny_conversation("conv-llm-broken", sessions=2)
+        _, reports = memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, ["amory"])
+        if memory.llm is not None:
+            memory.llm.close()
+    amory = next(r for r in reports if r.builder == "amory")
+    assert sum(r.llm_calls for r in reports) == server.request_count()
+    consolidations = sum(  # first requests only (a repair repeats the prompt)
+        len(b["messages"]) == 1 and "structure of a story" in b["messages"][0]["content"]
+        for b in server.bodies()
+    )
+    assert consolidations >= 1
+    # the cello pair's binding, each consolidation and each semanticization
+    assert amory.llm.fallbacks == 1 + 2 * consolidations
+    # (session 1's turns were held for the initialisation, which the model answered)
+    items = _nodes(store, space, "StoryItem")
+    pair = [
+        i
+        for i in items
+        if "(session 2)" in i["text"] and ("cello" in i["text"] or "sister" in i["text"])
+    ]
+    assert len(pair) == 2 and {_label(i) for i in pair} == {("offline", True)}
+    others = [i for i in items if i not in pair]
+    assert others and {_label(i) for i in others} == {("llm:fake-model", False)}
+    subplots = _nodes(store, space, "Subplot")
+    assert subplots and {_label(s) for s in subplots} == {("offline", True)}
+    stories = {s["headline"]: _label(s) for s in _nodes(store, space, "Narrative")}
+    assert stories["Pets"] == ("llm:fake-model", False)
+    # the side facts are the offline semanticization's, none of the junk answer's
+    side = store.read("amory.side_facts", space=space)
+    assert all("junk" not in f["text"] and " p q" not in f["text"] for f in side)
+    facts = [f for f in _nodes(store, space, "Fact") if f.get("builder") == "amory"]
+    assert len(facts) == len(side)
+    assert facts and all(_label(f) == ("offline", True) for f in facts)
+
+
+def test_an_initialisation_the_llm_fails_binds_the_held_turns_offline(
+    settings: Settings,
+    store: GraphStore,
+    embedder: Embedder,
+    space: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """MemInit gets prose: the first T turns are bound by the offline mind, their stories
+    and items say so, and the bindings after them are the LLM's again."""
+
+    def broken(body: dict[str, Any]) -> Reply:
+        if "list of story threads" in body["messages"][0]["content"]:
+            return Reply.text("Two stories, I would say: pets and running.")
+        return _answer(body)
+
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    with FakeOpenAIServer(default=broken) as server:
+        memory = memory_for(fake_llm_settings(settings, server.base_url, tmp_path), store, embedder)
+        conv = tiny_conversation("conv-llm-noinit", sessions=2)
+        _, reports = memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, ["amory"])
+        if memory.llm is not None:
+            memory.llm.close()
+    amory = next(r for r in reports if r.builder == "amory")
+    assert amory.llm.fallbacks == 1 and amory.llm.repairs == 1
+    items = _nodes(store, space, "StoryItem")
+    held = [i for i in items if i["step"] < 4]  # T = 8 turns: steps 0-3
+    later = [i for i in items if i["step"] >= 4]
+    assert held and {_label(i) for i in held} == {("offline", True)}
+    assert later and {_label(i) for i in later} == {("llm:fake-model", False)}
+    stories = [_label(s) for s in _nodes(store, space, "Narrative")]
+    assert ("offline", True) in stories and ("llm:fake-model", False) in stories

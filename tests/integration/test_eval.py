@@ -307,19 +307,6 @@ def test_llm_answer_metrics_from_canned_answers(
     assert overall["bleu1"] == round((6 + bleu1("cello", "cello, piano")) / 7, 4)
 
 
-def test_build_cost_is_reported_for_what_this_run_built(memory: Memory) -> None:
-    prefix = _prefix()
-    try:
-        first = run_locomo(memory, LOCOMO, ["premem"], [500], space_prefix=prefix, progress=False)
-        again = run_locomo(memory, LOCOMO, ["premem"], [500], space_prefix=prefix, progress=False)
-    finally:
-        _forget(memory, prefix, LOCOMO_SPACES)
-    built = first[0]["meta"]["build"]
-    assert set(built) == {"premem"} and built["premem"]["sessions"] > 0
-    assert built["premem"]["seconds"] > 0
-    assert "build" not in again[0]["meta"]  # the spaces were reused: nothing was built
-
-
 def test_a_budget_s_numbers_do_not_depend_on_the_other_budgets_of_the_run(
     memory: Memory,
 ) -> None:
@@ -335,3 +322,48 @@ def test_a_budget_s_numbers_do_not_depend_on_the_other_budgets_of_the_run(
     for key, value in alone[0]["overall"].items():
         if key.endswith("_at_budget"):  # ranking metrics read the largest budget's list
             assert small[key] == value, key
+
+
+@pytest.mark.usefixtures("_no_proxy")
+def test_eval_reports_this_runs_llm_cost_and_what_the_spaces_cost_over_every_run(
+    memory: Memory, settings: Settings, tmp_path: Path
+) -> None:
+    """`eval --json` charges this run's builds in meta.llm_usage and shows the spaces'
+    build ledger in meta.build_cost; a second run over the same spaces builds nothing (0
+    build calls this run) and still shows what building them cost; the text report too."""
+    prefix = _prefix()
+    with FakeOpenAIServer(default=_fake_model) as server:
+        llm_settings = settings.model_copy(
+            update={
+                "llm_model": "fake-model",
+                "llm_base_url": server.base_url,
+                "llm_cache": False,
+                "llm_max_retries": 0,
+                "cache_dir": tmp_path,
+            }
+        )
+        args = ["eval", "locomo", str(LOCOMO), "--strategy", "anchormem", "--budget", "300"]
+        args += ["--space-prefix", prefix, "--no-progress"]
+        try:
+            first = _invoke(llm_settings, [*args, "--json"])
+            assert first.exit_code == 0, first.output
+            built = server.request_count()
+            second = _invoke(llm_settings, [*args, "--json"])
+            assert second.exit_code == 0, second.output
+            text = _invoke(llm_settings, args)
+        finally:
+            _forget(memory, prefix, LOCOMO_SPACES)
+    one, two = json.loads(first.stdout)["meta"], json.loads(second.stdout)["meta"]
+    # the fake model answers builders with the wrong schema: every item falls back
+    assert one["llm_usage"]["build.anchormem"]["calls"] > 0
+    assert one["llm_usage"]["build.anchormem"]["fallbacks"] > 0
+    assert (
+        one["build_cost"]["anchormem"]["llm_calls"]
+        == (one["llm_usage"]["build.anchormem"]["calls"])
+    )
+    assert one["build_cost"]["anchormem"]["builds"] == len(LOCOMO_SPACES)
+    assert two["llm_usage"]["build.anchormem"]["calls"] == 0
+    assert two["build_cost"] == one["build_cost"]
+    answering = one["llm_usage"]["answer_and_judge"]["calls"]
+    assert built == one["build_cost"]["anchormem"]["llm_calls"] + answering
+    assert "Building anchormem for these spaces cost, over every run: 2 builds" in text.stdout

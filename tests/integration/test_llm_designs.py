@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -24,6 +25,7 @@ from graphmem.memory import Memory
 from graphmem.store import GraphStore
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.fakes.weak_model import LLM_DESIGNS, WeakModel
+from tests.integration.helpers import derived_labels
 
 pytestmark = pytest.mark.integration
 
@@ -50,25 +52,7 @@ def _llm_settings(settings: Settings, server: FakeOpenAIServer, cache_dir: Path)
     )
 
 
-# Designs whose LLM steps do not use the per-item fallback yet (issue 16 remains open for them):
-# the weak model's unrepaired answers are not degraded to the offline path item by item.
-NO_FALLBACK_YET = {"premem"}
-
-
-@pytest.mark.parametrize(
-    "design",
-    [
-        pytest.param(
-            name,
-            marks=pytest.mark.xfail(
-                reason="per-item fallback not wired into this design yet", strict=True
-            ),
-        )
-        if name in NO_FALLBACK_YET
-        else name
-        for name in builder_names()
-    ],
-)
+@pytest.mark.parametrize("design", builder_names())
 def test_weak_model_builds_degrades_per_item_and_accounts_exactly(
     design: str,
     settings: Settings,
@@ -91,8 +75,11 @@ def test_weak_model_builds_degrades_per_item_and_accounts_exactly(
         assert first.completion_tokens == weak_server.served_completion_tokens
         assert first.llm.repairs >= 1 and first.llm.fallbacks >= 1
         assert first.llm_seconds > 0 and first.counts["turns"] > 0
-        backends = _derived_backends(store, space)
-        assert backends and all(b == "llm:weak-model" for b in backends)
+        # nodes the offline backend computed after a fallback say so, and only they
+        labels = derived_labels(store, space)
+        assert {backend for backend, _ in labels} <= {"llm:weak-model", "offline"}
+        assert all((backend == "offline") == fallback for backend, fallback in labels)
+        assert ("offline", True) in labels
 
         # the same conversation again, from scratch: the warm cache answers everything
         memory.forget(space)
@@ -103,13 +90,6 @@ def test_weak_model_builds_degrades_per_item_and_accounts_exactly(
     # one cache hit per generate: answered ones and the ones that stayed invalid
     assert second.llm_cache_hits == first.llm_calls - first.llm.repairs - first.llm.errors
     assert second.llm.fallbacks == first.llm.fallbacks
-
-
-def _derived_backends(store: GraphStore, space: str) -> set[str]:
-    """The backends derived nodes of the space were built with (core nodes have none)."""
-    rows = store.read("core.digest_nodes", space=space, skip=["embedding"])
-    props = [dict(row["props"]) for row in rows]
-    return {str(p["backend"]) for p in props if "backend" in p and p.get("builder") != "core"}
 
 
 def test_ingest_and_ask_commands_report_llm_cost_and_never_crash(
@@ -167,3 +147,67 @@ def test_eval_judge_with_a_weak_model_scores_every_question(
     assert all(v["judge"] in (0.0, 1.0, None) and v["f1"] is not None for v in values)
     assert spent.fallbacks >= 1  # some answers or verdicts stayed prose: scored, not fatal
     assert spent.cache_hits >= len(questions) * 2  # the second round is answered by the cache
+
+
+def test_stats_shows_what_the_builds_of_a_space_cost_across_runs(
+    space: str,
+    store: GraphStore,
+    weak_server: FakeOpenAIServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The build ledger: `graphmem stats` (text and --json) shows per design what the
+    space's builds cost, read from the graph by a new process-level client; re-running the
+    ingest adds nothing; the same conversation in a second space with a warm cache costs 0
+    calls there; forget deletes the ledger with the space."""
+    for key, value in {
+        "GRAPHMEM_LLM_BASE_URL": weak_server.base_url,
+        "GRAPHMEM_LLM_MODEL": "weak-model",
+        "GRAPHMEM_LLM_MAX_RETRIES": "0",
+        "GRAPHMEM_CACHE_DIR": str(tmp_path),
+    }.items():
+        monkeypatch.setenv(key, value)
+    runner = CliRunner()
+    warm = f"{space}-warm"
+
+    def ingest(target: str) -> dict[str, dict[str, Any]]:
+        out = runner.invoke(cli, ["ingest", str(SAMPLE), "--space", target, "--json"])
+        assert out.exit_code == 0, out.output
+        return {b["builder"]: b for b in json.loads(out.output)["builders"] if b["sessions"]}
+
+    def stats(target: str) -> dict[str, Any]:
+        out = runner.invoke(cli, ["stats", "--space", target, "--json"])
+        assert out.exit_code == 0, out.output
+        cost: dict[str, Any] = json.loads(out.output)["build_cost"]
+        return cost
+
+    try:
+        built = ingest(space)
+        cost = stats(space)
+        assert set(cost["designs"]) == set(built) == set(builder_names())
+        keys = ("llm_calls", "llm_cache_hits", "llm_prompt_tokens", "llm_completion_tokens")
+        for name, design in cost["designs"].items():
+            assert design["builds"] == 1 and design["backends"] == ["llm:weak-model"]
+            for key in (*keys, "llm_fallbacks", "sessions", "turns"):
+                assert design[key] == built[name][key], (name, key)
+            assert design["llm_seconds"] == pytest.approx(built[name]["llm_seconds"], abs=0.01)
+        assert cost["total"]["llm_calls"] == weak_server.request_count() > 0
+        assert cost["total"]["llm_tokens"] == (
+            weak_server.served_prompt_tokens + weak_server.served_completion_tokens
+        )
+        text = runner.invoke(cli, ["stats", "--space", space])
+        assert "build_cost:" in text.output and "llm_calls:" in text.output
+
+        assert ingest(space) == {}  # nothing left to build: the ledger stays as it was
+        assert stats(space) == cost
+
+        ingest(warm)  # a new space, the same conversation, the cache warm
+        again = stats(warm)
+        assert again["total"]["llm_calls"] == 0
+        assert again["total"]["llm_cache_hits"] > 0
+        assert weak_server.request_count() == cost["total"]["llm_calls"]
+    finally:
+        runner.invoke(cli, ["forget", "--space", warm, "--yes"])
+    forgot = runner.invoke(cli, ["forget", "--space", space, "--yes"])
+    assert forgot.exit_code == 0
+    assert store.read("core.build_costs", space=space) == []

@@ -25,6 +25,7 @@ import httpx
 import pytest
 
 from benchmarks.llm_local import first_turns
+from graphmem.build_cost import space_build_costs
 from graphmem.builders.base import BuildReport
 from graphmem.config import Settings
 from graphmem.designs.registry import builder_names
@@ -37,6 +38,7 @@ from graphmem.llm.serve import serve_command
 from graphmem.memory import Memory
 from graphmem.store import GraphStore
 from tests.fakes.weak_model import LLM_DESIGNS
+from tests.integration.helpers import derived_labels
 
 pytestmark = [pytest.mark.integration, pytest.mark.llm]
 
@@ -141,6 +143,10 @@ def test_every_design_builds_with_the_local_model(
         assert local_server.logged_requests() - logged == built.llm_calls
     assert llm.response_format_mode == "json_object_schema"
     assert all(r.counts["turns"] == TURNS for r in reports)  # the design and what it requires
+    # the space's build ledger says the same; a node built offline after a fallback says so
+    assert space_build_costs(memory.store, space)["total"]["llm_calls"] == built.llm_calls
+    labels = derived_labels(memory.store, space)
+    assert all((backend == "offline") == fallback for backend, fallback in labels)
 
     memory.forget(space)
     _, again = memory.ingest_dataset(dataset, space, [design])

@@ -15,10 +15,12 @@ from click.testing import CliRunner
 from graphmem.catalog import statement
 from graphmem.cli.main import cli
 from graphmem.config import Settings
+from graphmem.digest import space_digest
 from graphmem.embed import Embedder
 from graphmem.errors import InputError
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
+from graphmem.stats import space_stats
 from graphmem.store import FAULTS, GraphStore, Tx
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
 from tests.integration.helpers import tiny_conversation
@@ -199,3 +201,26 @@ def test_ask_with_an_llm_answers_from_the_context(
     assert answer == "Ana's sister"
     assert "Toronto" in prompt and "Who moved to Toronto?" in prompt
     assert found.context.source_ids
+
+
+def test_the_build_ledger_adds_each_completed_build_and_stays_out_of_the_digest(
+    memory: Memory, store: GraphStore, space: str
+) -> None:
+    """Offline builds are recorded too (0 LLM calls); a chunked ingest adds its second
+    build; nothing pending adds nothing; the digest ignores the ledger."""
+    first = _dataset(sessions=1)
+    memory.ingest_dataset(first, space, ["anchormem"])
+    before = space_digest(store, space)
+    cost = space_stats(store, space)["build_cost"]["designs"]["anchormem"]
+    assert (cost["builds"], cost["sessions"], cost["turns"]) == (1, 1, 6)
+    assert cost["backends"] == ["offline"] and cost["llm_calls"] == 0 and cost["seconds"] > 0
+    assert "BuildCost" not in before.labels and _counts(store, space)["BuildCost"] == 1
+    # no derived-node query takes the ledger for a memory without sources
+    checks = {r["check"]: r["offenders"] for r in store.read("analyst.orphan_check", space=space)}
+    assert checks["derived node without FROM"] == 0
+    memory.ingest_dataset(first, space, ["anchormem"])  # nothing pending
+    assert space_stats(store, space)["build_cost"]["designs"]["anchormem"] == cost
+    memory.ingest_dataset(_dataset(sessions=2), space, ["anchormem"])
+    later = space_stats(store, space)["build_cost"]
+    assert (later["designs"]["anchormem"]["builds"], later["total"]["sessions"]) == (2, 2)
+    assert later["total"]["turns"] == 12

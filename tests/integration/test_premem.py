@@ -268,3 +268,66 @@ def test_llm_backend_calls_once_per_session_and_once_per_pair(
     for insight in insights:
         assert insight["pattern"] == "accumulation"
         assert len({p["session_index"] for p in insight["passages"]}) == 2
+
+
+def _labels(store: GraphStore, space: str, label: str) -> list[tuple[str, bool, int]]:
+    """(backend, fallback, session index) of each node of ``label`` in the space."""
+    rows = store.read("core.digest_nodes", space=space, skip=["embedding"])
+    out = []
+    for row in rows:
+        if label in row["labels"]:
+            props = dict(row["props"])
+            index = props.get("session_index", -1)
+            out.append((props["backend"], bool(props.get("fallback")), index))
+    return out
+
+
+def test_a_session_and_a_pair_the_llm_fails_on_fall_back_alone_and_say_so(
+    store: GraphStore,
+    embedder: Embedder,
+    settings: Settings,
+    space: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Sessions 2 and 3 get prose for their extraction (after the repair too) and every
+    reasoning answer names no inference type of the five: those items take the offline path,
+    the build goes on, and only their nodes carry backend 'offline' with fallback."""
+
+    def weak(body: dict[str, Any]) -> Reply:
+        prompt = body["messages"][0]["content"]
+        if prompt.startswith("# GOAL") and ("[D2:1]" in prompt or "[D3:1]" in prompt):
+            return Reply.text("Sure! Ana likes pottery.")
+        if prompt.startswith("# GOAL"):
+            return _answer(body)
+        return Reply.json(
+            {
+                "extended_insight": [
+                    {"inference_type": "vibes", "key": "k", "date": "", "value": "v"}
+                ]
+            }
+        )
+
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    conv = conversation()
+    PassageWriter(store, embedder).write_conversation(space, conv, IngestReport())
+    with (
+        FakeOpenAIServer(default=weak) as server,
+        OpenAIStructuredLLM(fake_llm_settings(settings, server.base_url, tmp_path)) as llm,
+    ):
+        ctx = BuildContext(store, embedder, settings, space, llm)
+        report = run_build(PremBuilder(ctx, PremSettings()), _batch(conv, [0, 1, 2]))
+    pairs = report.counts["pairs"]
+    assert pairs >= 1
+    # one extraction per session plus the repairs of sessions 2 and 3, one call per pair
+    assert server.request_count() == 3 + 2 + pairs == report.llm_calls
+    assert report.llm.fallbacks == 2 + pairs and report.llm.repairs == 2
+    for label in ("Fragment", "Cluster"):
+        found = _labels(store, space, label)
+        assert {(b, f) for b, f, i in found if i > 0} == {("offline", True)}
+        assert {(b, f) for b, f, i in found if i == 0} == {("llm:fake-model", False)}
+    # the "vibes" insights were dropped; the offline rules found some between sessions 2
+    # and 3 (offline fragments), and they say they are offline
+    insights = _labels(store, space, "Insight")
+    assert insights and all((b, f) == ("offline", True) for b, f, _ in insights)
+    assert not [i for i in _items(store, embedder, space) if i.get("value") == "v"]

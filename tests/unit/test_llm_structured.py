@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from graphmem.errors import LLMError, LLMItemError
-from graphmem.llm import Message, map_with_fallback, with_fallback
+from graphmem.llm import Message, map_attempts, map_with_fallback, with_fallback
 from tests.fakes import llm_support
 from tests.fakes.llm_support import ADA, ADA_PERSON, ASK, Person, make_client, make_settings
 from tests.fakes.openai_server import LLAMA_CPP_REJECTION, FakeOpenAIServer, Reply, format_mode
@@ -178,3 +178,23 @@ def test_map_with_fallback_keeps_order_bounds_concurrency_and_degrades_items(
     assert len(threads) == 3
     usage = llm.usage.snapshot()
     assert (usage.fallbacks, usage.repairs, usage.calls) == (2, 2, 9)
+
+
+def test_map_attempts_says_which_items_fell_back(tmp_path: Path) -> None:
+    def answer(body: dict[str, Any]) -> Reply:
+        text = body["messages"][-1]["content"]
+        if "bad" in text or "not valid" in text:
+            return Reply.text("not JSON")
+        return Reply.json({"name": text, "age": 1})
+
+    with FakeOpenAIServer(default=answer) as srv:
+        llm = make_client(make_settings(tmp_path, srv, llm_concurrency=2))
+        out = map_attempts(
+            llm,
+            lambda text: llm.generate([Message(role="user", content=text)], Person).name,
+            str.upper,
+            ["a", "bad", "b"],
+            what="names",
+        )
+    assert [(o.value, o.fallback) for o in out] == [("a", False), ("BAD", True), ("b", False)]
+    assert llm.usage.snapshot().fallbacks == 1

@@ -3,12 +3,21 @@ consolidation loop (no database)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 import numpy as np
 import pytest
 
-from graphmem.designs.seem.consolidate import Candidate, Consolidator, Frame, OfflineJudge, centroid
+from graphmem.designs.seem.consolidate import (
+    Candidate,
+    Consolidator,
+    Frame,
+    LLMJudge,
+    OfflineJudge,
+    centroid,
+)
 from graphmem.designs.seem.frames import (
     FrameDraft,
     compose_summary,
@@ -19,6 +28,9 @@ from graphmem.designs.seem.frames import (
 from graphmem.designs.seem.llm_prompts import EventSlots, FrameOut
 from graphmem.designs.seem.retriever import FrameRow, expand
 from graphmem.designs.seem.settings import SeemSettings
+from graphmem.errors import LLMItemError
+from graphmem.llm import Message
+from graphmem.llm.types import T
 from graphmem.nlp import analyse, extract_triples
 from graphmem.retrieval.base import PassageRef
 from graphmem.semantic.extract import PassageIn
@@ -145,6 +157,30 @@ def test_chunked_consolidation_meets_the_same_candidates() -> None:
         f.id: f.passage_ids for f in second.frames
     }
     assert merged == {f.id: f.passage_ids for f in whole.frames}
+
+
+class _GivesUp(Stub):
+    """A model that gives up on every request (as after failed repairs)."""
+
+    def generate(self, messages: Sequence[Message], schema: type[T]) -> T:
+        raise LLMItemError("stub: invalid after repair")
+
+
+def test_a_fusion_the_llm_gives_up_on_is_extractive_and_marked_offline() -> None:
+    config = SeemSettings(fuse_min_similarity=0.7)
+    llm_frame = Frame.from_draft(_draft("a", ["pottery"]), _vector(1, 0))
+    offline = Frame.from_draft(replace(_draft("b", ["pottery"]), fallback=True), _vector(1, 0))
+    assert offline.fallback and offline.fallback_actions == {"ana did b"}
+    assert not llm_frame.fallback and not llm_frame.fallback_actions
+    llm = _GivesUp({})
+    fused = LLMJudge(config, llm).fuse(llm_frame, offline)
+    assert fused.fallback and "statement a." in fused.summary
+    # the LLM's event stays the LLM's; the offline one stays marked
+    assert [e.action for e in fused.events] == ["Ana did a", "Ana did b"]
+    assert fused.fallback_actions == {"ana did b"}
+    assert llm.usage.snapshot().fallbacks == 1
+    # an offline run's fusion is no fallback
+    assert not OfflineJudge(config).fuse(llm_frame, llm_frame).fallback
 
 
 def test_centroid_weights_by_passages() -> None:

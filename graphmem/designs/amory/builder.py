@@ -22,7 +22,7 @@ from graphmem.designs.amory.config import OFFLINE_VERSION, PROMPT_VERSION, Amory
 from graphmem.designs.amory.llm import RECENT, LLMMind
 from graphmem.designs.amory.offline import OfflineMind, characters_of, headline_text
 from graphmem.designs.amory.semantic_bridge import write_side_facts
-from graphmem.designs.amory.timeline import Excerpt, Mind, Story, Subplot, Timeline
+from graphmem.designs.amory.timeline import Excerpt, Story, Subplot, Timeline
 from graphmem.ingest.writer import content_id
 from graphmem.nlp import analyse_many, is_contentless, keyphrases, persons
 from graphmem.rows import native
@@ -50,8 +50,8 @@ class AmoryBuilder(Builder):
         llm = self.ctx.llm
         conversation = batch.conversation.conversation_id
         speakers = set(batch.conversation.speakers)
-        mind: Mind = (
-            LLMMind(self.config, llm, self.ctx.embedder)
+        mind: OfflineMind | LLMMind = (
+            LLMMind(self.config, llm, self.ctx.embedder, speakers)
             if llm
             else OfflineMind(self.config, self.ctx.embedder, speakers)
         )
@@ -65,9 +65,9 @@ class AmoryBuilder(Builder):
             conversation=conversation,
             before=min(s.index for s in batch.sessions),
         )
-        if isinstance(mind, OfflineMind):
-            mind.observe([np.asarray(r["embedding"], dtype=np.float32) for r in earlier])
-        elif isinstance(mind, LLMMind) and earlier:
+        # Both minds keep the offline clock: the LLM one hands a step it cannot do to it.
+        mind.observe([np.asarray(r["embedding"], dtype=np.float32) for r in earlier])
+        if isinstance(mind, LLMMind) and earlier:
             if timeline.stories:
                 # The binding prompt's recent context, as a one-batch build would have it.
                 tail, _ = self._excerpts([r["id"] for r in earlier[-2 * RECENT :]])
@@ -119,13 +119,13 @@ class AmoryBuilder(Builder):
     ) -> int:
         step, seen = steps_before, turns_before
         mind = timeline.mind
+        assert isinstance(mind, OfflineMind | LLMMind)
         for ids in batch.passage_ids:
             excerpts, vectors = self._excerpts(ids)
             for start in range(0, len(ids), 2):
                 pair = [e for e in excerpts[start : start + 2] if e is not None]
                 seen += min(2, len(ids) - start)
-                if isinstance(mind, OfflineMind):
-                    mind.observe(vectors[start : start + 2])
+                mind.observe(vectors[start : start + 2])
                 for e in pair:
                     e.step = step
                 # The first T turns are the initialisation window: stories form, nothing
@@ -200,11 +200,13 @@ class AmoryBuilder(Builder):
                     owner=row["owner"],
                     items=items,
                     subplots=[
-                        Subplot(s["headline"], s["start"], s["end"]) for s in row["subplots"]
+                        Subplot(s["headline"], s["start"], s["end"], bool(s["fallback"]))
+                        for s in row["subplots"]
                     ],
                     consolidated=int(row["consolidated"]),
                     last_bound=int(row["last_bound"]),
                     active=row["status"] == "active",
+                    fallback=bool(row["fallback"]),
                 )
             )
         # Creation order: the order binding compares stories in (ties go to the older).
@@ -227,6 +229,7 @@ class AmoryBuilder(Builder):
             raw=row["text"],
             ts=native(row["ts"]),
             part=int(item["part"] or 0),
+            fallback=bool(item["fallback"]),
         )
 
     # --- writing ------------------------------------------------------------------------
@@ -234,20 +237,28 @@ class AmoryBuilder(Builder):
         """Changed stories, their new items (an LLM initialisation also binds turns held
         from earlier batches) and their subplots."""
         changed = [s for s in timeline.stories if s.id in timeline.changed]
+        # Characters carry the run's backend; stories, items and subplots their own.
         tags = {"backend": self.ctx.backend, "prompt_version": self.version}
-        store, space = self.ctx.store, self.ctx.space
+        store, space, labels = self.ctx.store, self.ctx.space, self.ctx.node_backend
         vectors = self.ctx.embedder.embed([headline_text(s) for s in changed])
-        rows = [_story_row(s, conversation, v) for s, v in zip(changed, vectors, strict=True)]
+        rows = [
+            {**_story_row(s, conversation, v), **labels(s.fallback)}
+            for s, v in zip(changed, vectors, strict=True)
+        ]
         with store.transaction() as tx:
             tx.run("amory.upsert_narratives", space=space, rows=rows, **tags)
             items = [
-                _item_row(s, i, e)
+                {**_item_row(s, i, e), **labels(e.fallback)}
                 for s in changed
                 for i, e in enumerate(s.items)
                 if e.id not in stored_items
             ]
-            tx.run("amory.upsert_items", space=space, rows=items, **tags)
-        subplots = [self._subplot_row(s, i) for s in changed for i in range(len(s.subplots))]
+            tx.run("amory.upsert_items", space=space, rows=items, prompt_version=self.version)
+        subplots = [
+            {**self._subplot_row(s, i), **labels(s.subplots[i].fallback)}
+            for s in changed
+            for i in range(len(s.subplots))
+        ]
         store.write("amory.upsert_subplots", space=space, rows=subplots, **tags)
 
     def _subplot_row(self, story: Story, index: int) -> dict[str, Any]:

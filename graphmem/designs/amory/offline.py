@@ -140,6 +140,14 @@ class OfflineMind:
 
     # --- consolidation and semanticization -------------------------------------------
     def consolidate(self, story: Story, window: Sequence[Excerpt]) -> ConsolidationDraft:
+        subplots, new = self.structure(story, window)
+        facts = self.semanticize(story, window, [s.headline for s in subplots])
+        return ConsolidationDraft(subplots, new, facts)
+
+    def structure(
+        self, story: Story, window: Sequence[Excerpt]
+    ) -> tuple[list[SubplotDraft], str | None]:
+        """Subplots of ``window`` and the story's new headline (None when unchanged)."""
         size = self.settings.headline_phrases
         segments = split_points(
             [self.centred(e.vector) for e in window],
@@ -151,9 +159,15 @@ class OfflineMind:
             for a, b in segments
         ]
         whole = headline_of(story.items, size, self.speakers)
-        known = " ".join([whole, story.headline, *(s.headline for s in subplots)]).lower()
-        facts = [f for e in window for f in self.side_facts(story.id, e, known)]
-        return ConsolidationDraft(subplots, whole if whole != story.headline else None, facts)
+        return subplots, whole if whole != story.headline else None
+
+    def semanticize(
+        self, story: Story, window: Sequence[Excerpt], subplot_headlines: Sequence[str]
+    ) -> list[SideFact]:
+        """Side facts of ``window``: what none of the story's headlines mentions."""
+        whole = headline_of(story.items, self.settings.headline_phrases, self.speakers)
+        known = " ".join([whole, story.headline, *subplot_headlines]).lower()
+        return [f for e in window for f in self.side_facts(story.id, e, known)]
 
     def side_facts(self, story: str, excerpt: Excerpt, known: str) -> list[SideFact]:
         """Triples whose object the story's headlines do not mention: the details a reader

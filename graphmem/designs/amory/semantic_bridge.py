@@ -26,12 +26,13 @@ def write_side_facts(ctx: BuildContext, facts: Sequence[SideFact], prompt_versio
     """Store ``facts`` in the semantic layer and link them to their stories."""
     if not facts:
         return 0
-    by_passage: dict[str, PassageFacts] = {}
+    # Facts semanticized offline after an LLM fallback are written as the offline backend's.
+    by_passage: dict[tuple[str, bool], PassageFacts] = {}
     for fact in facts:
         quad = Quadruple(fact.subject, fact.relation, fact.object, fact.time)
-        by_passage.setdefault(fact.passage_id, PassageFacts(fact.passage_id)).quadruples.append(
-            quad
-        )
+        key = (fact.passage_id, fact.fallback)
+        found = by_passage.setdefault(key, PassageFacts(fact.passage_id, fallback=fact.fallback))
+        found.quadruples.append(quad)
     resolution = write_facts(
         ctx, list(by_passage.values()), builder=BUILDER, prompt_version=prompt_version
     )

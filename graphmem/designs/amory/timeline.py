@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Protocol
 
@@ -42,6 +42,7 @@ class Excerpt:
     raw: str = ""  # the turn's own words (what triples are extracted from)
     ts: datetime | None = None
     part: int = 0  # the LLM may split one turn into several excerpts
+    fallback: bool = False  # bound offline because the LLM gave up (``Binding.fallback``)
 
     @property
     def id(self) -> str:
@@ -53,6 +54,7 @@ class Subplot:
     headline: str
     start: int  # index of its first excerpt in the story
     end: int  # index of its last excerpt (inclusive)
+    fallback: bool = False  # found offline because the LLM gave up on the consolidation
 
 
 @dataclass
@@ -65,6 +67,9 @@ class Story:
     consolidated: int = 0  # excerpts already analysed by a consolidation
     last_bound: int = 0  # step of the newest excerpt
     active: bool = True
+    # Its headline was written offline because the LLM gave up (on the binding or the
+    # initialisation that created it, or on the consolidation that renamed it).
+    fallback: bool = False
 
     @property
     def unconsolidated(self) -> list[Excerpt]:
@@ -81,6 +86,7 @@ class SideFact:
     time: str | None
     passage_id: str
     story: str
+    fallback: bool = False  # semanticized offline because the LLM gave up
 
 
 @dataclass(frozen=True)
@@ -91,6 +97,7 @@ class Binding:
     story: str | None
     headline: str = ""
     owner: str = ""
+    fallback: bool = False  # decided offline because the LLM gave up on the pair
 
 
 @dataclass(frozen=True)
@@ -105,6 +112,7 @@ class ConsolidationDraft:
     subplots: list[SubplotDraft]
     new_headline: str | None
     side_facts: list[SideFact]
+    fallback: bool = False  # subplots and headline found offline because the LLM gave up
 
 
 class Mind(Protocol):
@@ -149,11 +157,13 @@ class Timeline:
                 id=content_id("narrative", binding.excerpt.id),
                 headline=binding.headline,
                 owner=binding.owner,
+                fallback=binding.fallback,
             )
             self.stories.append(story)
         else:
             story = self.story(binding.story)
-        story.items.append(binding.excerpt)
+        excerpt = binding.excerpt
+        story.items.append(replace(excerpt, fallback=True) if binding.fallback else excerpt)
         story.last_bound = step
         story.active = True
         self.changed.add(story.id)
@@ -182,10 +192,13 @@ class Timeline:
             draft = self.mind.consolidate(story, window)
             base = story.consolidated
             for sub in draft.subplots:
-                story.subplots.append(Subplot(sub.headline, base + sub.start, base + sub.end))
+                story.subplots.append(
+                    Subplot(sub.headline, base + sub.start, base + sub.end, draft.fallback)
+                )
             story.consolidated += len(window)
             if draft.new_headline:
                 story.headline = draft.new_headline
+                story.fallback = draft.fallback
             self.side_facts.extend(draft.side_facts)
             self.changed.add(story.id)
 

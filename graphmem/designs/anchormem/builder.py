@@ -87,9 +87,6 @@ class AnchorMemBuilder(Builder):
         for chunk in chunks(rows):
             self._write(name, rows=list(chunk), **params)
 
-    def _labels(self) -> dict[str, str]:
-        return {"backend": self.ctx.backend, "prompt_version": PROMPT_VERSION}
-
     # --- facts ----------------------------------------------------------------------
     def _write_facts(self, facts: Sequence[FactDraft]) -> None:
         vectors = self.ctx.embedder.embed([f.text for f in facts])
@@ -103,10 +100,11 @@ class AnchorMemBuilder(Builder):
                 "turn_index": fact.order[1],
                 "passages": fact.passage_ids,
                 "embedding": [float(x) for x in vector],
+                **self.ctx.node_backend(fact.fallback),
             }
             for fact, vector in zip(facts, vectors, strict=True)
         ]
-        self._write_rows("anchormem.upsert_facts", rows, **self._labels())
+        self._write_rows("anchormem.upsert_facts", rows, prompt_version=PROMPT_VERSION)
 
     # --- association ----------------------------------------------------------------
     def _fetch(self) -> int:
@@ -188,20 +186,21 @@ class AnchorMemBuilder(Builder):
         facts = self._member_facts(sorted({m for g in kept for m in g.members}))
         groups = [[facts[m] for m in g.members if m in facts] for g in kept]
         narratives = integrate(groups, self.ctx.llm)
-        vectors = self.ctx.embedder.embed(narratives)
+        vectors = self.ctx.embedder.embed([n.value for n in narratives])
         rows = []
         for group, members, text, vector in zip(kept, groups, narratives, vectors, strict=True):
             times = [m.ts for m in members if m.ts is not None]
             rows.append(
                 {
                     "id": group.id,
-                    "text": text,
+                    "text": text.value,
                     "ts": min(times) if times else None,
                     "members": list(group.members),
                     "embedding": [float(x) for x in vector],
+                    **self.ctx.node_backend(text.fallback),
                 }
             )
-        self._write_rows("anchormem.upsert_events", rows, **self._labels())
+        self._write_rows("anchormem.upsert_events", rows, prompt_version=PROMPT_VERSION)
 
     def _write_session_stats(
         self,

@@ -29,7 +29,7 @@ from graphmem.designs.anchormem.prompts import (
     integrate_user_prompt,
 )
 from graphmem.ingest.writer import content_id
-from graphmem.llm import Message, StructuredLLM, map_with_fallback
+from graphmem.llm import Message, Outcome, StructuredLLM, map_attempts
 
 
 @dataclass(frozen=True)
@@ -175,12 +175,15 @@ def integration_messages(facts: Sequence[MemberFact]) -> list[Message]:
     return [Message(role="system", content=INTEGRATE_SYSTEM), Message(role="user", content=user)]
 
 
-def integrate(groups: Sequence[Sequence[MemberFact]], llm: StructuredLLM | None) -> list[str]:
+def integrate(
+    groups: Sequence[Sequence[MemberFact]], llm: StructuredLLM | None
+) -> list[Outcome[str]]:
     """One narrative per group: extractive offline, the integration prompt with an LLM
-    (all groups of a batch sent together; a group the LLM gives up on stays extractive)."""
+    (all groups of a batch sent together; a group the LLM gives up on stays extractive and
+    its outcome is marked as a fallback)."""
     if llm is None:
-        return [extractive_narrative(g) for g in groups]
-    return map_with_fallback(
+        return [Outcome(extractive_narrative(g)) for g in groups]
+    return map_attempts(
         llm,
         lambda g: " ".join(llm.generate(integration_messages(g), IntegratedEvent).narrative),
         extractive_narrative,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 
 from spacy.tokens import Doc, Token
@@ -25,7 +25,7 @@ from graphmem.designs.anchormem.prompts import EXTRACT_SYSTEM, ExtractedFacts, e
 from graphmem.designs.anchormem.rewrite import second_person_to_name
 from graphmem.ingest.models import SessionIn, Turn
 from graphmem.ingest.writer import content_id, session_date_text
-from graphmem.llm import Message, StructuredLLM, map_with_fallback
+from graphmem.llm import Message, StructuredLLM, map_attempts
 from graphmem.nlp import TemporalMention, analyse_many, annotate, first_person_to_name
 from graphmem.nlp.text import is_content_token
 from graphmem.turns import render_turn
@@ -83,6 +83,7 @@ class FactDraft:
     ts: datetime | None
     order: tuple[int, int]  # (session index, turn index) of the first source turn
     context: str = ""
+    fallback: bool = False  # extracted offline because the LLM gave up on its unit
     id: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -105,16 +106,23 @@ def fact_id(text: str) -> str:
 
 def merge_drafts(drafts: Sequence[FactDraft]) -> list[FactDraft]:
     """One draft per fact id, in first-seen order; sources of duplicates are unioned and
-    the first context kept (overlapping units repeat facts about their shared turns)."""
+    the first context kept (overlapping units repeat facts about their shared turns). A
+    fact is a fallback only when every unit that gave it was extracted offline."""
     merged: dict[str, FactDraft] = {}
     for draft in drafts:
         kept = merged.get(draft.id)
         if kept is None:
             merged[draft.id] = FactDraft(
-                draft.text, list(draft.passage_ids), draft.ts, draft.order, draft.context
+                draft.text,
+                list(draft.passage_ids),
+                draft.ts,
+                draft.order,
+                draft.context,
+                draft.fallback,
             )
         else:
             kept.passage_ids.extend(p for p in draft.passage_ids if p not in kept.passage_ids)
+            kept.fallback = kept.fallback and draft.fallback
     return list(merged.values())
 
 
@@ -252,15 +260,16 @@ class LLMExtractor:
         self._llm = llm
 
     def extract(self, units: Sequence[ContextUnit]) -> list[FactDraft]:
-        """A unit the LLM gives up on gets the offline extraction of its turns."""
-        per_unit = map_with_fallback(
+        """A unit the LLM gives up on gets the offline extraction of its turns, marked as a
+        fallback."""
+        per_unit = map_attempts(
             self._llm,
             self._extract_unit,
             lambda unit: OfflineExtractor().extract([unit]),
             units,
             what="anchormem facts",
         )
-        return merge_drafts([draft for drafts in per_unit for draft in drafts])
+        return merge_drafts([replace(d, fallback=o.fallback) for o in per_unit for d in o.value])
 
     def _extract_unit(self, unit: ContextUnit) -> list[FactDraft]:
         messages = [

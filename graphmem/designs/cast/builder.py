@@ -36,7 +36,7 @@ from graphmem.designs.cast.views import (
     topic_vector,
 )
 from graphmem.ingest.writer import content_id
-from graphmem.llm import map_with_fallback
+from graphmem.llm import Outcome, map_attempts
 from graphmem.nlp import analyse_many, is_contentless, keyphrases
 from graphmem.rows import chunks, native
 
@@ -214,13 +214,14 @@ class CastBuilder(Builder):
             )
         return out
 
-    def _summaries(self, scenes: Sequence[Scene]) -> list[str]:
+    def _summaries(self, scenes: Sequence[Scene]) -> list[Outcome[str]]:
         heads = [self._head(s) for s in scenes]
         llm = self.ctx.llm
         if llm is None:
-            return self._extractive(scenes, heads)
-        # A scene the LLM gives up on gets the extractive summary (graphmem.llm.fallback).
-        return map_with_fallback(
+            return [Outcome(s) for s in self._extractive(scenes, heads)]
+        # A scene the LLM gives up on gets the extractive summary (graphmem.llm.fallback),
+        # and says so.
+        return map_attempts(
             llm,
             lambda i: (
                 llm.generate(
@@ -258,9 +259,12 @@ class CastBuilder(Builder):
         if not scenes:
             return
         summaries = self._summaries(scenes)
-        vectors = self.ctx.embedder.embed(summaries)
+        vectors = self.ctx.embedder.embed([s.value for s in summaries])
         rows = [
-            _scene_row(scene, summary, vector, self._info)
+            {
+                **_scene_row(scene, summary.value, vector, self._info),
+                **self.ctx.node_backend(summary.fallback),
+            }
             for scene, summary, vector in zip(scenes, summaries, vectors, strict=True)
         ]
         owners = sorted({row["owner_id"] for row in rows})
@@ -271,7 +275,6 @@ class CastBuilder(Builder):
                     "cast.upsert_scenes",
                     space=self.ctx.space,
                     rows=chunk,
-                    backend=self.ctx.backend,
                     prompt_version=prompt_version,
                 )
                 tx.run("cast.link_roles", space=self.ctx.space, rows=chunk)

@@ -47,6 +47,7 @@ def _fragment_from_row(row: dict[str, Any]) -> Fragment:
         predicate=row["predicate"] or "",
         negated=bool(row["negated"]),
         lemmas=tuple(row["lemmas"] or ()),
+        fallback=bool(row.get("fallback")),
     )
 
 
@@ -145,10 +146,10 @@ class PremBuilder(Builder):
         pooled = {p.id: p for p in pool}
         new = {c.id: c for c in clusters}
         work = [(pooled[p].fragments, new[c].fragments, (p, c)) for p, c, _ in pairs]
+        cap = self.config.max_listed_dates
         if self.ctx.llm is not None:
-            found = LLMReasoner(self.ctx.llm).reason(work)
+            found = LLMReasoner(self.ctx.llm, cap).reason(work)
         else:
-            cap = self.config.max_listed_dates
             found = [reason_offline(p, c, ids, cap) for p, c, ids in work]
         return list({i.id: i for group in found for i in group}.values())
 
@@ -164,7 +165,7 @@ class PremBuilder(Builder):
             self._write(name, rows=list(chunk), **params)
 
     def _labels(self) -> dict[str, str]:
-        return {"backend": self.ctx.backend, "prompt_version": PROMPT_VERSION}
+        return {"prompt_version": PROMPT_VERSION}
 
     def _write_fragments(
         self, order: str, session_id: str, fragments: Sequence[Fragment], vectors: np.ndarray
@@ -187,6 +188,7 @@ class PremBuilder(Builder):
                 "lemmas": list(f.lemmas),
                 "passages": list(f.passage_ids),
                 "embedding": [float(x) for x in vector],
+                **self.ctx.node_backend(f.fallback),
             }
             for f, vector in zip(fragments, vectors, strict=True)
         ]
@@ -202,6 +204,7 @@ class PremBuilder(Builder):
                 "centroid": list(c.centroid),
                 "fragments": [f.id for f in c.fragments],
                 "passages": list(dict.fromkeys(p for f in c.fragments for p in f.passage_ids)),
+                **self.ctx.node_backend(c.fallback),
             }
             for c in clusters
         ]
@@ -224,6 +227,7 @@ class PremBuilder(Builder):
                 "later": i.later,
                 "passages": list(i.passage_ids),
                 "embedding": [float(x) for x in vector],
+                **self.ctx.node_backend(i.fallback),
             }
             for i, vector in zip(insights, vectors, strict=True)
         ]

@@ -38,6 +38,8 @@ class Fragment:
     predicate: str = ""
     negated: bool = False
     lemmas: tuple[str, ...] = ()
+    # Extracted offline because the LLM gave up on its session (not part of the identity).
+    fallback: bool = field(default=False, compare=False)
 
     @property
     def id(self) -> str:
@@ -72,6 +74,12 @@ class Cluster:
     def id(self) -> str:
         return content_id("cluster", self.session_id, sorted(f.id for f in self.fragments))
 
+    @property
+    def fallback(self) -> bool:
+        """Its fragments were extracted offline after an LLM fallback (a session's
+        fragments all come from one extraction)."""
+        return bool(self.fragments) and all(f.fallback for f in self.fragments)
+
 
 @dataclass(frozen=True)
 class Insight:
@@ -85,6 +93,8 @@ class Insight:
     earlier: str  # pooled cluster id (p)
     later: str  # new cluster id (c)
     passage_ids: tuple[str, ...] = field(default=())
+    # Found by the offline rules because the LLM gave up on the pair.
+    fallback: bool = field(default=False, compare=False)
 
     @property
     def id(self) -> str:

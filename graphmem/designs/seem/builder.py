@@ -11,6 +11,7 @@ build (retrievers keep the frames with their snapshot of the projection).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -31,7 +32,7 @@ from graphmem.designs.seem.frames import FrameDraft, llm_frames, offline_frame, 
 from graphmem.designs.seem.llm_prompts import PROMPT_VERSION
 from graphmem.designs.seem.settings import SeemSettings
 from graphmem.ingest.writer import content_id
-from graphmem.llm import map_with_fallback
+from graphmem.llm import map_attempts
 from graphmem.nlp import analyse_many, extract_triples
 from graphmem.overfetch import label_totals
 from graphmem.semantic import (
@@ -100,15 +101,17 @@ class SeemBuilder(Builder):
         llm = self.ctx.llm
         if llm is None:
             return self._offline_drafts(windows, speakers)
-        # A window the LLM gives up on (after retries and repairs) is framed offline instead.
+        # A window the LLM gives up on (after retries and repairs) is framed offline instead,
+        # and its frame says so.
         limit = self.config.max_events_per_frame
-        return map_with_fallback(
+        outcomes = map_attempts(
             llm,
             lambda w: llm_frames(llm, [w], speakers, limit)[0],
             lambda w: self._offline_drafts([w], speakers)[0],
             windows,
             what="seem frames",
         )
+        return [replace(o.value, fallback=o.fallback) for o in outcomes]
 
     def _offline_drafts(
         self, windows: Sequence[Sequence[PassageIn]], speakers: set[str]
@@ -175,13 +178,17 @@ class SeemBuilder(Builder):
                 "end": f.end,
                 "passage_ids": f.passage_ids,
                 "embedding": f.embedding.tolist(),
+                **self.ctx.node_backend(f.fallback),
             }
             for f in frames
         ]
         names = [n for f in frames for e in f.events for n in e.participants]
         entity_ids = stored_entity_ids(self.ctx, names)
-        event_rows = [row for f in frames for row in self._event_rows(f, entity_ids)]
-        tags = {"builder": BUILDER, "backend": self.ctx.backend}
+        event_rows = [
+            {**row, **self.ctx.node_backend(row["action"].lower() in f.fallback_actions)}
+            for f in frames
+            for row in self._event_rows(f, entity_ids)
+        ]
         with self.ctx.store.transaction() as tx:
             tx.run("seem.delete_events", space=self.ctx.space, frame_ids=[f.id for f in frames])
             tx.run(
@@ -189,9 +196,9 @@ class SeemBuilder(Builder):
                 space=self.ctx.space,
                 rows=frame_rows,
                 prompt_version=self.prompt_version,
-                **tags,
+                builder=BUILDER,
             )
-            tx.run("seem.upsert_events", space=self.ctx.space, rows=event_rows, **tags)
+            tx.run("seem.upsert_events", space=self.ctx.space, rows=event_rows, builder=BUILDER)
         return len(event_rows)
 
     @staticmethod

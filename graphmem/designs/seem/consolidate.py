@@ -29,7 +29,7 @@ from graphmem.designs.seem.llm_prompts import (
 )
 from graphmem.designs.seem.settings import SeemSettings
 from graphmem.ingest.writer import content_id
-from graphmem.llm import StructuredLLM, with_fallback
+from graphmem.llm import StructuredLLM, attempt, with_fallback
 
 Vector = npt.NDArray[np.float32]
 
@@ -47,9 +47,14 @@ class Frame:
     embedding: Vector
     statements: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
+    # The summary was written offline because the LLM gave up (on the window or the fusion),
+    # and the (lower-cased) actions of the events computed offline for the same reason.
+    fallback: bool = False
+    fallback_actions: frozenset[str] = frozenset()
 
     @classmethod
     def from_draft(cls, draft: FrameDraft, embedding: Vector) -> Frame:
+        actions = frozenset(e.action.lower() for e in draft.events) if draft.fallback else None
         return cls(
             id=content_id("frame", draft.passage_ids[0]),
             passage_ids=list(draft.passage_ids),
@@ -62,6 +67,8 @@ class Frame:
             embedding=embedding,
             statements=list(draft.statements),
             sources=list(draft.sources),
+            fallback=draft.fallback,
+            fallback_actions=actions or frozenset(),
         )
 
     def render(self) -> str:
@@ -105,6 +112,17 @@ def centroid(a: Frame, b: Frame) -> Vector:
     return out
 
 
+@dataclass(frozen=True)
+class Fused:
+    """What fusing two frames gives: the new summary and events, and whether they were
+    computed offline because the LLM gave up (``Frame.fallback``, ``fallback_actions``)."""
+
+    summary: str
+    events: list[EventSlots]
+    fallback: bool = False
+    fallback_actions: frozenset[str] = frozenset()
+
+
 class Judge(ABC):
     """Decides same-event (F_judge) and fuses (F_fuse)."""
 
@@ -118,7 +136,7 @@ class Judge(ABC):
     def same_event(self, new: Frame, old: Frame, similarity: float) -> bool: ...
 
     @abstractmethod
-    def fuse(self, old: Frame, new: Frame) -> tuple[str, list[EventSlots]]: ...
+    def fuse(self, old: Frame, new: Frame) -> Fused: ...
 
 
 class OfflineJudge(Judge):
@@ -134,16 +152,21 @@ class OfflineJudge(Judge):
             return False
         return not self.config.fuse_require_shared or bool(set(new.topics) & set(old.topics))
 
-    def fuse(self, old: Frame, new: Frame) -> tuple[str, list[EventSlots]]:
+    def fuse(self, old: Frame, new: Frame) -> Fused:
+        """Extractive; the parts' offline events stay marked as such."""
         start, end = _span(old, new)
         statements = list(dict.fromkeys([*old.statements, *new.statements]))
         summary = compose_summary(start, end, statements, self.config.max_summary_statements)
-        return summary, merge_events(old.events, new.events, self.config.max_events_per_frame)
+        events = merge_events(old.events, new.events, self.config.max_events_per_frame)
+        marked = old.fallback_actions | new.fallback_actions
+        kept = frozenset(e.action.lower() for e in events) & marked
+        return Fused(summary, events, fallback_actions=kept)
 
 
 class LLMJudge(Judge):
     """SEEM's agents: a conservative same-event judge and the fusion prompt; a pair the LLM
-    gives up on is judged and fused offline (``graphmem.llm.with_fallback``)."""
+    gives up on is judged and fused offline (``graphmem.llm.with_fallback``). A judge
+    fallback decides structure only (which frames merge) and marks no node."""
 
     def __init__(self, config: SeemSettings, llm: StructuredLLM) -> None:
         super().__init__(config)
@@ -159,21 +182,26 @@ class LLMJudge(Judge):
             what="seem same-event judge",
         )
 
-    def fuse(self, old: Frame, new: Frame) -> tuple[str, list[EventSlots]]:
-        return with_fallback(
+    def fuse(self, old: Frame, new: Frame) -> Fused:
+        """The fusion prompt rewrites summary and events; a pair the LLM gives up on is
+        fused extractively and marked as a fallback."""
+        outcome = attempt(
             self.llm, self._llm_fuse, lambda p: self.offline.fuse(*p), (old, new), what="seem fuse"
         )
+        if not outcome.fallback:
+            return outcome.value
+        return replace(outcome.value, fallback=True)
 
     def _llm_same_event(self, pair: tuple[Frame, Frame]) -> bool:
         new, old = pair
         verdict = self.llm.generate(judge_messages(new.render(), old.render()), SameEventVerdict)
         return verdict.same_event
 
-    def _llm_fuse(self, pair: tuple[Frame, Frame]) -> tuple[str, list[EventSlots]]:
+    def _llm_fuse(self, pair: tuple[Frame, Frame]) -> Fused:
         old, new = pair
         messages = fuse_messages(old.render(), new.render(), [*old.sources, *new.sources])
         fused = self.llm.generate(messages, FrameOut)
-        return fused.summary.strip(), fused.events[: self.config.max_events_per_frame]
+        return Fused(fused.summary.strip(), fused.events[: self.config.max_events_per_frame])
 
 
 @dataclass
@@ -227,13 +255,15 @@ class Consolidator:
         return allowed[0] if allowed else None
 
     def _fuse(self, old: Frame, new: Frame) -> Frame:
-        summary, events = self.judge.fuse(old, new)
+        fused = self.judge.fuse(old, new)
         start, end = _span(old, new)
         return replace(
             old,
             passage_ids=list(dict.fromkeys([*old.passage_ids, *new.passage_ids])),
-            summary=summary,
-            events=events,
+            summary=fused.summary,
+            events=fused.events,
+            fallback=fused.fallback,
+            fallback_actions=fused.fallback_actions,
             participants=list(dict.fromkeys([*old.participants, *new.participants])),
             topics=sorted(set(old.topics) | set(new.topics)),
             start=start,
@@ -259,6 +289,8 @@ def stored_candidates(row: dict[str, Any], render: Callable[[dict[str, Any]], st
         embedding=np.asarray(row["embedding"], dtype=np.float32),
         statements=list(row["statements"] or []),
         sources=[render(p) for p in row["passages"]],
+        fallback=bool(row["fallback"]),
+        fallback_actions=frozenset(a.lower() for a in row["fallback_actions"] or []),
     )
     return Candidate(float(row["cosine"]), frame)
 

@@ -54,6 +54,7 @@ class FrameDraft:
     end: datetime | None
     statements: list[str] = field(default_factory=list)  # one per turn, third person
     sources: list[str] = field(default_factory=list)  # rendered turns, for the LLM fuser
+    fallback: bool = False  # framed offline because the LLM gave up on the window
 
 
 def _annotate(text: str, reference: datetime | None) -> str:
