@@ -15,7 +15,8 @@ from typing import Any, Literal
 
 from graphmem.build_cost import record_build
 from graphmem.builders.base import BuildContext, BuildReport, SessionBatch, run_build
-from graphmem.builders.recorded import check_and_record
+from graphmem.builders.recorded import check as check_recorded
+from graphmem.builders.recorded import record as record_settings
 from graphmem.builders.registry import build_builders
 from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
@@ -153,10 +154,12 @@ class Memory:
             self.store, self.embedder, self.settings, space, self.llm, configs=self.configs
         )
         active = build_builders(list(builders), ctx)
-        check_and_record(self.store, space, [b.name for b in active], self.configs)
+        settings_text = check_recorded(self.store, space, [b.name for b in active], self.configs)
         build_reports = {b.name: BuildReport(b.name) for b in active}
         for conv in dataset.conversations:
             writer.write_conversation(space, conv, report, progress)
+            record_settings(self.store, space, settings_text)  # the space node exists now
+            settings_text = None
             for builder in active:
                 batch = self._pending(space, conv, builder.name)
                 if batch.sessions:

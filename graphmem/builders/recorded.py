@@ -31,10 +31,11 @@ def build_values(name: str, configs: DesignConfigs) -> dict[str, Any]:
     return values
 
 
-def check_and_record(
+def check(
     store: GraphStore, space: str, builders: Sequence[str], configs: DesignConfigs
-) -> None:
-    """Raise when a builder would extend memory built with other settings; else record."""
+) -> str | None:
+    """Raise when a builder would extend memory built with other settings; else the JSON
+    text to record once the space exists (None: nothing new to record)."""
     text = store.read("core.build_settings", space=space)[0]["settings"]
     stored: dict[str, Any] = json.loads(text) if text else {}
     built = set(store.read("core.space_built", space=space)[0]["builders"])
@@ -50,6 +51,12 @@ def check_and_record(
                 f"`graphmem forget --space {space}` and ingest again",
             )
     merged = {**stored, **wanted}
-    if merged != stored:
-        text = json.dumps(merged, sort_keys=True, separators=(",", ":"))
-        store.write("core.record_build_settings", space=space, settings=text)
+    if merged == stored:
+        return None
+    return json.dumps(merged, sort_keys=True, separators=(",", ":"))
+
+
+def record(store: GraphStore, space: str, settings: str | None) -> None:
+    """Store what ``check`` returned, on the space's node (written with its conversation)."""
+    if settings is not None:
+        store.write("core.record_build_settings", space=space, settings=settings)
