@@ -1,0 +1,86 @@
+"""The ``graphmem`` strategy's knobs (``GRAPHMEM_GRAPHMEM_<FIELD>``, e.g.
+``GRAPHMEM_GRAPHMEM_EXCLUDE=premem`` or ``GRAPHMEM_GRAPHMEM_FUSION=agreement``).
+
+Why each default is what it is: ``docs/graphmem-strategy.md``. Reading them does no I/O.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, field_validator
+from pydantic_settings import NoDecode, SettingsConfigDict
+
+from graphmem.designs.base import DesignSettings
+
+Names = Annotated[tuple[str, ...], NoDecode]
+
+
+class GraphmemSettings(DesignSettings):
+    model_config = SettingsConfigDict(env_prefix="GRAPHMEM_GRAPHMEM_", extra="forbid", frozen=True)
+
+    # --- who votes -----------------------------------------------------------------------
+    members: Names = Field(
+        default=(),
+        description="strategies to fuse (comma list); empty: every design strategy the space "
+        "was built for, plus the baselines below",
+    )
+    baselines: Names = Field(
+        default=("fulltext",),
+        description="passage baselines that join the automatic members (BM25: the one "
+        "lexical ranker)",
+    )
+    exclude: Names = Field(
+        default=(), description="strategies left out (the ablation: one design at a time)"
+    )
+    family: dict[str, str] = Field(
+        default={"seem": "hipporag", "cast": "hipporag"},
+        description="member -> the ranker it re-orders; members of one family share one vote "
+        "and the family's own strategy is left out when one of them is present",
+    )
+
+    # --- the rule ------------------------------------------------------------------------
+    fusion: Literal["rrf", "agreement"] = Field(
+        default="rrf",
+        description="rrf: reciprocal-rank fusion of the members' ranked turns; agreement: "
+        "turns several members rank near the top first (CAST's Algorithm 2 generalised), "
+        "each group in RRF order",
+    )
+    rrf_k: int = Field(default=60, ge=1, description="k of 1 / (k + rank) (Cormack et al. 2009)")
+    agreement_min: float = Field(
+        default=2.0, gt=0.0, description="agreement: votes a turn needs to be promoted"
+    )
+    agreement_turn_tokens: int = Field(
+        default=40,
+        ge=1,
+        description="agreement: a member votes for its top budget / this many turns (about "
+        "what it would show)",
+    )
+
+    # --- the context ---------------------------------------------------------------------
+    derived_share: float = Field(
+        default=0.25,
+        ge=0.0,
+        le=1.0,
+        description="share of the context's tokens for derived items (facts, fragments, "
+        "frame and event summaries); the rest are turns",
+    )
+    compress_only: bool = Field(
+        default=True,
+        description="a derived item joins only when it is shorter than the turns it cites",
+    )
+    derived_echoes: bool = Field(
+        default=False,
+        description="keep a derived item whose turns better derived items already cite "
+        "(false: one summary per set of turns; a second one mostly repeats the first)",
+    )
+    parallel: bool = Field(
+        default=False, description="run the members in threads instead of one after another"
+    )
+
+    @field_validator("members", "baselines", "exclude", mode="before")
+    @classmethod
+    def _comma_list(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value
