@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -49,8 +50,12 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "seem+cast->hipporag": {"exclude": ("seem", "cast")},
     "agreement": {"fusion": "agreement"},
     "share 0": {"derived_share": 0.0},
+    "share 0.1": {"derived_share": 0.1},
     "share 0.5": {"derived_share": 0.5},
     "share 1": {"derived_share": 1.0},
+    "new_numbers": {"derived_filter": "new_numbers"},
+    "new_numbers share 0.5": {"derived_filter": "new_numbers", "derived_share": 0.5},
+    "new_words": {"derived_filter": "new_words"},
     "all compress": {"compress_only": False},
     "echoes kept": {"derived_echoes": True},
     "equal votes": {"family": {}, "exclude": ("hipporag",)},
@@ -126,6 +131,7 @@ def main() -> None:
     parser.add_argument("--budget", type=int, action="append", dest="budgets")
     parser.add_argument("--limit", type=int, help="only the first N conversations")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--cache", type=Path, help="keep the members' results here (pickle)")
     args = parser.parse_args()
     budgets = sorted(set(args.budgets or [500, 1000, 2000]))
     dataset = load(args.data, "locomo")
@@ -145,7 +151,14 @@ def main() -> None:
             raise SystemExit(f"space {space} is empty: build it first (this never ingests)")
         memory._ready()
         questions = [q for q, _ in locomo_questions(conv, dataset)]
-        rows = collect(memory, space, questions, max(budgets))
+        cached = args.cache / f"{space}-{max(budgets)}.pickle" if args.cache else None
+        if cached is not None and cached.exists():
+            rows = pickle.loads(cached.read_bytes())
+        else:
+            rows = collect(memory, space, questions, max(budgets))
+            if cached is not None:
+                cached.parent.mkdir(parents=True, exist_ok=True)
+                cached.write_bytes(pickle.dumps(rows))
         history = history_tokens(conv, count)
         part = score(rows, built["builders"], budgets, count, history)
         for name, by_budget in part.items():

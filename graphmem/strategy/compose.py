@@ -36,7 +36,9 @@ def compose(
     depth = ceil(budget / config.agreement_turn_tokens)
     if config.fusion == "agreement":
         turns = promote(turns, plan.weights, depth, config.agreement_min)
-    derived = derived_items(voting, turns, count, config.compress_only, config.derived_echoes)
+    derived = derived_items(
+        voting, turns, count, config.compress_only, config.derived_echoes, config.derived_filter
+    )
     ranks = {t.ref.id: i for i, t in enumerate(turns, start=1)}
     out: list[Hit] = []
     for item, _ in interleave(turns, derived, config.derived_share, count):

@@ -21,13 +21,17 @@ Everything here is pure (no database, no model): ``retriever.py`` feeds it the m
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from graphmem.retrieval.base import Hit, PassageRef, RetrievalResult
 from graphmem.retrieval.packer import turn_line
 
 Count = Callable[[str], int]
+Filter = Literal["any", "new_words", "new_numbers"]
+_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True)
@@ -105,6 +109,7 @@ def derived_items(
     count: Count,
     compress_only: bool,
     echoes: bool = True,
+    keep: Filter = "any",
 ) -> list[Derived]:
     """The members' text items, each node once, ranked as the best fused turn it cites;
     without ``echoes``, an item whose turns better items all cite is left out."""
@@ -119,6 +124,8 @@ def derived_items(
                 continue
             if compress_only and count(hit.text) >= sum(count(turn_line(p)) for p in hit.passages):
                 continue
+            if not adds(keep, hit.text, hit.passages):
+                continue
             cited = [position[p.id] for p in hit.passages if p.id in position]
             best = turns[min(cited)] if cited else None
             shown = hit.model_copy(update={"cite_only": True, "path": list(hit.path)})
@@ -129,6 +136,16 @@ def derived_items(
         key=lambda d: position.get(d.best_turn.ref.id, unranked) if d.best_turn else unranked,
     )
     return ranked if echoes else _without_echoes(ranked)
+
+
+def adds(keep: Filter, text: str, passages: Sequence[PassageRef]) -> bool:
+    """Whether an item says something the turns it cites do not (as the reader sees them,
+    date header included): any word, or a number (a resolved date, a count)."""
+    if keep == "any":
+        return True
+    seen = " ".join(f"{p.date_text} {p.speaker} {p.text} {p.caption}" for p in passages)
+    new = set(_WORD.findall(text.lower())) - set(_WORD.findall(seen.lower()))
+    return any(w.isdigit() for w in new) if keep == "new_numbers" else bool(new)
 
 
 def _without_echoes(items: Sequence[Derived]) -> list[Derived]:

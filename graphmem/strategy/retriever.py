@@ -12,11 +12,14 @@ from __future__ import annotations
 import dataclasses
 import time
 from concurrent.futures import ThreadPoolExecutor
+from typing import cast
 
 from graphmem.retrieval.base import RetrievalContext, RetrievalResult, Retriever
+from graphmem.store import GraphStore
 from graphmem.strategy.compose import compose
 from graphmem.strategy.embedding import SharedQueryEmbedder
 from graphmem.strategy.members import Plan, plan
+from graphmem.strategy.reads import QueryReads
 from graphmem.strategy.settings import GraphmemSettings
 
 
@@ -27,7 +30,12 @@ class GraphmemRetriever(Retriever):
         super().__init__(ctx)
         self.config: GraphmemSettings = config or ctx.configs.get("graphmem")
         self._embedder = SharedQueryEmbedder(ctx.embedder)
-        self._member_ctx = dataclasses.replace(ctx, embedder=self._embedder)
+        self._reads = QueryReads(ctx.store)
+        # Members see the same store and embedder, through wrappers that share one query's
+        # identical reads and embeddings (the wrapper forwards everything else).
+        self._member_ctx = dataclasses.replace(
+            ctx, embedder=self._embedder, store=cast(GraphStore, self._reads)
+        )
         self._members: dict[str, Retriever] = {}
         self._plan: Plan | None = None
         self._built: tuple[str, ...] | None = None
@@ -66,7 +74,8 @@ class GraphmemRetriever(Retriever):
         started = time.perf_counter()
         current = self.plan()
         self._embedder.remember(query)
-        results, timings = self._run_members(current.members, query, budget)
+        with self._reads.scope():
+            results, timings = self._run_members(current.members, query, budget)
         fusing = time.perf_counter()
         hits = compose(results, current, self.config, budget, self._count)
         timings["fusion"] = (time.perf_counter() - fusing) * 1000

@@ -69,6 +69,11 @@ class GraphmemSettings(DesignSettings):
         default=True,
         description="a derived item joins only when it is shorter than the turns it cites",
     )
+    derived_filter: Literal["any", "new_words", "new_numbers"] = Field(
+        default="any",
+        description="which derived items join: any; those with a word their turns lack; "
+        "those with a number their turns (and their dates) lack, e.g. a resolved date",
+    )
     derived_echoes: bool = Field(
         default=False,
         description="keep a derived item whose turns better derived items already cite "
