@@ -36,12 +36,10 @@ def compose(
     depth = ceil(budget / config.agreement_turn_tokens)
     if config.fusion == "agreement":
         turns = promote(turns, plan.weights, depth, config.agreement_min)
-    derived = derived_items(
-        voting, turns, count, config.compress_only, config.derived_echoes, config.derived_filter
-    )
+    derived = derived_items(voting, turns, count, config.compress, config.derived_filter)
     ranks = {t.ref.id: i for i, t in enumerate(turns, start=1)}
     out: list[Hit] = []
-    for item, _ in interleave(turns, derived, config.derived_share, count):
+    for item, _ in interleave(turns, derived, config.derived_share, count, config.redundant):
         if isinstance(item, FusedTurn):
             agreed = votes_within(item, plan.weights, depth)
             out.append(_turn_hit(item, ranks[item.ref.id], len(voting), config, (agreed, depth)))

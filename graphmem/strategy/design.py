@@ -20,9 +20,9 @@ PRESETS = {
         description="turns only: derived items come after every ranked turn",
         values={"derived_share": 0.0},
     ),
-    "compressed": Preset(
-        description="half of the tokens for derived items (facts, fragments, summaries)",
-        values={"derived_share": 0.5},
+    "derived": Preset(
+        description="derived items only (facts, fragments, summaries), turns after them",
+        values={"derived_share": 1.0},
     ),
 }
 

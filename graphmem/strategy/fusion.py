@@ -31,6 +31,8 @@ from graphmem.retrieval.packer import turn_line
 
 Count = Callable[[str], int]
 Filter = Literal["any", "new_words", "new_numbers"]
+Redundancy = Literal["keep", "drop", "annotate"]
+Compress = Literal["off", "cited", "best"]
 _WORD = re.compile(r"\w+")
 
 
@@ -107,12 +109,10 @@ def derived_items(
     results: Mapping[str, RetrievalResult],
     turns: Sequence[FusedTurn],
     count: Count,
-    compress_only: bool,
-    echoes: bool = True,
+    compress: Compress,
     keep: Filter = "any",
 ) -> list[Derived]:
-    """The members' text items, each node once, ranked as the best fused turn it cites;
-    without ``echoes``, an item whose turns better items all cite is left out."""
+    """The members' text items, each node once, ranked as the best fused turn it cites."""
     position = {t.ref.id: i for i, t in enumerate(turns)}
     items: dict[str, Derived] = {}
     for member, result in results.items():
@@ -122,20 +122,26 @@ def derived_items(
             if hit.node_id in items:
                 items[hit.node_id].members.append(member)
                 continue
-            if compress_only and count(hit.text) >= sum(count(turn_line(p)) for p in hit.passages):
-                continue
-            if not adds(keep, hit.text, hit.passages):
-                continue
             cited = [position[p.id] for p in hit.passages if p.id in position]
             best = turns[min(cited)] if cited else None
+            if not compresses(compress, count, hit, best) or not adds(keep, hit.text, hit.passages):
+                continue
             shown = hit.model_copy(update={"cite_only": True, "path": list(hit.path)})
             items[hit.node_id] = Derived(shown, [member], best.score if best else 0.0, best)
     unranked = len(turns)
-    ranked = sorted(
+    return sorted(
         items.values(),
         key=lambda d: position.get(d.best_turn.ref.id, unranked) if d.best_turn else unranked,
     )
-    return ranked if echoes else _without_echoes(ranked)
+
+
+def compresses(mode: Compress, count: Count, hit: Hit, best: FusedTurn | None) -> bool:
+    """Whether the item is shorter than what it stands for: all its turns, or the best-ranked
+    one (a long summary of many turns is no cheaper way to show the one that matters)."""
+    if mode == "off":
+        return True
+    stands_for = [best.ref] if mode == "best" and best is not None else hit.passages
+    return count(hit.text) < sum(count(turn_line(p)) for p in stands_for)
 
 
 def adds(keep: Filter, text: str, passages: Sequence[PassageRef]) -> bool:
@@ -148,39 +154,45 @@ def adds(keep: Filter, text: str, passages: Sequence[PassageRef]) -> bool:
     return any(w.isdigit() for w in new) if keep == "new_numbers" else bool(new)
 
 
-def _without_echoes(items: Sequence[Derived]) -> list[Derived]:
-    out: list[Derived] = []
-    cited: set[str] = set()
-    for item in items:
-        ids = {p.id for p in item.hit.passages}
-        if ids <= cited:
-            continue
-        cited |= ids
-        out.append(item)
-    return out
+def redundant(mode: Redundancy, item: Derived, inside: set[str]) -> bool:
+    """An item every turn of which the context already holds (shown, or cited by a better
+    item) adds no evidence: ``drop`` leaves it out, ``annotate`` keeps it only when it adds
+    a number its turns lack (a resolved date), ``keep`` keeps it."""
+    if mode == "keep" or not {p.id for p in item.hit.passages} <= inside:
+        return False
+    return mode == "drop" or not adds("new_numbers", item.hit.text, item.hit.passages)
 
 
 def interleave(
-    turns: Sequence[FusedTurn], derived: Sequence[Derived], share: float, count: Count
+    turns: Sequence[FusedTurn],
+    derived: Sequence[Derived],
+    share: float,
+    count: Count,
+    mode: Redundancy = "keep",
 ) -> list[tuple[FusedTurn | Derived, int]]:
     """Both queues in one list with their token costs: the next item is derived while the
-    derived items hold at most ``share`` of the tokens so far (and derived are left)."""
+    derived items hold at most ``share`` of the tokens so far (and derived are left).
+    Derived items that would be redundant when their turn comes are skipped."""
     out: list[tuple[FusedTurn | Derived, int]] = []
     used = {"turns": 0, "derived": 0}
-    t = d = 0
-    while t < len(turns) or d < len(derived):
+    inside: set[str] = set()
+    queue = list(derived)
+    t = 0
+    while t < len(turns) or queue:
         total = used["turns"] + used["derived"]
-        take_derived = d < len(derived) and (
-            t >= len(turns) or (share > 0 and used["derived"] <= share * total)
-        )
-        if take_derived and (share > 0 or t >= len(turns)):
-            cost = count(derived[d].hit.text)
+        wants = share > 0 and used["derived"] <= share * total
+        if queue and (t >= len(turns) or wants):
+            item = queue.pop(0)
+            if redundant(mode, item, inside):
+                continue
+            cost = count(item.hit.text)
             used["derived"] += cost
-            out.append((derived[d], cost))
-            d += 1
+            inside.update(p.id for p in item.hit.passages)
+            out.append((item, cost))
         else:
             cost = count(turn_line(turns[t].ref))
             used["turns"] += cost
+            inside.add(turns[t].ref.id)
             out.append((turns[t], cost))
             t += 1
     return out

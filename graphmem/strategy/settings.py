@@ -59,25 +59,27 @@ class GraphmemSettings(DesignSettings):
 
     # --- the context ---------------------------------------------------------------------
     derived_share: float = Field(
-        default=0.25,
+        default=0.5,
         ge=0.0,
         le=1.0,
         description="share of the context's tokens for derived items (facts, fragments, "
         "frame and event summaries); the rest are turns",
     )
-    compress_only: bool = Field(
-        default=True,
-        description="a derived item joins only when it is shorter than the turns it cites",
+    compress: Literal["off", "cited", "best"] = Field(
+        default="best",
+        description="a derived item joins only when it is shorter than: the turns it cites "
+        "(cited), the best-ranked turn it cites, which it stands in for (best); off: always",
     )
     derived_filter: Literal["any", "new_words", "new_numbers"] = Field(
         default="any",
         description="which derived items join: any; those with a word their turns lack; "
         "those with a number their turns (and their dates) lack, e.g. a resolved date",
     )
-    derived_echoes: bool = Field(
-        default=False,
-        description="keep a derived item whose turns better derived items already cite "
-        "(false: one summary per set of turns; a second one mostly repeats the first)",
+    redundant: Literal["keep", "drop", "annotate"] = Field(
+        default="drop",
+        description="a derived item whose turns the context already holds (shown, or cited "
+        "by a better item): keep it, drop it, or keep it only when it adds a number its "
+        "turns lack (annotate: a resolved date)",
     )
     parallel: bool = Field(
         default=False, description="run the members in threads instead of one after another"

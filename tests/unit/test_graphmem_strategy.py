@@ -10,7 +10,14 @@ from graphmem.designs.registry import registry
 from graphmem.retrieval.base import Hit, PassageRef, RetrievalResult
 from graphmem.retrieval.packer import pack, turn_line
 from graphmem.strategy.compose import compose
-from graphmem.strategy.fusion import derived_items, fuse_turns, interleave, promote
+from graphmem.strategy.fusion import (
+    Derived,
+    FusedTurn,
+    derived_items,
+    fuse_turns,
+    interleave,
+    promote,
+)
 from graphmem.strategy.members import Plan, plan
 from graphmem.strategy.settings import GraphmemSettings
 
@@ -88,29 +95,45 @@ def test_derived_items_rank_with_their_best_turn_and_must_compress() -> None:
         ),
     }
     fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
-    items = derived_items(results, fused, words, compress_only=True)
+    items = derived_items(results, fused, words, compress="cited")
     assert [t.ref.id for t in fused] == ["p1", "p2"]  # a tie: conversation order
     assert [d.hit.node_id for d in items] == ["f1", "f2"]
     assert "long" not in {d.hit.node_id for d in items}
     assert all(d.hit.cite_only for d in items)
     assert items[0].best_turn is fused[0]
-    kept = derived_items(results, fused, words, compress_only=False)
+    kept = derived_items(results, fused, words, compress="off")
     assert "long" in {d.hit.node_id for d in kept}
 
 
-def test_echoes_are_dropped_unless_kept() -> None:
-    results = {"b": result(text_hit("x", "first", 1), text_hit("y", "second", 1))}
-    fused = fuse_turns(results, {"b": 1.0}, k=60)
-    assert [d.hit.node_id for d in derived_items(results, fused, words, True, echoes=False)] == [
-        "x"
-    ]
-    assert len(derived_items(results, fused, words, True, echoes=True)) == 2
+def test_a_long_summary_of_many_turns_does_not_stand_in_for_the_best_one() -> None:
+    summary = " ".join(["word"] * 20)  # shorter than its three turns, longer than one
+    results = {"a": result(turns_hit(1)), "b": result(text_hit("s", summary, 1, 2, 3))}
+    fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
+    assert [d.hit.node_id for d in derived_items(results, fused, words, "cited")] == ["s"]
+    assert derived_items(results, fused, words, "best") == []
+
+
+@pytest.mark.parametrize(
+    ("mode", "kept"), [("keep", ["x", "y", "z"]), ("drop", ["x"]), ("annotate", ["x", "z"])]
+)
+def test_redundant_items_are_left_out_unless_they_add_a_date(mode: str, kept: list[str]) -> None:
+    results = {
+        "a": result(turns_hit(1)),
+        "b": result(
+            text_hit("x", "first", 1, 2), text_hit("y", "second", 1), text_hit("z", "on 7 May", 2)
+        ),
+    }
+    fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
+    derived = derived_items(results, fused, words, "cited")
+    order = interleave(fused, derived, 0.5, words, mode)  # type: ignore[arg-type]
+    assert [item.hit.node_id for item, _ in order if isinstance(item, Derived)] == kept
+    assert [item.ref.id for item, _ in order if isinstance(item, FusedTurn)] == ["p1", "p2"]
 
 
 def test_the_same_node_from_two_members_is_one_item_found_by_both() -> None:
     results = {"a": result(text_hit("x", "fact", 1)), "b": result(text_hit("x", "fact", 1))}
     fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
-    (item,) = derived_items(results, fused, words, True)
+    (item,) = derived_items(results, fused, words, "cited")
     assert item.members == ["a", "b"]
 
 
@@ -121,7 +144,7 @@ def test_every_prefix_keeps_the_token_share(share: float) -> None:
         "b": result(*(text_hit(f"f{n}", f"fact {n} short", n) for n in range(1, 30))),
     }
     fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
-    derived = derived_items(results, fused, words, True)
+    derived = derived_items(results, fused, words, "cited")
     order = interleave(fused, derived, share, words)
     assert len(order) == len(fused) + len(derived)
     used = {"t": 0, "d": 0}
