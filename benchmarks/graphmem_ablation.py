@@ -60,6 +60,8 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "compress cited": {"compress": "cited"},
     "compress off": {"compress": "off"},
     "new_numbers": {"derived_filter": "new_numbers"},
+    "cited turns skipped": {"cited_turns": "skip"},
+    "cited turns skipped, share 0.25": {"cited_turns": "skip", "derived_share": 0.25},
 }
 EXTRA = ("derived_token_share", "derived_only_evidence")
 

@@ -39,7 +39,9 @@ def compose(
     derived = derived_items(voting, turns, count, config.compress, config.derived_filter)
     ranks = {t.ref.id: i for i, t in enumerate(turns, start=1)}
     out: list[Hit] = []
-    for item, _ in interleave(turns, derived, config.derived_share, count, config.redundant):
+    for item, _ in interleave(
+        turns, derived, config.derived_share, count, config.redundant, config.cited_turns
+    ):
         if isinstance(item, FusedTurn):
             agreed = votes_within(item, plan.weights, depth)
             out.append(_turn_hit(item, ranks[item.ref.id], len(voting), config, (agreed, depth)))

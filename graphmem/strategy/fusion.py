@@ -33,6 +33,7 @@ Count = Callable[[str], int]
 Filter = Literal["any", "new_words", "new_numbers"]
 Redundancy = Literal["keep", "drop", "annotate"]
 Compress = Literal["off", "cited", "best"]
+CitedTurns = Literal["show", "skip"]
 _WORD = re.compile(r"\w+")
 
 
@@ -169,26 +170,30 @@ def interleave(
     share: float,
     count: Count,
     mode: Redundancy = "keep",
+    cited_turns: CitedTurns = "show",
 ) -> list[tuple[FusedTurn | Derived, int]]:
     """Both queues in one list with their token costs: the next item is derived while the
     derived items hold at most ``share`` of the tokens so far (and derived are left).
-    Derived items that would be redundant when their turn comes are skipped."""
+    Derived items that would be redundant when their turn comes are skipped; with
+    ``cited_turns = "skip"`` so is a turn a derived item already stands in for."""
     out: list[tuple[FusedTurn | Derived, int]] = []
     used = {"turns": 0, "derived": 0}
     inside: set[str] = set()
-    queue = list(derived)
-    t = 0
-    while t < len(turns) or queue:
+    t = d = 0
+    while t < len(turns) or d < len(derived):
         total = used["turns"] + used["derived"]
         wants = share > 0 and used["derived"] <= share * total
-        if queue and (t >= len(turns) or wants):
-            item = queue.pop(0)
+        if d < len(derived) and (t >= len(turns) or wants):
+            item = derived[d]
+            d += 1
             if redundant(mode, item, inside):
                 continue
             cost = count(item.hit.text)
             used["derived"] += cost
             inside.update(p.id for p in item.hit.passages)
             out.append((item, cost))
+        elif cited_turns == "skip" and turns[t].ref.id in inside:
+            t += 1
         else:
             cost = count(turn_line(turns[t].ref))
             used["turns"] += cost

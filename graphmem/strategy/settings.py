@@ -81,6 +81,11 @@ class GraphmemSettings(DesignSettings):
         "by a better item): keep it, drop it, or keep it only when it adds a number its "
         "turns lack (annotate: a resolved date)",
     )
+    cited_turns: Literal["show", "skip"] = Field(
+        default="show",
+        description="a turn a derived item already stands in for: show it in full when its "
+        "rank comes (show) or leave it to the item (skip)",
+    )
     parallel: bool = Field(
         default=False, description="run the members in threads instead of one after another"
     )
