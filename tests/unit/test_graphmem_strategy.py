@@ -209,3 +209,13 @@ def test_compose_cites_turns_and_packs_within_the_budget() -> None:
     assert 0 < context.tokens <= 200
     derived = sum(i.tokens for i in context.items if i.passage is None)
     assert 0 < derived <= 0.25 * context.tokens + 5
+
+
+def test_a_turn_an_item_stands_in_for_can_be_left_to_it() -> None:
+    results = {"a": result(turns_hit(1), turns_hit(2)), "b": result(text_hit("x", "short", 1))}
+    fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
+    derived = derived_items(results, fused, words, "best")
+    shown = interleave(fused, derived, 0.5, words, "drop", "show")
+    skipped = interleave(fused, derived, 0.5, words, "drop", "skip")
+    assert [i.ref.id for i, _ in shown if isinstance(i, FusedTurn)] == ["p1", "p2"]
+    assert [i.ref.id for i, _ in skipped if isinstance(i, FusedTurn)] == ["p2"]
