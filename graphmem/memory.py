@@ -66,6 +66,7 @@ class QueryResult:
             "tokens": self.context.tokens,
             "latency_ms": round(self.result.timings_ms.get("total", 0.0), 1),
             "citations": sorted(self.context.source_ids),
+            **({"notes": self.result.notes} if explain and self.result.notes else {}),
             "items": items,
             "context": self.context.render(),
         }

@@ -121,6 +121,7 @@ def _render_query(data: dict[str, Any], explain: bool) -> str:
     lines = [head, data["context"]]
     if explain:
         lines.append("\n# explain")
+        lines.extend(f"note: {note}" for note in data.get("notes", []))
         for item in data["items"]:
             where = item["source_id"] or item["kind"]
             lines.append(f"{where}: {item['strategy']} via {'; '.join(item['path'])}")

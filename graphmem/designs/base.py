@@ -25,7 +25,9 @@ if TYPE_CHECKING:
     from graphmem.retrieval.base import RetrievalContext, Retriever
     from graphmem.store import GraphStore
 
-DesignKind = Literal["design", "layer", "baseline"]
+# ``strategy``: retrieval over what other entries built (the cross-design ``graphmem``
+# strategy); it builds nothing and reaches the others through the registry only.
+DesignKind = Literal["design", "layer", "baseline", "strategy"]
 
 
 class DesignSettings(BaseSettings):

@@ -21,6 +21,8 @@ from graphmem.errors import ConfigError
 ENTRY_POINT_GROUP = "graphmem.designs"
 # Below the designs: the passage baselines and the HippoRAG 2 semantic layer they share.
 _CORE: tuple[str, ...] = ("graphmem.retrieval.baselines", "graphmem.semantic.design")
+# Above the designs: strategies over what the others built (they reach them by name only).
+_ABOVE: tuple[str, ...] = ("graphmem.strategy.design",)
 _EXTRA: dict[str, Design] = {}
 
 
@@ -60,6 +62,7 @@ def _discovered() -> tuple[Design, ...]:
     found = [_load(target) for target in _CORE]
     found.extend(_builtin_designs())
     found.extend(_entry_point_designs())
+    found.extend(_load(target) for target in _ABOVE)
     return tuple(found)
 
 

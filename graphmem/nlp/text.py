@@ -42,10 +42,11 @@ _TRIM_POS = frozenset({"DET", "PRON", "PUNCT", "CCONJ", "ADP", "PART", "SPACE"})
 
 
 def analyse(text: TextOrDoc, nlp: Language | None = None) -> Doc:
-    """``text`` parsed (a ``Doc`` passes through untouched)."""
+    """``text`` parsed (a ``Doc`` passes through untouched). Recent parses are reused: the
+    retrievers fused by the ``graphmem`` strategy each parse the same question."""
     if isinstance(text, Doc):
         return text
-    return (nlp or get_nlp())(text)
+    return analyse_many([text], nlp=nlp)[0]
 
 
 # Recent parses by (pipeline, text): two builders of one batch (the semantic layer, then

@@ -75,6 +75,9 @@ class RetrievalResult(BaseModel):
     strategy: str
     hits: list[Hit]
     timings_ms: dict[str, float] = Field(default_factory=dict)
+    # What the strategy wants the user to know about this answer as a whole (the
+    # cross-design strategy: which designs voted, which the space lacks); ``--explain``.
+    notes: list[str] = Field(default_factory=list)
 
     def ranked_source_ids(self) -> list[str]:
         """Source turn ids in hit order, each once: the list recall@k is measured on."""

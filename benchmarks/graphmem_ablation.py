@@ -1,0 +1,215 @@
+"""The ``graphmem`` strategy's ablation on already built LoCoMo spaces (read only).
+
+Every member strategy retrieves each question once (at the largest budget, as the eval
+harness does); the variants (a design left out, another rule, another split) are then fused
+from those same results, packed at every budget and scored with the harness's metrics. A
+variant's latency is the sum of its members' measured times plus its own fusion time (the
+strategy runs them one after another). Each member alone (``only:<name>``) is scored from
+the same results, as a check against ``graphmem eval``.
+
+    python -m benchmarks.graphmem_ablation ../shared/data/locomo/locomo10-dev.json \\
+        --space-prefix def --out /work/wt/_notes/strategy-ablation
+
+The spaces ``<prefix>-<sample id>`` must exist and be built: nothing is ingested or built.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from graphmem.eval.aggregate import Scored, aggregate
+from graphmem.eval.harness import (
+    Question,
+    budget_values,
+    history_tokens,
+    locomo_metric_names,
+    locomo_questions,
+    locomo_rank_values,
+)
+from graphmem.eval.metrics import CATEGORY_NAMES
+from graphmem.ingest.formats import load
+from graphmem.memory import Memory
+from graphmem.retrieval.base import Hit, RetrievalResult
+from graphmem.retrieval.packer import PackedContext, pack
+from graphmem.strategy.compose import compose
+from graphmem.strategy.members import plan
+from graphmem.strategy.retriever import GraphmemRetriever
+from graphmem.strategy.settings import GraphmemSettings
+
+ALL = ("seem", "cast", "anchormem", "premem", "amory", "hipporag", "fulltext", "dense")
+DESIGNS = ("seem", "cast", "anchormem", "premem", "amory", "fulltext")
+VARIANTS: dict[str, dict[str, Any]] = {
+    "default": {},
+    **{f"-{name}": {"exclude": (name,)} for name in DESIGNS},
+    "seem+cast->hipporag": {"exclude": ("seem", "cast")},
+    "+dense": {"baselines": ("fulltext", "dense")},
+    "equal votes": {"family": {}, "exclude": ("hipporag",)},
+    "agreement": {"fusion": "agreement"},
+    "share 0": {"derived_share": 0.0},
+    "share 0.25": {"derived_share": 0.25},
+    "share 0.75": {"derived_share": 0.75},
+    "share 1": {"derived_share": 1.0},
+    "redundant keep": {"redundant": "keep"},
+    "redundant annotate": {"redundant": "annotate"},
+    "compress cited": {"compress": "cited"},
+    "compress off": {"compress": "off"},
+    "new_numbers": {"derived_filter": "new_numbers"},
+    "cited turns skipped": {"cited_turns": "skip"},
+    "cited turns skipped, share 0.25": {"cited_turns": "skip", "derived_share": 0.25},
+}
+EXTRA = ("derived_token_share", "derived_only_evidence")
+
+
+def split_values(context: PackedContext, evidence: Sequence[str]) -> dict[str, float | None]:
+    """How the context divides: derived items' share of its tokens, and the share of the
+    gold evidence that only derived items cite (not shown as turns)."""
+    derived = sum(i.tokens for i in context.items if i.passage is None)
+    shown = {p.source_id for p in context.passages}
+    only = [e for e in evidence if e in context.source_ids and e not in shown]
+    return {
+        "derived_token_share": derived / context.tokens if context.tokens else None,
+        "derived_only_evidence": len(only) / len(evidence) if evidence else None,
+    }
+
+
+def collect(memory: Memory, space: str, questions: Sequence[Question], budget: int) -> list[Any]:
+    retriever = GraphmemRetriever(
+        memory.retrieval_context(space), GraphmemSettings(members=ALL, family={})
+    )
+    current = retriever.plan()
+    for name in current.members:
+        retriever.member(name).prepare()
+    out = []
+    for question in questions:
+        results, timings = retriever._run_members(current.members, question.text, budget)
+        out.append((question, results, timings))
+    return out
+
+
+def score(
+    rows: Sequence[Any],
+    built: Sequence[str],
+    budgets: Sequence[int],
+    count: Callable[[str], int],
+    history: int,
+) -> dict[str, dict[int, list[Scored]]]:
+    scored: dict[str, dict[int, list[Scored]]] = {}
+    for question, results, timings in rows:
+        lists: dict[str, tuple[list[Hit], float]] = {
+            f"only:{m}": (r.hits, timings[m]) for m, r in results.items()
+        }
+        for name, overrides in VARIANTS.items():
+            config = GraphmemSettings(**overrides)
+            current = plan(config, built)
+            started = time.perf_counter()
+            hits = compose(results, current, config, max(budgets), count)
+            fusion = (time.perf_counter() - started) * 1000
+            lists[name] = (hits, fusion + sum(timings[m] for m in current.members))
+        for name, (hits, latency) in lists.items():
+            ranked = locomo_rank_values(question, RetrievalResult(query="", strategy="", hits=hits))
+            for budget in budgets:
+                context = pack(hits, budget, count)
+                values = {
+                    **ranked,
+                    **budget_values(question, context, None, history),
+                    **split_values(context, question.evidence),
+                }
+                scored.setdefault(name, {}).setdefault(budget, []).append(
+                    Scored(question.group, latency, values)
+                )
+    return scored
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("data", type=Path)
+    parser.add_argument("--space-prefix", default="def")
+    parser.add_argument("--budget", type=int, action="append", dest="budgets")
+    parser.add_argument("--limit", type=int, help="only the first N conversations")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--cache", type=Path, help="keep the members' results here (pickle)")
+    args = parser.parse_args()
+    budgets = sorted(set(args.budgets or [500, 1000, 2000]))
+    dataset = load(args.data, "locomo")
+    memory = Memory()
+    tokens: dict[str, int] = {}
+
+    def count(text: str) -> int:
+        if text not in tokens:
+            tokens[text] = memory.embedder.count_tokens(text)
+        return tokens[text]
+
+    everything: dict[str, dict[int, list[Scored]]] = {}
+    for conv in dataset.conversations[: args.limit]:
+        space = f"{args.space_prefix}-{conv.conversation_id}"
+        built = memory.store.read("core.space_built", space=space)[0]
+        if not built["sessions"]:
+            raise SystemExit(f"space {space} is empty: build it first (this never ingests)")
+        memory._ready()
+        questions = [q for q, _ in locomo_questions(conv, dataset)]
+        cached = args.cache / f"{space}-{max(budgets)}.pickle" if args.cache else None
+        if cached is not None and cached.exists():
+            rows = pickle.loads(cached.read_bytes())
+        else:
+            rows = collect(memory, space, questions, max(budgets))
+            if cached is not None:
+                cached.parent.mkdir(parents=True, exist_ok=True)
+                cached.write_bytes(pickle.dumps(rows))
+        history = history_tokens(conv, count)
+        part = score(rows, built["builders"], budgets, count, history)
+        for name, by_budget in part.items():
+            for budget, records in by_budget.items():
+                everything.setdefault(name, {}).setdefault(budget, []).extend(records)
+        print(f"{space}: {len(questions)} questions", flush=True)
+    write(everything, args.out)
+
+
+def write(scored: dict[str, dict[int, list[Scored]]], out: Path) -> None:
+    names = [*locomo_metric_names(False), *EXTRA]
+    groups = list(CATEGORY_NAMES.values())
+    results = []
+    for name, by_budget in scored.items():
+        for budget, records in sorted(by_budget.items()):
+            overall, by_group = aggregate(records, names, groups)
+            results.append({"variant": name, "budget": budget, "overall": overall, "by": by_group})
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "results.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    (out / "report.md").write_text(render(results, groups), encoding="utf-8")
+    print(render(results, groups))
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}"
+
+
+def render(results: list[dict[str, Any]], groups: list[str]) -> str:
+    head = "| variant | B | ER@10 | ER@B | ATR@B | " + " | ".join(groups)
+    head += " | derived tok % | ER derived-only | p50 / p95 ms |"
+    lines = [head, "|" + "---|" * (8 + len(groups))]
+    for r in sorted(results, key=lambda r: (r["budget"], r["variant"])):
+        o = r["overall"]
+        cats = [
+            f"{_pct(r['by'][g]['evidence_recall_at_budget'])} / "
+            f"{_pct(r['by'][g]['answer_token_recall_at_budget'])}"
+            for g in groups
+        ]
+        lat = o["latency_ms"] or {}
+        lines.append(
+            f"| {r['variant']} | {r['budget']} | {_pct(o['evidence_recall_at_10'])} | "
+            f"{_pct(o['evidence_recall_at_budget'])} | "
+            f"{_pct(o['answer_token_recall_at_budget'])} | "
+            + " | ".join(cats)
+            + f" | {_pct(o['derived_token_share'])} | {_pct(o['derived_only_evidence'])} | "
+            f"{lat.get('p50', 0):.0f} / {lat.get('p95', 0):.0f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    main()

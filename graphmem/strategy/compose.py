@@ -1,0 +1,89 @@
+"""The members' results -> the strategy's hits, each with the path ``--explain`` shows: which
+members found it, at which rank, and why it sits where it does."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from math import ceil
+
+from graphmem.retrieval.base import Hit, RetrievalResult
+from graphmem.strategy.fusion import (
+    Count,
+    Derived,
+    FusedTurn,
+    derived_items,
+    fuse_turns,
+    interleave,
+    promote,
+    votes_within,
+)
+from graphmem.strategy.members import Plan
+from graphmem.strategy.settings import GraphmemSettings
+
+STRATEGY = "graphmem"
+
+
+def compose(
+    results: Mapping[str, RetrievalResult],
+    plan: Plan,
+    config: GraphmemSettings,
+    budget: int,
+    count: Count,
+) -> list[Hit]:
+    """One ranked list of turns and derived items (``fusion.py`` has the rule)."""
+    voting = {m: r for m, r in results.items() if m in plan.weights}
+    turns = fuse_turns(voting, plan.weights, config.rrf_k)
+    depth = ceil(budget / config.agreement_turn_tokens)
+    if config.fusion == "agreement":
+        turns = promote(turns, plan.weights, depth, config.agreement_min)
+    derived = derived_items(voting, turns, count, config.compress, config.derived_filter)
+    ranks = {t.ref.id: i for i, t in enumerate(turns, start=1)}
+    out: list[Hit] = []
+    for item, _ in interleave(
+        turns, derived, config.derived_share, count, config.redundant, config.cited_turns
+    ):
+        if isinstance(item, FusedTurn):
+            agreed = votes_within(item, plan.weights, depth)
+            out.append(_turn_hit(item, ranks[item.ref.id], len(voting), config, (agreed, depth)))
+        else:
+            out.append(_derived_hit(item, ranks))
+    return out
+
+
+def _turn_hit(
+    turn: FusedTurn, rank: int, members: int, config: GraphmemSettings, agreed: tuple[float, int]
+) -> Hit:
+    found_by = ", ".join(f"{v.member} #{v.rank}" for v in turn.votes)
+    head = (
+        f"graphmem {config.fusion}: turn rank {rank}, score {turn.score:.4f}; "
+        f"found by {len(turn.votes)} of {members}: {found_by}"
+    )
+    if config.fusion == "agreement":
+        state = "promoted" if turn.promoted else "not promoted"
+        head += f"; {state} ({agreed[0]:.2g} votes in the members' top {agreed[1]})"
+    why = [f"{v.member}: {v.hit.path[0]}" for v in turn.votes if v.hit.path]
+    return Hit(
+        node_id=turn.ref.id,
+        label="Passage",
+        score=turn.score,
+        strategy=STRATEGY,
+        path=[head, *why],
+        passages=[turn.ref],
+    )
+
+
+def _derived_hit(item: Derived, ranks: dict[str, int]) -> Hit:
+    hit, best = item.hit, item.best_turn
+    where = f"turn rank {ranks[best.ref.id]} ({best.ref.source_id})" if best else "no turn"
+    head = (
+        f"graphmem: {hit.label} from {', '.join(item.members)}, ranked with its best cited "
+        f"{where}, score {item.score:.4f}; shown instead of citing "
+        f"{', '.join(p.source_id for p in hit.passages)}"
+    )
+    return hit.model_copy(
+        update={
+            "score": item.score,
+            "strategy": STRATEGY,
+            "path": [head, *(f"{item.members[0]}: {p}" for p in hit.path)],
+        }
+    )

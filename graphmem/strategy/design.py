@@ -1,0 +1,45 @@
+"""The cross-design strategy as a registry entry (``kind="strategy"``): no builder, no labels,
+one retriever ``graphmem`` over whatever the space was built with."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphmem.designs.base import Design, Preset
+from graphmem.strategy.retriever import GraphmemRetriever
+from graphmem.strategy.settings import GraphmemSettings
+
+PRESETS = {
+    "agreement": Preset(
+        description="turns several designs rank near the top first (CAST's Algorithm 2 "
+        "generalised), then the rest, each part in RRF order",
+        values={"fusion": "agreement"},
+        sources={"fusion": "CAST, section 3.3.3 and Appendix A, Algorithm 2 (two lists)"},
+    ),
+    "turns": Preset(
+        description="turns only: derived items come after every ranked turn",
+        values={"derived_share": 0.0},
+    ),
+    "derived": Preset(
+        description="derived items only (facts, fragments, summaries), turns after them",
+        values={"derived_share": 1.0},
+    ),
+}
+
+
+def _retriever(ctx: Any, settings: GraphmemSettings) -> GraphmemRetriever:
+    return GraphmemRetriever(ctx, settings)
+
+
+DESIGN = Design(
+    name="graphmem",
+    kind="strategy",
+    title="graphmem: cross-design retrieval",
+    summary="every design built in the space retrieves; their ranked turns are fused by "
+    "reciprocal rank (or agreement promotion); derived items rank with their best turn and "
+    "share the budget with the turns",
+    settings=GraphmemSettings,
+    retrievers={"graphmem": _retriever},
+    presets=PRESETS,
+    docs="docs/graphmem-strategy.md",
+)

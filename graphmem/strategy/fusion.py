@@ -1,0 +1,203 @@
+"""The rule: the members' results become ranked turns, the turns are fused, derived items
+rank with the best turn they cite, and one list interleaves both kinds by token share.
+
+Everything here is pure (no database, no model): ``retriever.py`` feeds it the members'
+``RetrievalResult``s and a token counter.
+
+1. Each member's hits, in order, give its ranked list of source turns (a hit's cited turns
+   in the order it cites them, each turn once): the list ``ranked_source_ids`` scores.
+2. ``fuse_turns``: reciprocal-rank fusion, score(t) = sum over members of
+   weight(m) / (k + rank_m(t)).
+3. ``promote`` (``fusion = "agreement"``): CAST's Algorithm 2 with more than two lists.
+   A member votes for the turns in its top ``depth``; turns with at least ``minimum``
+   votes come first, the rest after, each group in fused order. No candidate is added.
+4. ``derived_items``: every hit with a text of its own (a fact, a fragment, an insight, a
+   frame or event summary) is a derived item; it scores as the best fused turn it cites and
+   is shown as its text, citing its turns without bringing them (``cite_only``).
+5. ``interleave``: turns and derived items in one list, so that in every prefix the derived
+   items hold about ``share`` of the tokens: the packer cuts any prefix, and every budget
+   then gets the same split.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from graphmem.retrieval.base import Hit, PassageRef, RetrievalResult
+from graphmem.retrieval.packer import turn_line
+
+Count = Callable[[str], int]
+Filter = Literal["any", "new_words", "new_numbers"]
+Redundancy = Literal["keep", "drop", "annotate"]
+Compress = Literal["off", "cited", "best"]
+CitedTurns = Literal["show", "skip"]
+_WORD = re.compile(r"\w+")
+
+
+@dataclass(frozen=True)
+class Vote:
+    member: str
+    rank: int  # 1-based, in the member's list of turns
+    hit: Hit  # the member's hit that first cited the turn (its path explains the vote)
+
+
+@dataclass
+class FusedTurn:
+    ref: PassageRef
+    score: float = 0.0
+    votes: list[Vote] = field(default_factory=list)
+    promoted: bool = False
+
+
+@dataclass
+class Derived:
+    hit: Hit  # the first member hit with this node; cite_only, text shown
+    members: list[str]
+    score: float
+    best_turn: FusedTurn | None
+
+
+def member_turns(result: RetrievalResult) -> list[tuple[PassageRef, Hit]]:
+    """A member's ranked turns with the hit that first cited each."""
+    out: dict[str, tuple[PassageRef, Hit]] = {}
+    for hit in result.hits:
+        for passage in hit.passages:
+            out.setdefault(passage.id, (passage, hit))
+    return list(out.values())
+
+
+def fuse_turns(
+    results: Mapping[str, RetrievalResult], weights: Mapping[str, float], k: int
+) -> list[FusedTurn]:
+    """Reciprocal-rank fusion of the members' turn lists, best first (ties: the best single
+    rank, then conversation order)."""
+    fused: dict[str, FusedTurn] = {}
+    for member, result in results.items():
+        weight = weights.get(member, 1.0)
+        for rank, (ref, hit) in enumerate(member_turns(result), start=1):
+            turn = fused.setdefault(ref.id, FusedTurn(ref))
+            turn.score += weight / (k + rank)
+            turn.votes.append(Vote(member, rank, hit))
+    return sorted(fused.values(), key=_order)
+
+
+def _order(turn: FusedTurn) -> tuple[float, int, int, int]:
+    best = min(v.rank for v in turn.votes)
+    return (-turn.score, best, turn.ref.session_index, turn.ref.turn_index)
+
+
+def votes_within(turn: FusedTurn, weights: Mapping[str, float], depth: int) -> float:
+    return sum(weights.get(v.member, 1.0) for v in turn.votes if v.rank <= depth)
+
+
+def promote(
+    turns: Sequence[FusedTurn], weights: Mapping[str, float], depth: int, minimum: float
+) -> list[FusedTurn]:
+    """Algorithm 2 generalised: E = [t if votes(t) >= minimum] + [t otherwise], each part in
+    the fused order; a member votes with its weight for its top ``depth`` turns."""
+    agreed: list[FusedTurn] = []
+    rest: list[FusedTurn] = []
+    for turn in turns:
+        turn.promoted = votes_within(turn, weights, depth) >= minimum - 1e-9
+        (agreed if turn.promoted else rest).append(turn)
+    return agreed + rest
+
+
+def derived_items(
+    results: Mapping[str, RetrievalResult],
+    turns: Sequence[FusedTurn],
+    count: Count,
+    compress: Compress,
+    keep: Filter = "any",
+) -> list[Derived]:
+    """The members' text items, each node once, ranked as the best fused turn it cites."""
+    position = {t.ref.id: i for i, t in enumerate(turns)}
+    items: dict[str, Derived] = {}
+    for member, result in results.items():
+        for hit in result.hits:
+            if not hit.text or not hit.passages:
+                continue
+            if hit.node_id in items:
+                items[hit.node_id].members.append(member)
+                continue
+            cited = [position[p.id] for p in hit.passages if p.id in position]
+            best = turns[min(cited)] if cited else None
+            if not compresses(compress, count, hit, best) or not adds(keep, hit.text, hit.passages):
+                continue
+            shown = hit.model_copy(update={"cite_only": True, "path": list(hit.path)})
+            items[hit.node_id] = Derived(shown, [member], best.score if best else 0.0, best)
+    unranked = len(turns)
+    return sorted(
+        items.values(),
+        key=lambda d: position.get(d.best_turn.ref.id, unranked) if d.best_turn else unranked,
+    )
+
+
+def compresses(mode: Compress, count: Count, hit: Hit, best: FusedTurn | None) -> bool:
+    """Whether the item is shorter than what it stands for: all its turns, or the best-ranked
+    one (a long summary of many turns is no cheaper way to show the one that matters)."""
+    if mode == "off":
+        return True
+    stands_for = [best.ref] if mode == "best" and best is not None else hit.passages
+    return count(hit.text) < sum(count(turn_line(p)) for p in stands_for)
+
+
+def adds(keep: Filter, text: str, passages: Sequence[PassageRef]) -> bool:
+    """Whether an item says something the turns it cites do not (as the reader sees them,
+    date header included): any word, or a number (a resolved date, a count)."""
+    if keep == "any":
+        return True
+    seen = " ".join(f"{p.date_text} {p.speaker} {p.text} {p.caption}" for p in passages)
+    new = set(_WORD.findall(text.lower())) - set(_WORD.findall(seen.lower()))
+    return any(w.isdigit() for w in new) if keep == "new_numbers" else bool(new)
+
+
+def redundant(mode: Redundancy, item: Derived, inside: set[str]) -> bool:
+    """An item every turn of which the context already holds (shown, or cited by a better
+    item) adds no evidence: ``drop`` leaves it out, ``annotate`` keeps it only when it adds
+    a number its turns lack (a resolved date), ``keep`` keeps it."""
+    if mode == "keep" or not {p.id for p in item.hit.passages} <= inside:
+        return False
+    return mode == "drop" or not adds("new_numbers", item.hit.text, item.hit.passages)
+
+
+def interleave(
+    turns: Sequence[FusedTurn],
+    derived: Sequence[Derived],
+    share: float,
+    count: Count,
+    mode: Redundancy = "keep",
+    cited_turns: CitedTurns = "show",
+) -> list[tuple[FusedTurn | Derived, int]]:
+    """Both queues in one list with their token costs: the next item is derived while the
+    derived items hold at most ``share`` of the tokens so far (and derived are left).
+    Derived items that would be redundant when their turn comes are skipped; with
+    ``cited_turns = "skip"`` so is a turn a derived item already stands in for."""
+    out: list[tuple[FusedTurn | Derived, int]] = []
+    used = {"turns": 0, "derived": 0}
+    inside: set[str] = set()
+    t = d = 0
+    while t < len(turns) or d < len(derived):
+        total = used["turns"] + used["derived"]
+        wants = share > 0 and used["derived"] <= share * total
+        if d < len(derived) and (t >= len(turns) or wants):
+            item = derived[d]
+            d += 1
+            if redundant(mode, item, inside):
+                continue
+            cost = count(item.hit.text)
+            used["derived"] += cost
+            inside.update(p.id for p in item.hit.passages)
+            out.append((item, cost))
+        elif cited_turns == "skip" and turns[t].ref.id in inside:
+            t += 1
+        else:
+            cost = count(turn_line(turns[t].ref))
+            used["turns"] += cost
+            inside.add(turns[t].ref.id)
+            out.append((turns[t], cost))
+            t += 1
+    return out

@@ -1,0 +1,74 @@
+"""Which strategies vote, with what weight, and what the space is missing.
+
+The members are found through the registry (never by importing a design): every strategy of
+an entry of kind ``design`` whose builders completed in the space, the configured baselines,
+and a layer's own strategy (``hipporag``) only when no member that re-orders it (``family``)
+is present. Readiness is the one ``graphmem.readiness`` uses: a strategy is ready when every
+builder it needs (``required_builders``) built the space.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+from graphmem.designs.registry import registry
+from graphmem.readiness import required_builders
+from graphmem.strategy.settings import GraphmemSettings
+
+# Entry kinds whose strategies vote; a ``strategy`` entry (this one) never votes for itself.
+_VOTING_KINDS = ("design", "layer")
+
+
+@dataclass(frozen=True)
+class Plan:
+    members: tuple[str, ...]
+    weights: dict[str, float]
+    missing: dict[str, list[str]] = field(default_factory=dict)  # strategy -> absent builders
+
+    def notes(self) -> list[str]:
+        """What the space lacks, for ``--explain`` and the result's notes."""
+        out = []
+        for strategy, builders in sorted(self.missing.items()):
+            out.append(
+                f"{strategy} not fused: the space lacks the {', '.join(builders)} layer "
+                f"(graphmem ingest FILE --space S --builders {','.join(builders)})"
+            )
+        return out
+
+
+def _candidates(settings: GraphmemSettings) -> list[str]:
+    if settings.members:
+        return list(settings.members)
+    found = [
+        strategy
+        for kind in _VOTING_KINDS
+        for design in registry().values()
+        if design.kind == kind
+        for strategy in design.retrievers
+    ]
+    return [*found, *settings.baselines]
+
+
+def plan(settings: GraphmemSettings, built: Collection[str]) -> Plan:
+    """The members for a space whose completed builders are ``built``."""
+    kinds = (*_VOTING_KINDS, "baseline")
+    voting = {s for d in registry().values() if d.kind in kinds for s in d.retrievers}
+    ready: list[str] = []
+    missing: dict[str, list[str]] = {}
+    for strategy in dict.fromkeys(_candidates(settings)):
+        if strategy in settings.exclude or strategy not in voting:
+            continue
+        absent = [b for b in required_builders(strategy) if b not in built]
+        if absent:
+            missing[strategy] = absent
+        else:
+            ready.append(strategy)
+    family = {s: settings.family.get(s, s) for s in ready}
+    if not settings.members:  # a family's own ranker adds nothing its re-orderers do not
+        heads = {f for s, f in family.items() if f != s}
+        ready = [s for s in ready if s not in heads]
+    sizes = Counter(family.get(s, s) for s in ready)
+    weights = {s: 1.0 / sizes[family.get(s, s)] for s in ready}
+    return Plan(tuple(ready), weights, missing)

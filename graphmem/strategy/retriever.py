@@ -1,0 +1,107 @@
+"""``--strategy graphmem``: every design present in the space retrieves, one rule fuses them.
+
+The members are other strategies, built through the retriever registry with their own
+resolved settings (``build_retriever``): this package imports no design. Each member keeps
+its own prepared state (snapshots, projections), prepared once in ``prepare()``; the query
+embedding is computed once and shared (``SharedQueryEmbedder``). The rule is in
+``fusion.py``; the choice of members in ``members.py``; why: ``docs/graphmem-strategy.md``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import cast
+
+from graphmem.retrieval.base import RetrievalContext, RetrievalResult, Retriever
+from graphmem.store import GraphStore
+from graphmem.strategy.compose import compose
+from graphmem.strategy.embedding import SharedQueryEmbedder
+from graphmem.strategy.members import Plan, plan
+from graphmem.strategy.reads import QueryReads
+from graphmem.strategy.settings import GraphmemSettings
+
+
+class GraphmemRetriever(Retriever):
+    name = "graphmem"
+
+    def __init__(self, ctx: RetrievalContext, config: GraphmemSettings | None = None) -> None:
+        super().__init__(ctx)
+        self.config: GraphmemSettings = config or ctx.configs.get("graphmem")
+        self._embedder = SharedQueryEmbedder(ctx.embedder)
+        self._reads = QueryReads(ctx.store)
+        # Members see the same store and embedder, through wrappers that share one query's
+        # identical reads and embeddings (the wrapper forwards everything else).
+        self._member_ctx = dataclasses.replace(
+            ctx, embedder=self._embedder, store=cast(GraphStore, self._reads)
+        )
+        self._members: dict[str, Retriever] = {}
+        self._plan: Plan | None = None
+        self._built: tuple[str, ...] | None = None
+        self._tokens: dict[str, int] = {}
+
+    # --- members --------------------------------------------------------------------------
+    def plan(self) -> Plan:
+        """The members for the space as it is now (read again each query: a space may get
+        a design's build after this retriever was made)."""
+        row = self.ctx.store.read("core.space_built", space=self.ctx.space)[0]
+        built = tuple(sorted(row["builders"]))
+        if self._plan is None or built != self._built:
+            self._plan, self._built = plan(self.config, built), built
+        return self._plan
+
+    def member(self, strategy: str) -> Retriever:
+        found = self._members.get(strategy)
+        if found is None:
+            from graphmem.retrieval.registry import build_retriever  # the registry imports us
+
+            found = self._members[strategy] = build_retriever(strategy, self._member_ctx)
+        return found
+
+    def prepare(self) -> None:
+        for strategy in self.plan().members:
+            self.member(strategy).prepare()
+
+    def _count(self, text: str) -> int:
+        found = self._tokens.get(text)
+        if found is None:
+            found = self._tokens[text] = self.ctx.embedder.count_tokens(text)
+        return found
+
+    # --- the query --------------------------------------------------------------------------
+    def retrieve(self, query: str, budget: int) -> RetrievalResult:
+        started = time.perf_counter()
+        current = self.plan()
+        self._embedder.remember(query)
+        with self._reads.scope():
+            results, timings = self._run_members(current.members, query, budget)
+        fusing = time.perf_counter()
+        hits = compose(results, current, self.config, budget, self._count)
+        timings["fusion"] = (time.perf_counter() - fusing) * 1000
+        timings["total"] = (time.perf_counter() - started) * 1000
+        notes = [f"members: {', '.join(f'{m} x{current.weights[m]:.2g}' for m in current.members)}"]
+        return RetrievalResult(
+            query=query,
+            strategy=self.name,
+            hits=hits,
+            timings_ms=timings,
+            notes=notes + current.notes(),
+        )
+
+    def _run_members(
+        self, members: tuple[str, ...], query: str, budget: int
+    ) -> tuple[dict[str, RetrievalResult], dict[str, float]]:
+        def run(strategy: str) -> tuple[RetrievalResult, float]:
+            began = time.perf_counter()
+            found = self.member(strategy).retrieve(query, budget)
+            return found, (time.perf_counter() - began) * 1000
+
+        if self.config.parallel and len(members) > 1:
+            with ThreadPoolExecutor(max_workers=len(members)) as pool:
+                outcomes = list(pool.map(run, members))
+        else:
+            outcomes = [run(strategy) for strategy in members]
+        results = {m: found for m, (found, _) in zip(members, outcomes, strict=True)}
+        timings = {m: ms for m, (_, ms) in zip(members, outcomes, strict=True)}
+        return results, timings

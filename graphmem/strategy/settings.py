@@ -1,0 +1,98 @@
+"""The ``graphmem`` strategy's knobs (``GRAPHMEM_GRAPHMEM_<FIELD>``, e.g.
+``GRAPHMEM_GRAPHMEM_EXCLUDE=premem`` or ``GRAPHMEM_GRAPHMEM_FUSION=agreement``).
+
+Why each default is what it is: ``docs/graphmem-strategy.md``. Reading them does no I/O.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, field_validator
+from pydantic_settings import NoDecode, SettingsConfigDict
+
+from graphmem.designs.base import DesignSettings
+
+Names = Annotated[tuple[str, ...], NoDecode]
+
+
+class GraphmemSettings(DesignSettings):
+    model_config = SettingsConfigDict(env_prefix="GRAPHMEM_GRAPHMEM_", extra="forbid", frozen=True)
+
+    # --- who votes -----------------------------------------------------------------------
+    members: Names = Field(
+        default=(),
+        description="strategies to fuse (comma list); empty: every design strategy the space "
+        "was built for, plus the baselines below",
+    )
+    baselines: Names = Field(
+        default=("fulltext",),
+        description="passage baselines that join the automatic members (BM25: the one "
+        "lexical ranker)",
+    )
+    exclude: Names = Field(
+        default=(), description="strategies left out (the ablation: one design at a time)"
+    )
+    family: dict[str, str] = Field(
+        default={"seem": "hipporag", "cast": "hipporag"},
+        description="member -> the ranker it re-orders; members of one family share one vote "
+        "and the family's own strategy is left out when one of them is present",
+    )
+
+    # --- the rule ------------------------------------------------------------------------
+    fusion: Literal["rrf", "agreement"] = Field(
+        default="rrf",
+        description="rrf: reciprocal-rank fusion of the members' ranked turns; agreement: "
+        "turns several members rank near the top first (CAST's Algorithm 2 generalised), "
+        "each group in RRF order",
+    )
+    rrf_k: int = Field(default=60, ge=1, description="k of 1 / (k + rank) (Cormack et al. 2009)")
+    agreement_min: float = Field(
+        default=2.0, gt=0.0, description="agreement: votes a turn needs to be promoted"
+    )
+    agreement_turn_tokens: int = Field(
+        default=40,
+        ge=1,
+        description="agreement: a member votes for its top budget / this many turns (about "
+        "what it would show)",
+    )
+
+    # --- the context ---------------------------------------------------------------------
+    derived_share: float = Field(
+        default=0.5,
+        ge=0.0,
+        le=1.0,
+        description="share of the context's tokens for derived items (facts, fragments, "
+        "frame and event summaries); the rest are turns",
+    )
+    compress: Literal["off", "cited", "best"] = Field(
+        default="best",
+        description="a derived item joins only when it is shorter than: the turns it cites "
+        "(cited), the best-ranked turn it cites, which it stands in for (best); off: always",
+    )
+    derived_filter: Literal["any", "new_words", "new_numbers"] = Field(
+        default="any",
+        description="which derived items join: any; those with a word their turns lack; "
+        "those with a number their turns (and their dates) lack, e.g. a resolved date",
+    )
+    redundant: Literal["keep", "drop", "annotate"] = Field(
+        default="drop",
+        description="a derived item whose turns the context already holds (shown, or cited "
+        "by a better item): keep it, drop it, or keep it only when it adds a number its "
+        "turns lack (annotate: a resolved date)",
+    )
+    cited_turns: Literal["show", "skip"] = Field(
+        default="show",
+        description="a turn a derived item already stands in for: show it in full when its "
+        "rank comes (show) or leave it to the item (skip)",
+    )
+    parallel: bool = Field(
+        default=False, description="run the members in threads instead of one after another"
+    )
+
+    @field_validator("members", "baselines", "exclude", mode="before")
+    @classmethod
+    def _comma_list(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value

@@ -1,0 +1,171 @@
+"""Issue 19: the cross-design ``graphmem`` strategy on the sample conversation, against the
+real Neo4j: it fuses every design built in the space, says which found each item, mixes
+derived items with turns inside the budget, and works on any subset of designs."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from click.testing import CliRunner
+
+from graphmem.cli.main import cli
+from graphmem.config import Settings
+from graphmem.designs.configure import DesignConfigs
+from graphmem.designs.registry import builders_for, registry
+from graphmem.embed import Embedder
+from graphmem.ingest.formats import load
+from graphmem.memory import Memory, QueryResult
+from graphmem.retrieval.packer import turn_line
+from graphmem.store import GraphStore
+from graphmem.strategy.reads import QueryReads
+from tests.integration.helpers import recorded_calls
+from tests.integration.sample_space import SAMPLE, sample_space
+
+pytestmark = pytest.mark.integration
+
+QUESTION = "When did Maya adopt her dog and what is its name?"
+DESIGN_STRATEGIES = {s for d in registry().values() if d.kind == "design" for s in d.retrievers}
+_FOUND_BY = re.compile(r"found by (\d+) of (\d+): (.*)$")
+
+
+@pytest.fixture(scope="module")
+def full_space(settings: Settings, store: GraphStore, embedder: Embedder) -> Iterator[str]:
+    with sample_space(settings, store, embedder, prefix="strategy") as space:
+        yield space
+
+
+@pytest.fixture
+def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
+    return Memory(settings, store=store, embedder=embedder)
+
+
+def _members(found: QueryResult) -> set[str]:
+    (line,) = [n for n in found.result.notes if n.startswith("members: ")]
+    return {part.split(" x")[0] for part in line.removeprefix("members: ").split(", ")}
+
+
+def _stored() -> set[str]:
+    return {t.source_id for c in load(SAMPLE).conversations for s in c.sessions for t in s.turns}
+
+
+def test_the_strategy_builds_nothing() -> None:
+    # Evaluating it never starts a build: it reads what the space holds.
+    assert builders_for(["graphmem"]) == []
+
+
+def test_every_design_in_the_space_votes(memory: Memory, full_space: str) -> None:
+    found = memory.query(QUESTION, full_space, strategy="graphmem", budget=400)
+    assert _members(found) == DESIGN_STRATEGIES | {"fulltext"}
+    assert not [n for n in found.result.notes if "not fused" in n]
+    assert 0 < found.context.tokens <= 400
+    assert found.context.source_ids and found.context.source_ids <= _stored()
+    assert all(hit.passages for hit in found.result.hits)
+    # The adoption turn is the obvious answer: most members find it, so it ranks first.
+    first = next(h for h in found.result.hits if h.label == "Passage")
+    assert first.passages[0].source_id == "s1:1"
+    match = _FOUND_BY.search(first.path[0])
+    assert match and int(match.group(1)) >= 4, first.path[0]
+
+
+def test_explain_names_the_members_truthfully(memory: Memory, full_space: str) -> None:
+    found = memory.query(QUESTION, full_space, strategy="graphmem", budget=400)
+    alone = {
+        member: memory.query(QUESTION, full_space, strategy=member, budget=400)
+        for member in _members(found)
+    }
+    for hit in [h for h in found.result.hits if h.label == "Passage"][:10]:
+        match = _FOUND_BY.search(hit.path[0])
+        assert match, hit.path
+        votes = [v.rsplit(" #", 1) for v in match.group(3).split(", ")]
+        assert int(match.group(1)) == len(votes)
+        for member, rank in votes:
+            ranked = alone[member].result.ranked_source_ids()
+            assert ranked[int(rank) - 1] == hit.passages[0].source_id, (member, rank)
+
+
+def test_derived_items_compress_and_cite_their_turns(memory: Memory, full_space: str) -> None:
+    found = memory.query(QUESTION, full_space, strategy="graphmem", budget=400)
+    derived = [h for h in found.result.hits if h.label != "Passage"]
+    assert derived, "no fact, fragment or summary was fused"
+    count = memory.embedder.count_tokens
+    for hit in derived:
+        assert hit.cite_only and hit.text and hit.passages
+        # It stands in for its best-ranked turn, and is shorter than that turn.
+        assert count(hit.text) < max(count(turn_line(p)) for p in hit.passages)
+        assert hit.path[0].startswith(f"graphmem: {hit.label} from ")
+    kinds = {item.kind for item in found.context.items}
+    assert "passage" in kinds and kinds - {"passage"}, kinds
+    share = sum(i.tokens for i in found.context.items if i.passage is None)
+    wanted = memory.configs.get("graphmem").derived_share
+    assert share <= wanted * found.context.tokens + max(count(h.text) for h in derived)
+
+
+def test_a_partial_space_uses_what_is_there_and_says_what_is_missing(
+    memory: Memory, space: str
+) -> None:
+    memory.ingest(SAMPLE, space, builders=["premem"])
+    found = memory.query(QUESTION, space, strategy="graphmem", budget=300)
+    assert _members(found) == {"premem", "fulltext"}
+    missing = " ".join(found.result.notes)
+    assert "seem not fused" in missing and "--builders semantic,seem" in missing
+    assert found.context.source_ids
+    # The same (cached) retriever sees a design built afterwards.
+    memory.ingest(SAMPLE, space, builders=["anchormem"])
+    again = memory.query(QUESTION, space, strategy="graphmem", budget=300)
+    assert _members(again) == {"premem", "anchormem", "fulltext"}
+
+
+def test_a_core_only_space_falls_back_to_the_baselines(memory: Memory, space: str) -> None:
+    memory.ingest(SAMPLE, space)
+    found = memory.query(QUESTION, space, strategy="graphmem", budget=300)
+    assert _members(found) == {"fulltext"}
+    assert "s1:1" in found.context.source_ids
+    assert sum("not fused" in n for n in found.result.notes) >= len(DESIGN_STRATEGIES)
+
+
+def test_a_design_left_out_does_not_vote(
+    settings: Settings, store: GraphStore, embedder: Embedder, full_space: str
+) -> None:
+    configs = DesignConfigs(overrides={"graphmem": {"exclude": ["premem", "amory"]}})
+    memory = Memory(settings, store=store, embedder=embedder, configs=configs)
+    found = memory.query(QUESTION, full_space, strategy="graphmem", budget=400)
+    assert not {"premem", "amory"} & _members(found)
+    assert not any(
+        "premem" in step or "amory" in step for h in found.result.hits for step in h.path
+    )
+
+
+def test_agreement_puts_promoted_turns_first(
+    settings: Settings, store: GraphStore, embedder: Embedder, full_space: str
+) -> None:
+    memory = Memory(settings, store=store, embedder=embedder, preset="agreement")
+    found = memory.query(QUESTION, full_space, strategy="graphmem", budget=400)
+    states = ["not promoted" not in h.path[0] for h in found.result.hits if h.label == "Passage"]
+    assert True in states and False in states
+    assert states == sorted(states, reverse=True)  # every promoted turn before the rest
+
+
+def test_query_explain_on_the_command_line(full_space: str) -> None:
+    result = CliRunner().invoke(
+        cli,
+        ["query", QUESTION, "--space", full_space, "--strategy", "graphmem", "--explain"],
+    )
+    assert result.exit_code == 0, result.output
+    assert "note: members: " in result.output
+    assert "graphmem rrf: turn rank 1" in result.output
+
+
+def test_a_query_reads_a_statement_once_and_a_write_forgets(store: GraphStore, space: str) -> None:
+    reads = QueryReads(store)
+    with recorded_calls(store, "read") as calls:
+        reads.read("core.space_built", space=space)
+        reads.read("core.space_built", space=space)  # outside a query: both go through
+        with reads.scope():
+            first = reads.read("core.space_built", space=space)
+            assert reads.read("core.space_built", space=space) is first
+            reads.read("core.space_built", space=f"{space}-other")
+            reads.write("core.delete_space_batch", space=f"{space}-none", batch=1)
+            reads.read("core.space_built", space=space)
+    assert calls == ["core.space_built"] * 5

@@ -1,0 +1,221 @@
+"""The cross-design rule (``graphmem.strategy``) without a database: fusion arithmetic,
+agreement promotion, derived items, the token split, who votes and what is missing."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.designs.configure import DesignConfigs
+from graphmem.designs.registry import registry
+from graphmem.retrieval.base import Hit, PassageRef, RetrievalResult
+from graphmem.retrieval.packer import pack, turn_line
+from graphmem.strategy.compose import compose
+from graphmem.strategy.fusion import (
+    Derived,
+    FusedTurn,
+    derived_items,
+    fuse_turns,
+    interleave,
+    promote,
+)
+from graphmem.strategy.members import Plan, plan
+from graphmem.strategy.settings import GraphmemSettings
+
+ALL_BUILT = ("semantic", "seem", "cast", "anchormem", "premem", "amory")
+
+
+def words(text: str) -> int:
+    return len(text.split())
+
+
+def ref(n: int) -> PassageRef:
+    return PassageRef(
+        id=f"p{n}",
+        source_id=f"D1:{n}",
+        speaker="Ana",
+        text=f"turn {n} says something rather long about the garden and the cat",
+        session_index=0,
+        turn_index=n,
+        date_text="1 May 2023",
+    )
+
+
+def turns_hit(*ns: int) -> Hit:
+    passages = [ref(n) for n in ns]
+    return Hit(node_id=f"h{ns}", label="Passage", score=1.0, strategy="m", passages=passages)
+
+
+def text_hit(node: str, text: str, *ns: int) -> Hit:
+    passages = [ref(n) for n in ns]
+    return Hit(node_id=node, label="Fact", score=1.0, strategy="m", text=text, passages=passages)
+
+
+def result(*hits: Hit) -> RetrievalResult:
+    return RetrievalResult(query="q", strategy="m", hits=list(hits))
+
+
+def test_rrf_scores_sum_each_members_reciprocal_rank() -> None:
+    results = {"a": result(turns_hit(1), turns_hit(2)), "b": result(turns_hit(2), turns_hit(3))}
+    fused = fuse_turns(results, {"a": 1.0, "b": 0.5}, k=60)
+    assert [t.ref.id for t in fused] == ["p2", "p1", "p3"]
+    assert fused[0].score == pytest.approx(1 / 62 + 0.5 / 61)
+    assert [(v.member, v.rank) for v in fused[0].votes] == [("a", 2), ("b", 1)]
+
+
+def test_a_hit_citing_several_turns_ranks_them_in_its_order() -> None:
+    fused = fuse_turns({"a": result(turns_hit(3, 1), turns_hit(1, 2))}, {"a": 1.0}, k=60)
+    assert [t.ref.id for t in fused] == ["p3", "p1", "p2"]
+
+
+def test_agreement_promotes_turns_found_by_two_members_near_the_top() -> None:
+    results = {
+        "a": result(turns_hit(1), turns_hit(2), turns_hit(3)),
+        "b": result(turns_hit(4), turns_hit(5), turns_hit(3)),
+    }
+    weights = {"a": 1.0, "b": 1.0}
+    fused = fuse_turns(results, weights, k=60)
+    assert fused[0].ref.id == "p3"  # RRF alone already puts the shared turn first
+    promoted = promote(list(reversed(fused)), weights, depth=3, minimum=2)
+    assert promoted[0].ref.id == "p3" and promoted[0].promoted
+    assert [t.ref.id for t in promoted[1:]] == [
+        t.ref.id for t in reversed(fused) if t.ref.id != "p3"
+    ]
+    # Votes count only within each member's top ``depth``: at depth 2 nobody agrees.
+    assert not any(t.promoted for t in promote(fused, weights, depth=2, minimum=2))
+    assert {t.ref.id for t in promoted} == {t.ref.id for t in fused}  # nothing added
+
+
+def test_derived_items_rank_with_their_best_turn_and_must_compress() -> None:
+    results = {
+        "a": result(turns_hit(1), turns_hit(2)),
+        "b": result(
+            text_hit("f2", "fact two", 2),
+            text_hit("f1", "fact one", 1),
+            text_hit("long", " ".join(["word"] * 40), 1),
+        ),
+    }
+    fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
+    items = derived_items(results, fused, words, compress="cited")
+    assert [t.ref.id for t in fused] == ["p1", "p2"]  # a tie: conversation order
+    assert [d.hit.node_id for d in items] == ["f1", "f2"]
+    assert "long" not in {d.hit.node_id for d in items}
+    assert all(d.hit.cite_only for d in items)
+    assert items[0].best_turn is fused[0]
+    kept = derived_items(results, fused, words, compress="off")
+    assert "long" in {d.hit.node_id for d in kept}
+
+
+def test_a_long_summary_of_many_turns_does_not_stand_in_for_the_best_one() -> None:
+    summary = " ".join(["word"] * 20)  # shorter than its three turns, longer than one
+    results = {"a": result(turns_hit(1)), "b": result(text_hit("s", summary, 1, 2, 3))}
+    fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
+    assert [d.hit.node_id for d in derived_items(results, fused, words, "cited")] == ["s"]
+    assert derived_items(results, fused, words, "best") == []
+
+
+@pytest.mark.parametrize(
+    ("mode", "kept"), [("keep", ["x", "y", "z"]), ("drop", ["x"]), ("annotate", ["x", "z"])]
+)
+def test_redundant_items_are_left_out_unless_they_add_a_date(mode: str, kept: list[str]) -> None:
+    results = {
+        "a": result(turns_hit(1)),
+        "b": result(
+            text_hit("x", "first", 1, 2), text_hit("y", "second", 1), text_hit("z", "on 7 May", 2)
+        ),
+    }
+    fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
+    derived = derived_items(results, fused, words, "cited")
+    order = interleave(fused, derived, 0.5, words, mode)  # type: ignore[arg-type]
+    assert [item.hit.node_id for item, _ in order if isinstance(item, Derived)] == kept
+    assert [item.ref.id for item, _ in order if isinstance(item, FusedTurn)] == ["p1", "p2"]
+
+
+def test_the_same_node_from_two_members_is_one_item_found_by_both() -> None:
+    results = {"a": result(text_hit("x", "fact", 1)), "b": result(text_hit("x", "fact", 1))}
+    fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
+    (item,) = derived_items(results, fused, words, "cited")
+    assert item.members == ["a", "b"]
+
+
+@pytest.mark.parametrize("share", [0.0, 0.25, 0.5, 1.0])
+def test_every_prefix_keeps_the_token_share(share: float) -> None:
+    results = {
+        "a": result(*(turns_hit(n) for n in range(1, 30))),
+        "b": result(*(text_hit(f"f{n}", f"fact {n} short", n) for n in range(1, 30))),
+    }
+    fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
+    derived = derived_items(results, fused, words, "cited")
+    order = interleave(fused, derived, share, words)
+    assert len(order) == len(fused) + len(derived)
+    used = {"t": 0, "d": 0}
+    for n, (item, cost) in enumerate(order):
+        used["d" if hasattr(item, "hit") else "t"] += cost
+        total = used["t"] + used["d"]
+        if n < len(fused):  # while both queues last
+            biggest = max(words(turn_line(ref(1))), 3)
+            assert used["d"] <= share * total + biggest
+            assert used["t"] <= (1 - share) * total + biggest
+    if share == 0.0:
+        assert all(not hasattr(item, "hit") for item, _ in order[: len(fused)])
+
+
+def test_plan_uses_every_built_design_and_shares_the_hipporag_vote() -> None:
+    current = plan(GraphmemSettings(), ALL_BUILT)
+    designs = [s for d in registry().values() if d.kind == "design" for s in d.retrievers]
+    assert set(current.members) == {*designs, "fulltext"}
+    assert "hipporag" not in current.members  # seem and cast re-order it
+    assert current.weights["seem"] == current.weights["cast"] == 0.5
+    assert current.weights["premem"] == current.weights["fulltext"] == 1.0
+    assert not current.missing
+
+
+def test_plan_on_a_partial_space_says_what_is_missing() -> None:
+    current = plan(GraphmemSettings(), ("premem",))
+    assert set(current.members) == {"premem", "fulltext"}
+    assert current.missing["seem"] == ["semantic", "seem"]
+    assert "hipporag" in current.missing
+    notes = "\n".join(current.notes())
+    assert "--builders semantic,seem" in notes and "graphmem" not in current.members
+    # The layer alone is there: its own strategy votes, nobody re-orders it.
+    assert "hipporag" in plan(GraphmemSettings(), ("semantic",)).members
+
+
+def test_exclude_and_explicit_members() -> None:
+    assert "premem" not in plan(GraphmemSettings(exclude=("premem",)), ALL_BUILT).members
+    explicit = plan(GraphmemSettings(members=("hipporag", "seem", "graphmem")), ALL_BUILT)
+    assert explicit.members == ("hipporag", "seem")  # never itself; listed heads stay
+    assert explicit.weights == {"hipporag": 0.5, "seem": 0.5}
+
+
+def test_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GRAPHMEM_GRAPHMEM_EXCLUDE", "premem, amory")
+    monkeypatch.setenv("GRAPHMEM_GRAPHMEM_FUSION", "agreement")
+    config = DesignConfigs().get("graphmem")
+    assert config.exclude == ("premem", "amory") and config.fusion == "agreement"
+    assert DesignConfigs(preset="turns").get("graphmem").derived_share == 0.0
+
+
+def test_compose_cites_turns_and_packs_within_the_budget() -> None:
+    results = {
+        "a": result(*(turns_hit(n) for n in range(1, 20))),
+        "b": result(*(text_hit(f"f{n}", f"fact {n}", n) for n in range(20, 0, -1))),
+    }
+    config = GraphmemSettings(derived_share=0.25)
+    current = Plan(("a", "b"), {"a": 1.0, "b": 1.0})
+    hits = compose(results, current, config, 200, words)
+    assert all(h.passages for h in hits)
+    assert hits[1].path[0].startswith("graphmem rrf: turn rank 1")
+    context = pack(hits, 200, words)
+    assert 0 < context.tokens <= 200
+    derived = sum(i.tokens for i in context.items if i.passage is None)
+    assert 0 < derived <= 0.25 * context.tokens + 5
+
+
+def test_a_turn_an_item_stands_in_for_can_be_left_to_it() -> None:
+    results = {"a": result(turns_hit(1), turns_hit(2)), "b": result(text_hit("x", "short", 1))}
+    fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
+    derived = derived_items(results, fused, words, "best")
+    shown = interleave(fused, derived, 0.5, words, "drop", "show")
+    skipped = interleave(fused, derived, 0.5, words, "drop", "skip")
+    assert [i.ref.id for i, _ in shown if isinstance(i, FusedTurn)] == ["p1", "p2"]
+    assert [i.ref.id for i, _ in skipped if isinstance(i, FusedTurn)] == ["p2"]
