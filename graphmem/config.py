@@ -66,6 +66,9 @@ class Settings(BaseSettings):
     embedder: Literal["minilm", "openai"] = "minilm"
     embedding_model: str = "all-MiniLM-L6-v2"
     embedding_batch_size: int = 64
+    # Ingest embeds the turns of consecutive sessions together, about this many per call
+    # (benchmarks: one call per session was slower; 1 restores it).
+    ingest_batch_turns: int = Field(default=256, ge=1, description="turns embedded per call")
     # Measured on the 2-core target: one torch thread embeds faster (105 vs 69 texts/s) once
     # anything else (Neo4j, a second job) wants a core.
     embedding_threads: int = 1
