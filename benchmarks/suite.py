@@ -13,7 +13,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from benchmarks import ingest, query
+from benchmarks import embedding, ingest, query
 from benchmarks.common import (
     BUDGET,
     TimedEmbedder,
@@ -78,6 +78,7 @@ def run_all(data: Path, conversations: int, questions: int) -> dict[str, Any]:
         results["writer_batches"] = ingest.writer_batches(memory, embedder, one)
         results["unwind"] = ingest.unwind_sizes(memory, one)
         results["streamed_session"] = ingest.streamed_session(memory, embedder, one)
+    results["embedding"] = embedding.runtimes(settings, one)
     results["machine_after"] = machine()
     return results
 
@@ -202,6 +203,7 @@ def render_all(r: dict[str, Any]) -> str:
     )
     lines += ["", *_render_dense(r["dense_parts"]), "", *_render_memory(mem), ""]
     lines += _render_writer(r)
+    lines += ["", *_render_embedding(r["embedding"])]
     return "\n".join(lines) + "\n"
 
 
@@ -278,3 +280,30 @@ def _render_writer(r: dict[str, Any]) -> list[str]:
         f"{st['embedding_seconds']} s.",
     ]
     return lines
+
+
+def _render_embedding(e: dict[str, Any]) -> list[str]:
+    f, b = e["float32"], e["bfloat16"]
+    return [
+        f"## Embedding runtime (all-MiniLM-L6-v2, {e['texts']} turns, {e['rounds']} rounds)",
+        "",
+        *table(
+            [
+                "precision",
+                "texts/s",
+                "question p50 ms",
+                "cosine to float32 (mean / min)",
+                "top-10 overlap",
+            ],
+            [
+                ["float32 (default)", f["texts_per_s"], f["question_ms"]["p50"], "1", "1"],
+                [
+                    f"bfloat16 ({b['speed_up']}x)",
+                    b["texts_per_s"],
+                    b["question_ms"]["p50"],
+                    f"{b['cosine_to_float32']['mean']} / {b['cosine_to_float32']['min']}",
+                    b["top10_overlap"],
+                ],
+            ],
+        ),
+    ]
