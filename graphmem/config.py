@@ -62,6 +62,10 @@ class Settings(BaseSettings):
     java: str = "java"
     mvn: str = "mvn"
 
+    # Per-space GDS projections live on the server's heap (about 9 MiB per LoCoMo
+    # conversation): past this many, projecting one drops the oldest (docs/scaling.md).
+    max_projections: int = Field(default=64, ge=1, description="GDS projections kept")
+
     # --- models ------------------------------------------------------------------------
     embedder: Literal["minilm", "openai"] = "minilm"
     embedding_model: str = "all-MiniLM-L6-v2"
