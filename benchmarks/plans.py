@@ -19,7 +19,7 @@ from graphmem.config import Settings
 from graphmem.memory import Memory
 from graphmem.projections import graph_name
 from graphmem.retrieval.base import k_for_budget
-from graphmem.retrieval.passages import lucene_query
+from graphmem.retrieval.passages import space_lucene_query
 
 SAMPLE = Path(__file__).resolve().parent.parent / "examples" / "sample_conversation.jsonl"
 SCANS = ("NodeByLabelScan", "AllNodesScan", "DirectedAllRelationshipsScan")
@@ -66,7 +66,7 @@ def _read_params(memory: Memory, space: str) -> dict[str, dict[str, Any]]:
         "retrieval.dense_passages_exact": {**one, "embedding": vector, "k": k},
         "retrieval.fulltext_passages": {
             **one,
-            "query": lucene_query(QUESTION),
+            "query": space_lucene_query(space, QUESTION),
             "k": k,
             "fetch": 2 * k,
         },

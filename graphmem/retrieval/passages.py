@@ -22,6 +22,26 @@ def lucene_query(text: str) -> str:
     return _LUCENE_OPERATORS.sub(lambda m: m.group(0).lower(), escaped).strip() or "*"
 
 
+# The fields a question is searched in; passage_search also indexes `space`, for the filter.
+_TEXT_FIELDS = ("text", "caption", "speaker")
+
+
+def space_lucene_query(space: str, text: str) -> str:
+    """The question as a Lucene query over the passage text fields, required to be in
+    ``space``: a phrase of the space name's tokens, so Lucene itself keeps (about) that
+    space's passages instead of ranking every space's. The phrase can also match a space
+    whose name contains the same words (``alice`` in ``alice-2``) and is dropped by the
+    analyzer when the name is all stop words: the statement's exact ``p.space`` filter and
+    the over-fetch still apply. Ranking inside the space is unchanged: the space clause
+    adds the same score to every passage of the space."""
+    terms = lucene_query(text)
+    if terms == "*":
+        return terms
+    name = space.replace("\\", "\\\\").replace('"', '\\"')
+    fields = " ".join(f"{field}:({terms})" for field in _TEXT_FIELDS)
+    return f'+space:"{name}" +({fields})'
+
+
 class ScoredPassage(BaseModel):
     """A row of the passage searches (``retrieval.*_passages``)."""
 
@@ -96,7 +116,7 @@ class FulltextRetriever(SearchRetriever):
                 "retrieval.fulltext_passages",
                 ScoredPassage,
                 space=self.ctx.space,
-                query=lucene_query(query),
+                query=space_lucene_query(self.ctx.space, query),
                 k=k,
                 fetch=fetch,
             ),
