@@ -32,14 +32,18 @@ def space_lucene_query(space: str, text: str) -> str:
     space's passages instead of ranking every space's. The phrase can also match a space
     whose name contains the same words (``alice`` in ``alice-2``) and is dropped by the
     analyzer when the name is all stop words: the statement's exact ``p.space`` filter and
-    the over-fetch still apply. Ranking inside the space is unchanged: the space clause
-    adds the same score to every passage of the space."""
+    the over-fetch still apply. Scores are those of the plain question: the space clause
+    is boosted to 0, and each term is searched in the text fields as one group, as the
+    index's default multi-field parsing does (a different grouping sums the same scores in
+    another order, and float rounding then reorders near ties)."""
     terms = lucene_query(text)
     if terms == "*":
         return terms
     name = space.replace("\\", "\\\\").replace('"', '\\"')
-    fields = " ".join(f"{field}:({terms})" for field in _TEXT_FIELDS)
-    return f'+space:"{name}" +({fields})'
+    groups = " ".join(
+        "(" + " ".join(f"{field}:{term}" for field in _TEXT_FIELDS) + ")" for term in terms.split()
+    )
+    return f'+space:"{name}"^0 +({groups})'
 
 
 class ScoredPassage(BaseModel):
