@@ -319,7 +319,7 @@ def render_scale(r: dict[str, Any]) -> str:
     if not steps:
         return "no step measured yet\n"
     names = [k for k in next(iter(steps.values()))["query"] if k != "floor"]
-    base = steps[min(steps, key=int)]
+    base = steps[min(steps, key=_order)]
     lines = [
         "# Scale: one space's queries as the database fills",
         "",
@@ -327,14 +327,16 @@ def render_scale(r: dict[str, Any]) -> str:
         "step's floor p95 (question embedding + numpy search).",
         "",
     ]
+    if "steps_overfetch_1000" in r:  # the 1,000 step measured before the full-text filter
+        steps = {**steps, "1000 (over-fetch)": r["steps_overfetch_1000"]}
     header = ["spaces", "passages in DB", "floor p95", "load"]
     header += [f"{n} p50/p95/p99 (x floor)" for n in names]
     rows = []
-    for key in sorted(steps, key=int):
+    for key in sorted(steps, key=_order):
         s = steps[key]
         q = s["query"]
         cells: list[object] = [
-            s["spaces"],
+            key,
             f"{s['dense_parts']['passages_total']:,}",
             q["floor"]["floor"]["p95"],
             s["machine"]["load_avg_1m"],
@@ -350,14 +352,14 @@ def render_scale(r: dict[str, Any]) -> str:
         ["spaces", *names],
         [
             [
-                steps[k]["spaces"],
+                k,
                 *(
                     f"{fmt(steps[k]['query'][n]['er_at_10'])} / "
                     f"{fmt(steps[k]['query'][n]['er_at_budget'])}"
                     for n in names
                 ),
             ]
-            for k in sorted(steps, key=int)
+            for k in sorted(steps, key=_order)
         ],
     )
     lines += ["", "Database side:", ""]
@@ -371,10 +373,10 @@ def render_scale(r: dict[str, Any]) -> str:
             "vs first step",
             "forget s",
             "target GDS MB",
-            "heap old gen MB",
+            "heap used MB",
             "store MB",
         ],
-        [_db_row(steps[k], base) for k in sorted(steps, key=int)],
+        [[k, *_db_row(steps[k], base)[1:]] for k in sorted(steps, key=_order)],
     )
     if "empty_db_probe" in r:
         p = r["empty_db_probe"]
@@ -395,6 +397,10 @@ def render_scale(r: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _order(key: str) -> tuple[int, str]:
+    return int(key.split()[0]), key
+
+
 def _db_row(s: dict[str, Any], base: dict[str, Any]) -> list[object]:
     d = s["dense_parts"]
     gds = sum(g["bytes"] for g in s["gds"]) / 2**20
@@ -408,6 +414,6 @@ def _db_row(s: dict[str, Any], base: dict[str, Any]) -> list[object]:
         f"{ratio:.2f}x",
         s["probe"]["forget_seconds"],
         f"{gds:.1f}",
-        s["neo4j_heap"].get("old_gen_after_gc_mb", s["neo4j_heap"]["used_mb"]),
+        s["neo4j_heap"]["used_mb"],
         s["store_mb"],
     ]
