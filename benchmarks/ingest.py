@@ -7,6 +7,7 @@ each into a fresh space, so that load from other work on the machine falls on bo
 
 from __future__ import annotations
 
+import functools
 import statistics
 import time
 import uuid
@@ -18,6 +19,7 @@ from graphmem.builders.registry import builder_names
 from graphmem.ingest.models import Dataset
 from graphmem.ingest.writer import content_id
 from graphmem.memory import Memory
+from graphmem.store import Tx
 
 
 def _space(tag: str) -> str:
@@ -173,13 +175,12 @@ def _write_rows(memory: Memory, space: str, rows: list[dict[str, Any]], size: in
     )
     started = time.perf_counter()
     for i in range(0, len(rows), size):
-        part = rows[i : i + size]
-        store.retrying(
-            lambda tx, part=part: tx.run(
-                "core.upsert_passages", space=space, session_id="s", rows=part
-            )
-        )
+        store.retrying(functools.partial(_upsert, space, rows[i : i + size]))
     return round(1000 * (time.perf_counter() - started) / len(rows), 3)
+
+
+def _upsert(space: str, rows: list[dict[str, Any]], tx: Tx) -> None:
+    tx.run("core.upsert_passages", space=space, session_id="s", rows=rows)
 
 
 def streamed_session(memory: Memory, embedder: TimedEmbedder, dataset: Dataset) -> dict[str, Any]:

@@ -34,10 +34,16 @@ def operators(plan: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def kind(op: dict[str, Any]) -> str:
+    return str(op.get("operatorType", "")).split("@")[0]
+
+
+def details(op: dict[str, Any]) -> str:
+    return str(op.get("args", {}).get("Details", ""))
+
+
 def _summary(plan: dict[str, Any]) -> dict[str, Any]:
     ops = operators(plan)
-    kind = lambda op: str(op.get("operatorType", "")).split("@")[0]  # noqa: E731
-    details = lambda op: str(op.get("args", {}).get("Details", ""))  # noqa: E731
     return {
         "index_ops": sorted(
             {
@@ -102,7 +108,8 @@ def run_plans(space: str) -> dict[str, Any]:
             for name, params in _read_params(memory, space).items():
                 out["profiled"][name] = _summary(memory.store.plan(name, profile=True, **params))
             for name in WRITES:
-                planned = memory.store.plan(name, **dict.fromkeys(statement(name).params))
+                nulls: dict[str, Any] = dict.fromkeys(statement(name).params)
+                planned = memory.store.plan(name, **nulls)
                 out["planned"][name] = _summary(planned)
         finally:
             if made:

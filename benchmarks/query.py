@@ -14,7 +14,7 @@ ER@B over the context packed into the budget (``graphmem eval``'s definitions).
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -90,7 +90,7 @@ def _percent(values: Sequence[float | None]) -> float | None:
 
 def strategies(
     memory: Memory,
-    spaces: dict[str, Sequence[QAItem]],
+    spaces: Mapping[str, Sequence[QAItem]],
     names: Sequence[str],
     budget: int = BUDGET,
 ) -> dict[str, Any]:
@@ -105,8 +105,8 @@ def strategies(
     for name in names:
         samples: dict[str, list[float | None]] = {}
         for space, qs in spaces.items():
-            for key, values in strategy_samples(memory, space, name, qs, budget).items():
-                samples.setdefault(key, []).extend(values)
+            for key, found in strategy_samples(memory, space, name, qs, budget).items():
+                samples.setdefault(key, []).extend(found)
         times = [float(x) for x in samples["ms"] if x is not None]
         summary = latency_summary(times)
         prepare = [float(x) for x in samples["prepare_ms"] if x is not None]
