@@ -1,1 +1,1 @@
-"""Performance benchmarks (run with ``python -m benchmarks.run``)."""
+"""Performance benchmarks: ``python -m benchmarks all|growth|plans|scale`` (see README.md)."""

@@ -62,13 +62,25 @@ class Settings(BaseSettings):
     java: str = "java"
     mvn: str = "mvn"
 
+    # Per-space GDS projections live on the server's heap (about 9 MiB per LoCoMo
+    # conversation): past this many, projecting one drops the oldest (docs/scaling.md).
+    max_projections: int = Field(default=64, ge=1, description="GDS projections kept")
+
     # --- models ------------------------------------------------------------------------
     embedder: Literal["minilm", "openai"] = "minilm"
     embedding_model: str = "all-MiniLM-L6-v2"
     embedding_batch_size: int = 64
+    # Ingest embeds the turns of consecutive sessions together, about this many per call
+    # (benchmarks: one call per session was slower; 1 restores it).
+    ingest_batch_turns: int = Field(default=256, ge=1, description="turns embedded per call")
     # Measured on the 2-core target: one torch thread embeds faster (105 vs 69 texts/s) once
     # anything else (Neo4j, a second job) wants a core.
     embedding_threads: int = 1
+    # bfloat16: torch autocast, about 2x faster where the CPU has bf16 matrix units (AMX,
+    # AVX512-BF16); vectors within cosine 0.9999 of float32's (benchmarks/README.md).
+    embedding_precision: Literal["float32", "bfloat16"] = Field(
+        default="float32", description="MiniLM compute precision"
+    )
     # numpy's BLAS threads spin between calls and slow Neo4j on the same cores (threads.py).
     blas_threads: int = Field(default=1, ge=0, description="0: BLAS decides")
     embedding_dim: int = Field(default=384, description="only read for the openai embedder")

@@ -150,7 +150,7 @@ class Memory:
         check_space(space)
         self._ready()
         report = IngestReport()
-        writer = PassageWriter(self.store, self.embedder)
+        writer = PassageWriter(self.store, self.embedder, self.settings.ingest_batch_turns)
         ctx = BuildContext(
             self.store, self.embedder, self.settings, space, self.llm, configs=self.configs
         )

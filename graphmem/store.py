@@ -302,6 +302,22 @@ class GraphStore:
         with self._errors(), self.driver.session(database=self._database) as session:
             return session.execute_write(unit)
 
+    def plan(self, name: str, *, profile: bool = False, **params: Any) -> dict[str, Any]:
+        """A statement's plan tree (``operatorType``, ``args``, ``children``): EXPLAIN plans
+        without running; PROFILE runs it in a read transaction (a write fails) and adds
+        ``dbHits`` and ``rows`` per operator. For benchmarks and plan tests."""
+        stmt = statement(name)
+        _check_params(stmt, params)
+        prefix = "PROFILE " if profile else "EXPLAIN "
+
+        def unit(tx: neo4j.ManagedTransaction) -> dict[str, Any]:
+            summary = tx.run(prefix + stmt.text, params).consume()
+            found = summary.profile if profile else summary.plan
+            return dict(found or {})
+
+        with self._errors(), self.driver.session(database=self._database) as session:
+            return session.execute_read(unit)
+
     def explain(self, name: str) -> None:
         """Plan a statement without running it (used by the tests on every catalog file)."""
         stmt = statement(name)

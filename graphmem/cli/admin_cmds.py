@@ -14,7 +14,7 @@ from graphmem.cli.health import llm_check, permissions_check
 from graphmem.config import Settings
 from graphmem.embed import build_embedder
 from graphmem.errors import GraphmemError
-from graphmem.schema import init_schema, stored_meta
+from graphmem.schema import SCHEMA_VERSION, init_schema, stored_meta
 from graphmem.store import GraphStore
 
 
@@ -58,6 +58,11 @@ def _checks(settings: Settings, store: GraphStore) -> list[Check]:
         meta = stored_meta(store)
         if meta is None:
             raise GraphmemError(f"{len(indexes)} vector indexes; schema not initialised")
+        if int(meta.get("schema_version") or 0) < SCHEMA_VERSION:
+            raise GraphmemError(
+                f"schema version {meta.get('schema_version')}, this graphmem needs "
+                f"{SCHEMA_VERSION}: run `graphmem init` (upgrades in place)"
+            )
         online = sum(1 for ix in indexes if ix["state"] == "ONLINE")
         return f"{online}/{len(indexes)} vector indexes online, embedder {meta['embedder']}"
 

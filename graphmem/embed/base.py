@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from abc import ABC, abstractmethod
@@ -54,6 +55,7 @@ class MiniLMEmbedder(Embedder):
     def __init__(self, settings: Settings) -> None:
         self._batch = settings.embedding_batch_size
         self._threads = max(1, settings.embedding_threads)
+        self._bf16 = settings.embedding_precision == "bfloat16"
         self._model: Any = None
         self._lock = threading.Lock()
 
@@ -86,13 +88,17 @@ class MiniLMEmbedder(Embedder):
         # A query is a handful of tokens: one thread avoids intra-op sync costs that dominate
         # (and explode when the cores are busy, e.g. Neo4j answering in parallel).
         torch.set_num_threads(1 if len(texts) <= 4 else self._threads)
-        out = model.encode(
-            list(texts),
-            batch_size=self._batch,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
+        precision = (
+            torch.autocast("cpu", dtype=torch.bfloat16) if self._bf16 else contextlib.nullcontext()
         )
+        with precision:
+            out = model.encode(
+                list(texts),
+                batch_size=self._batch,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
         return _normalise(out)
 
     def count_tokens(self, text: str) -> int:

@@ -81,12 +81,30 @@ class IngestReport:
         }
 
 
-class PassageWriter:
-    """Core layer only: conversations, sessions, speakers, passages, NEXT chains."""
+@dataclass(frozen=True)
+class _Planned:
+    """One session of the input with its ids and what the graph already holds of it."""
 
-    def __init__(self, store: GraphStore, embedder: Embedder) -> None:
+    session: SessionIn
+    sid: str
+    ids: list[str]
+    digest: str
+    stored: bool  # the same content is stored: nothing to write
+
+
+class PassageWriter:
+    """Core layer only: conversations, sessions, speakers, passages, NEXT chains.
+
+    Turns are embedded ``batch_turns`` at a time across sessions (one model call for many
+    short sessions: fewer calls, and the embedder groups texts of similar length), and a
+    rewritten session reuses the stored vector of every turn whose text did not change
+    (``add_messages`` resends a growing session: without reuse its cost grows with the
+    square of its length). Writing stays one transaction per session."""
+
+    def __init__(self, store: GraphStore, embedder: Embedder, batch_turns: int = 256) -> None:
         self._store = store
         self._embedder = embedder
+        self._batch_turns = max(1, batch_turns)
 
     def write_conversation(
         self,
@@ -98,28 +116,27 @@ class PassageWriter:
         started = time.perf_counter()
         report.conversations += 1
         previous_last, previous_session = self._before(space, conv)
-        for session in conv.sessions:
-            sid = session_id(conv, session)
-            ids = [passage_id(conv, session, t) for t in session.turns]
-            digest = content_id(*ids)
-            state = self._store.read("core.session_state", space=space, session_id=sid)[0]
-            if state["content_hash"] == digest:
-                report.sessions_skipped += 1
-            else:
-                rows = self._rows(conv, session, ids)
-                chain = _Chain(ids, previous_last, previous_session, sid)
-                # One transaction per session, run again from the start when the connection
-                # drops (every statement is a MERGE or a delete of what is replaced).
-                self._store.retrying(
-                    functools.partial(self._session_tx, space, conv, session, digest, rows, chain)
-                )
-                report.sessions_written += 1
-                report.passages_written += len(rows)
-                report.written_sessions.append(sid)
-            previous_last = ids[-1] if ids else previous_last
-            previous_session = sid
-            if on_session:
-                on_session(len(session.turns))
+        for chunk in self._chunks(conv.sessions):
+            for plan, rows in self._prepare(space, conv, chunk):
+                if rows is None:
+                    report.sessions_skipped += 1
+                else:
+                    chain = _Chain(plan.ids, previous_last, previous_session, plan.sid)
+                    # One transaction per session, run again from the start when the
+                    # connection drops (every statement is a MERGE or a delete of what is
+                    # replaced).
+                    self._store.retrying(
+                        functools.partial(
+                            self._session_tx, space, conv, plan.session, plan.digest, rows, chain
+                        )
+                    )
+                    report.sessions_written += 1
+                    report.passages_written += len(rows)
+                    report.written_sessions.append(plan.sid)
+                previous_last = plan.ids[-1] if plan.ids else previous_last
+                previous_session = plan.sid
+                if on_session:
+                    on_session(len(plan.session.turns))
         report.seconds += time.perf_counter() - started
 
     def _before(self, space: str, conv: ConversationIn) -> tuple[str | None, str | None]:
@@ -134,31 +151,92 @@ class PassageWriter:
         )
         return (rows[0]["id"], rows[0]["session"]) if rows else (None, None)
 
+    def _chunks(self, sessions: Sequence[SessionIn]) -> list[list[SessionIn]]:
+        """Consecutive sessions holding about ``batch_turns`` turns together."""
+        chunks: list[list[SessionIn]] = [[]]
+        turns = 0
+        for session in sessions:
+            if chunks[-1] and turns + len(session.turns) > self._batch_turns:
+                chunks.append([])
+                turns = 0
+            chunks[-1].append(session)
+            turns += len(session.turns)
+        return [chunk for chunk in chunks if chunk]
+
+    def _prepare(
+        self, space: str, conv: ConversationIn, sessions: Sequence[SessionIn]
+    ) -> list[tuple[_Planned, list[dict[str, Any]] | None]]:
+        """Each session with its rows to write, or None when it is stored already."""
+        sids = [session_id(conv, s) for s in sessions]
+        state = {
+            row["session_id"]: row
+            for row in self._store.read("core.session_states", space=space, session_ids=sids)
+        }
+        plans = []
+        for session, sid in zip(sessions, sids, strict=True):
+            ids = [passage_id(conv, session, t) for t in session.turns]
+            digest = content_id(*ids)
+            found = state.get(sid)
+            stored = found is not None and found["content_hash"] == digest
+            plans.append(_Planned(session, sid, ids, digest, stored))
+        todo = [p for p in plans if not p.stored]
+        rows = self._rows(space, conv, todo)
+        return [(p, rows.get(p.sid)) for p in plans]
+
     def _rows(
-        self, conv: ConversationIn, session: SessionIn, ids: Sequence[str]
-    ) -> list[dict[str, Any]]:
-        date_text = session_date_text(session)
-        texts = [
-            render_turn(t.speaker, t.text, date_text=date_text, caption=t.caption)
-            for t in session.turns
-        ]
-        vectors = self._embedder.embed(texts)
-        tokens = self._embedder.count_tokens_many(texts)
-        return [
-            {
-                "id": pid,
-                "source_id": turn.source_id,
-                "speaker": turn.speaker,
-                "speaker_id": content_id("speaker", turn.speaker),
-                "text": turn.text,
-                "caption": turn.caption,
-                "ts": turn.timestamp or session.started_at,
-                "turn_index": turn.index,
-                "tokens": n_tokens,
-                "embedding": [float(x) for x in vec],
-            }
-            for pid, turn, vec, n_tokens in zip(ids, session.turns, vectors, tokens, strict=True)
-        ]
+        self, space: str, conv: ConversationIn, plans: Sequence[_Planned]
+    ) -> dict[str, list[dict[str, Any]]]:
+        texts = {
+            p.sid: [
+                render_turn(
+                    t.speaker, t.text, date_text=session_date_text(p.session), caption=t.caption
+                )
+                for t in p.session.turns
+            ]
+            for p in plans
+        }
+        vectors = self._vectors(space, [p.sid for p in plans], texts)
+        out: dict[str, list[dict[str, Any]]] = {}
+        for plan in plans:
+            session, rendered = plan.session, texts[plan.sid]
+            tokens = self._embedder.count_tokens_many(rendered)
+            out[plan.sid] = [
+                {
+                    "id": pid,
+                    "source_id": turn.source_id,
+                    "speaker": turn.speaker,
+                    "speaker_id": content_id("speaker", turn.speaker),
+                    "text": turn.text,
+                    "caption": turn.caption,
+                    "ts": turn.timestamp or session.started_at,
+                    "turn_index": turn.index,
+                    "tokens": n_tokens,
+                    "embedding": vectors[text],
+                }
+                for pid, turn, text, n_tokens in zip(
+                    plan.ids, session.turns, rendered, tokens, strict=True
+                )
+            ]
+        return out
+
+    def _vectors(
+        self, space: str, sids: Sequence[str], texts: dict[str, list[str]]
+    ) -> dict[str, list[float]]:
+        """A vector per distinct text: the stored one where a session being rewritten
+        already holds the same text, the embedder's for the rest (one call)."""
+        known: dict[str, list[float]] = {}
+        if sids:
+            for row in self._store.read("core.stored_turn_vectors", space=space, session_ids=sids):
+                text = render_turn(
+                    row["speaker"], row["text"], date_text=row["date_text"], caption=row["caption"]
+                )
+                known[text] = [float(x) for x in row["embedding"]]
+        missing = list(dict.fromkeys(t for rendered in texts.values() for t in rendered))
+        missing = [t for t in missing if t not in known]
+        if missing:
+            for text, vec in zip(missing, self._embedder.embed(missing), strict=True):
+                known[text] = [float(x) for x in vec]
+        return known
 
     def _session_tx(
         self,

@@ -22,6 +22,30 @@ def lucene_query(text: str) -> str:
     return _LUCENE_OPERATORS.sub(lambda m: m.group(0).lower(), escaped).strip() or "*"
 
 
+# The fields a question is searched in; passage_search also indexes `space`, for the filter.
+_TEXT_FIELDS = ("text", "caption", "speaker")
+
+
+def space_lucene_query(space: str, text: str) -> str:
+    """The question as a Lucene query over the passage text fields, required to be in
+    ``space``: a phrase of the space name's tokens, so Lucene itself keeps (about) that
+    space's passages instead of ranking every space's. The phrase can also match a space
+    whose name contains the same words (``alice`` in ``alice-2``) and is dropped by the
+    analyzer when the name is all stop words: the statement's exact ``p.space`` filter and
+    the over-fetch still apply. Scores are those of the plain question: the space clause
+    is boosted to 0, and each term is searched in the text fields as one group, as the
+    index's default multi-field parsing does (a different grouping sums the same scores in
+    another order, and float rounding then reorders near ties)."""
+    terms = lucene_query(text)
+    if terms == "*":
+        return terms
+    name = space.replace("\\", "\\\\").replace('"', '\\"')
+    groups = " ".join(
+        "(" + " ".join(f"{field}:{term}" for field in _TEXT_FIELDS) + ")" for term in terms.split()
+    )
+    return f'+space:"{name}"^0 +({groups})'
+
+
 class ScoredPassage(BaseModel):
     """A row of the passage searches (``retrieval.*_passages``)."""
 
@@ -96,7 +120,7 @@ class FulltextRetriever(SearchRetriever):
                 "retrieval.fulltext_passages",
                 ScoredPassage,
                 space=self.ctx.space,
-                query=lucene_query(query),
+                query=space_lucene_query(self.ctx.space, query),
                 k=k,
                 fetch=fetch,
             ),

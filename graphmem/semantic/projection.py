@@ -1,6 +1,7 @@
 """The per-space semantic graph in GDS: projected on first use, reused across queries,
-dropped by every SEEM build into the space (so the next query projects the new graph)
-and by ``forget`` (``drop_space_graphs``)."""
+dropped by every semantic or SEEM build into the space (so the next query projects the new
+graph), by ``forget`` (``drop_space_graphs``), and when projections of more recent spaces
+push it past ``GRAPHMEM_MAX_PROJECTIONS``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 from neo4j.exceptions import ClientError
 
 from graphmem.errors import ServerError
-from graphmem.projections import graph_name
+from graphmem.projections import evict_oldest, graph_name
 from graphmem.store import GraphStore
 
 SEMANTIC_GRAPH = "semantic"
@@ -25,10 +26,14 @@ class GraphInfo:
 
 
 class SemanticGraph:
-    def __init__(self, store: GraphStore, space: str) -> None:
+    """``max_graphs``: after projecting, the oldest graphmem projections beyond this many
+    are dropped (``evict_oldest``); None leaves them (builders only ever drop)."""
+
+    def __init__(self, store: GraphStore, space: str, max_graphs: int | None = None) -> None:
         self.store = store
         self.space = space
         self.name = graph_name(space, SEMANTIC_GRAPH)
+        self.max_graphs = max_graphs
 
     def info(self) -> GraphInfo | None:
         rows = self.store.read("semantic.graph_info", graph=self.name)
@@ -49,6 +54,8 @@ class SemanticGraph:
                     if "already exists" not in str(exc.message):
                         raise
                 found = self.info()
+                if self.max_graphs is not None:
+                    evict_oldest(self.store, self.max_graphs, self.name, SEMANTIC_GRAPH)
         if found is None:
             raise ServerError(f"GDS graph {self.name} vanished right after it was projected")
         return found

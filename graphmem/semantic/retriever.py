@@ -78,7 +78,7 @@ class HippoRagRetriever(Retriever):
     def __init__(self, ctx: RetrievalContext, config: SemanticSettings | None = None) -> None:
         super().__init__(ctx)
         self.config: SemanticSettings = config or ctx.configs.get("semantic")
-        self.graph = SemanticGraph(ctx.store, ctx.space)
+        self.graph = SemanticGraph(ctx.store, ctx.space, ctx.settings.max_projections)
         self._totals = SpaceTotals(ctx.store, ctx.space)
         self._snapshot: SpaceSnapshot | None = None
         self._passage_ppr: PassagePageRank | None = None

@@ -1,0 +1,89 @@
+"""graphmem benchmarks (see benchmarks/README.md).
+
+    python -m benchmarks all [--conversations 1] [--questions 0] [--out DIR]
+    python -m benchmarks growth [--sizes 1,2,5] [--builders semantic] [--out DIR]
+    python -m benchmarks plans
+    python -m benchmarks scale --home DIR [--spaces 1,10,100,1000] [--out DIR]
+
+Every command prints a Markdown table; ``--out`` also writes the JSON (and the table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from benchmarks.common import DEFAULT_DATA
+
+
+def _write(out: Path | None, name: str, results: dict[str, Any], text: str) -> None:
+    print(text)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / f"{name}.json").write_text(json.dumps(results, indent=2, default=str) + "\n")
+        (out / f"{name}.md").write_text(text)
+
+
+def _all(args: argparse.Namespace) -> None:
+    from benchmarks.suite import render_all, run_all
+
+    results = run_all(args.data, args.conversations, args.questions)
+    _write(args.out, "benchmarks", results, render_all(results))
+
+
+def _growth(args: argparse.Namespace) -> None:
+    from benchmarks.growth import render_growth, run_growth
+
+    sizes = [int(x) for x in args.sizes.split(",")]
+    builders = [b for b in args.builders.split(",") if b]
+    results = run_growth(args.data, sizes, builders, args.questions)
+    _write(args.out, "growth", results, render_growth(results))
+
+
+def _plans(args: argparse.Namespace) -> None:
+    from benchmarks.plans import render_plans, run_plans
+
+    results = run_plans(args.space)
+    _write(args.out, "plans", results, render_plans(results))
+
+
+def _scale(args: argparse.Namespace) -> None:
+    from benchmarks.scale import ScaleArgs, run_scale
+
+    run_scale(ScaleArgs.from_namespace(args))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    commands: dict[str, Callable[[argparse.Namespace], None]] = {}
+
+    def command(name: str, fn: Callable[[argparse.Namespace], None], text: str) -> Any:
+        commands[name] = fn
+        p = sub.add_parser(name, help=text, description=text)
+        p.add_argument("--data", type=Path, default=DEFAULT_DATA, help="a LoCoMo file")
+        p.add_argument("--out", type=Path, help="write <command>.json and .md here")
+        return p
+
+    p = command("all", _all, "ingest per builder, query per strategy, memory, writer")
+    p.add_argument("--conversations", type=int, default=1, help="first N conversations")
+    p.add_argument("--questions", type=int, default=0, help="per conversation (0: all)")
+    p = command("growth", _growth, "cost against conversations concatenated in one space")
+    p.add_argument("--sizes", default="1,2,5", help="conversations per space, comma list")
+    p.add_argument("--builders", default="semantic", help="builders ('' for passages only)")
+    p.add_argument("--questions", type=int, default=100, help="questions per size")
+    p = command("plans", _plans, "PROFILE of the hot statements: indexes, no label scans")
+    p.add_argument("--space", default="", help="a space to profile against (default: a sample)")
+    p = command("scale", _scale, "1 to 1,000 spaces on a second, private Neo4j server")
+    from benchmarks.scale import add_arguments
+
+    add_arguments(p)
+    args = parser.parse_args(argv)
+    commands[args.command](args)
+
+
+if __name__ == "__main__":
+    main()

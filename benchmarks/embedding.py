@@ -1,0 +1,69 @@
+"""Embedding runtimes that keep the pinned model (all-MiniLM-L6-v2): float32 (the default)
+against bfloat16 autocast, on the same texts, interleaved round by round.
+
+"The same vectors" is checked, not assumed: cosine of each bfloat16 vector to its float32
+twin, and the overlap of the ten nearest turns of each question under both.
+"""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+import numpy as np
+
+from benchmarks.common import latency_summary, timed_ms
+from graphmem.config import Settings
+from graphmem.embed.base import MiniLMEmbedder
+from graphmem.ingest.models import Dataset
+from graphmem.ingest.writer import session_date_text
+from graphmem.turns import render_turn
+
+PRECISIONS = ("float32", "bfloat16")
+
+
+def runtimes(settings: Settings, dataset: Dataset, rounds: int = 3) -> dict[str, Any]:
+    conv = dataset.conversations[0]
+    texts = [
+        render_turn(t.speaker, t.text, date_text=session_date_text(s), caption=t.caption)
+        for s in conv.sessions
+        for t in s.turns
+    ]
+    questions = [q.question for q in dataset.qa.get(conv.conversation_id, [])][:100]
+    embedders = {
+        p: MiniLMEmbedder(settings.model_copy(update={"embedding_precision": p}))
+        for p in PRECISIONS
+    }
+    for e in embedders.values():
+        e.embed(["warm-up"] * 8)
+    rates: dict[str, list[float]] = {p: [] for p in PRECISIONS}
+    one: dict[str, list[float]] = {p: [] for p in PRECISIONS}
+    vectors: dict[str, Any] = {}
+    for _ in range(rounds):
+        for p, e in embedders.items():
+            vectors[p], ms = timed_ms(e.embed, texts)
+            rates[p].append(len(texts) / (ms / 1000))
+            one[p].extend(timed_ms(e.embed_one, q)[1] for q in questions[:30])
+    queries = {p: e.embed(questions) for p, e in embedders.items()}
+    base, other = vectors["float32"], vectors["bfloat16"]
+    cosine = np.sum(base * other, axis=1)
+    overlap = [
+        len(set(np.argsort(-base @ qa)[:10]) & set(np.argsort(-other @ qb)[:10])) / 10
+        for qa, qb in zip(queries["float32"], queries["bfloat16"], strict=True)
+    ]
+    out: dict[str, Any] = {"texts": len(texts), "rounds": rounds}
+    for p in PRECISIONS:
+        out[p] = {
+            "texts_per_s": round(statistics.median(rates[p]), 1),
+            "all_texts_per_s": [round(r, 1) for r in rates[p]],
+            "question_ms": latency_summary(one[p]),
+        }
+    out["bfloat16"]["speed_up"] = round(
+        out["bfloat16"]["texts_per_s"] / out["float32"]["texts_per_s"], 2
+    )
+    out["bfloat16"]["cosine_to_float32"] = {
+        "mean": round(float(cosine.mean()), 6),
+        "min": round(float(cosine.min()), 6),
+    }
+    out["bfloat16"]["top10_overlap"] = round(statistics.fmean(overlap), 3)
+    return out
