@@ -76,7 +76,7 @@ class Settings(BaseSettings):
     # Measured on the 2-core target: one torch thread embeds faster (105 vs 69 texts/s) once
     # anything else (Neo4j, a second job) wants a core.
     embedding_threads: int = 1
-    # bfloat16: torch autocast, about 2x faster where the CPU has bf16 matrix units (AMX,
+    # bfloat16: torch autocast on batches, 2.6-2.9x faster where the CPU has bf16 units (AMX,
     # AVX512-BF16); vectors within cosine 0.9999 of float32's (benchmarks/README.md).
     embedding_precision: Literal["float32", "bfloat16"] = Field(
         default="float32", description="MiniLM compute precision"
