@@ -25,6 +25,9 @@ from graphmem.strategy.settings import GraphmemSettings
 
 class GraphmemRetriever(Retriever):
     name = "graphmem"
+    # The members are asked for the budget (CAST cuts and reorders) and the agreement
+    # depth is budget / agreement_turn_tokens: a smaller budget is not a prefix.
+    prefix_consistent = False
 
     def __init__(self, ctx: RetrievalContext, config: GraphmemSettings | None = None) -> None:
         super().__init__(ctx)
