@@ -26,7 +26,14 @@ from tests.integration.sample_space import SAMPLE, sample_space
 pytestmark = pytest.mark.integration
 
 QUESTION = "When did Maya adopt her dog and what is its name?"
-DESIGN_STRATEGIES = {s for d in registry().values() if d.kind == "design" for s in d.retrievers}
+# The built-in designs the sample space is built with (a test plug-in registered by another
+# test module, e.g. the contract suite's `keywords`, is not in it).
+DESIGN_STRATEGIES = {
+    s
+    for d in registry().values()
+    if d.kind == "design" and d.name in ("seem", "cast", "anchormem", "premem", "amory")
+    for s in d.retrievers
+}
 _FOUND_BY = re.compile(r"found by (\d+) of (\d+): (.*)$")
 
 
@@ -58,7 +65,8 @@ def test_the_strategy_builds_nothing() -> None:
 def test_every_design_in_the_space_votes(memory: Memory, full_space: str) -> None:
     found = memory.query(QUESTION, full_space, strategy="graphmem", budget=400)
     assert _members(found) == DESIGN_STRATEGIES | {"fulltext"}
-    assert not [n for n in found.result.notes if "not fused" in n]
+    unfused = [n for n in found.result.notes if "not fused" in n]
+    assert not [n for n in unfused if n.split(" ")[0] in DESIGN_STRATEGIES], unfused
     assert 0 < found.context.tokens <= 400
     assert found.context.source_ids and found.context.source_ids <= _stored()
     assert all(hit.passages for hit in found.result.hits)

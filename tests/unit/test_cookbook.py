@@ -32,7 +32,8 @@ def test_local_server_lets_the_browser_load_the_guide(tmp_path: Path) -> None:
     from graphmem.server import process
     from graphmem.server.runtime import Runtime
 
-    settings = Settings(home=tmp_path / "home", cache_dir=tmp_path / "cache")
+    # http_port given: the guide port follows it (+2), whatever GRAPHMEM_HTTP_PORT says.
+    settings = Settings(home=tmp_path / "home", cache_dir=tmp_path / "cache", http_port=7474)
     conf = process.render_conf(settings, process.layout(settings), Runtime(tmp_path / "rt"))
     line = "browser.remote_content_hostname_whitelist=guides.neo4j.com,localhost,127.0.0.1,"
     assert f"{line}http://localhost:7476" in conf
