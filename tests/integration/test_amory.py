@@ -175,6 +175,22 @@ def test_paper_preset_returns_only_k_stories(
     assert len(found.result.hits) == 1
 
 
+def test_excerpt_fill_brings_single_turns_of_other_stories_after_the_k_stories(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str
+) -> None:
+    memory = memory_for(settings, store, embedder, fill="excerpts", top_k=1, fact_k=0)
+    ingest(memory, space, two_topics())
+    found = memory.query("How long did Ben take for the Lisbon marathon?", space, "amory", 2000)
+    story, *rest = found.result.hits
+    assert story.label in ("Narrative", "Subplot") and len(story.passages) > 1
+    assert rest and all(h.label == "Passage" and len(h.passages) == 1 for h in rest)
+    assert all(any("story:" in step for step in h.path) for h in rest)  # its story, explained
+    shown = {p.id for p in story.passages}
+    assert not shown & {h.passages[0].id for h in rest}  # no turn twice
+    scores = [h.score for h in rest]
+    assert scores == sorted(scores, reverse=True)
+
+
 # --- the LLM path ---------------------------------------------------------------------------
 def _numbers(section: str) -> list[int]:
     return [int(n) for n in re.findall(r"^(\d+)\. ", section, re.MULTILINE)]

@@ -202,6 +202,24 @@ def test_retriever_ranks_items_and_cites_their_turns(
     assert default.hits and {h.label for h in default.hits} == {"Fragment"}
 
 
+def test_messages_rank_turns_with_the_items_and_show_them_as_said(
+    store: GraphStore, embedder: Embedder, settings: Settings, space: str
+) -> None:
+    _build(store, embedder, settings, space, [[0, 1, 2]])
+    ctx = RetrievalContext(store, embedder, settings, space)
+    question = "When did Ana start pottery?"
+    plain = PremRetriever(ctx, PremSettings()).retrieve(question, 400)
+    mixed = PremRetriever(ctx, PremSettings(messages=True)).retrieve(question, 400)
+    turns = [h for h in mixed.hits if h.label == "Passage"]
+    assert not any(h.label == "Passage" for h in plain.hits)
+    assert turns and all(not h.cite_only and len(h.passages) == 1 for h in turns)
+    assert all(h.node_id == h.passages[0].id for h in turns)  # a turn cites itself
+    scores = [h.score for h in mixed.hits]
+    assert scores == sorted(scores, reverse=True)  # one ranking, not two lists
+    rendered = pack(mixed.hits, 400, embedder.count_tokens).render()
+    assert turns[0].passages[0].text in rendered
+
+
 # --- the LLM backend ---------------------------------------------------------------------
 _MESSAGE = re.compile(r"^\[(D\d+:\d+)\] \((\d{4}-\d\d-\d\d) \w+\) (Ana|Ben): (.+)$", re.MULTILINE)
 

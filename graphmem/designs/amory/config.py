@@ -58,7 +58,12 @@ class AmorySettings(DesignSettings):
 
     # --- retrieval -------------------------------------------------------------------
     fill_budget: bool = Field(
-        default=True, description="after the k stories, next-ranked stories fill the budget"
+        default=True, description="after the k stories, more memory fills the budget"
+    )
+    fill: Literal["stories", "excerpts"] = Field(
+        default="stories",
+        description="what fills the budget after the k stories: the next-ranked stories "
+        "whole, or the best excerpts of every other story one by one (the excerpt score)",
     )
     fact_k: int = Field(default=2, ge=0, description="semantic memories retrieved")
     name_boost: float = Field(default=0.1, ge=0.0, description="per question name a story has")

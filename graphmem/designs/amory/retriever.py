@@ -11,7 +11,9 @@
 3. Semantic memory: with an LLM, a generated Cypher query over the semantic layer, run
    read-only (``safe_cypher``); refused or failing, entity-matched side facts instead, and
    the explain path says so. Offline: entity-matched side facts.
-4. With ``fill_budget``, the next-ranked leaves follow, so the packer can fill the budget.
+4. With ``fill_budget``, more memory follows so the packer can fill the budget: the
+   next-ranked leaves whole (``fill = stories``) or the best excerpts of the other leaves
+   one by one (``fill = excerpts``).
 
 A conversation without stories yet (an LLM build with fewer than T turns) is answered from
 its full history, as the paper does below T.
@@ -31,7 +33,14 @@ from graphmem.designs.amory.semantic import SemanticSearch
 from graphmem.designs.amory.timeline import Vector
 from graphmem.llm import StructuredLLM, build_llm
 from graphmem.nlp import query_entities
-from graphmem.retrieval.base import Hit, PassageRef, RetrievalContext, RetrievalResult, Retriever
+from graphmem.retrieval.base import (
+    Hit,
+    PassageRef,
+    RetrievalContext,
+    RetrievalResult,
+    Retriever,
+    k_for_budget,
+)
 from graphmem.retrieval.passages import FulltextRetriever
 
 _BM25_DEPTH = 100  # turns the lexical leg scores; the rest count as 0
@@ -147,14 +156,44 @@ class AmoryRetriever(Retriever):
             hits.extend(chosen)
             hits.extend(facts)
             if self.config.fill_budget:
-                hits.extend(
-                    self._leaf_hit(self.leaves[i], scores[i], excerpts, "next-ranked story")
-                    for i in order[k:]
-                )
+                hits.extend(self._fill(order[k:], scores, excerpts, hits, budget))
         if self._unstoried:
             hits.append(self._history_hit())
         timings["total"] = (time.perf_counter() - started) * 1000
         return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms=timings)
+
+    def _fill(
+        self,
+        rest: list[int],
+        scores: list[float],
+        excerpts: dict[str, float],
+        taken: list[Hit],
+        budget: int,
+    ) -> list[Hit]:
+        """What follows the k stories. ``stories``: the next-ranked leaves, whole.
+        ``excerpts``: the best-scoring excerpts of all other leaves one by one, so that a
+        question whose evidence lies in several stories reaches each of them."""
+        if self.config.fill == "stories":
+            return [
+                self._leaf_hit(self.leaves[i], scores[i], excerpts, "next-ranked story")
+                for i in rest
+            ]
+        leaf_of = {p: self.leaves[i] for i in reversed(rest) for p in self.leaves[i].passages}
+        shown = {p.id for hit in taken if not hit.cite_only for p in hit.passages}
+        ranked = sorted((p for p in leaf_of if p not in shown), key=lambda p: (-excerpts[p], p))[
+            : k_for_budget(budget)
+        ]
+        return [
+            Hit(
+                node_id=p,
+                label="Passage",
+                score=round(excerpts[p], 4),
+                strategy=self.name,
+                path=["next-best excerpt (cosine + scaled BM25)", leaf_of[p].describe()],
+                passages=[self._passages[p]],
+            )
+            for p in ranked
+        ]
 
     def _leaf_hit(self, leaf: Leaf, score: float, excerpts: dict[str, float], how: str) -> Hit:
         # Best excerpts first, so a leaf larger than what is left of the budget keeps the

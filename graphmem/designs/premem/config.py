@@ -42,6 +42,12 @@ class PremSettings(DesignSettings):
         description="rank insights the offline rules wrote too (they restate fragments: a "
         "count with dates, or two fragments joined); false: only LLM-written insights",
     )
+    messages: bool = Field(
+        default=False,
+        description="rank the original turns with the fragments and insights by the same "
+        "cosine, and show a chosen turn as it was said (the paper's Limitations suggest the "
+        "original messages for single-hop questions; the paper's method: false)",
+    )
     item_tokens: int = Field(
         default=20, ge=1, description="tokens one rendered item costs on average (sizes top-k)"
     )

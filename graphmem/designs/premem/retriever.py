@@ -5,6 +5,8 @@ space's items); the packer fills the budget in rank order. The reader sees the i
 the turns: each hit is ``cite_only``, so its turns count as citations (``--explain``,
 evidence recall) without being shown or charged. Chosen items are shown in conversation
 order, each as ``[key, date]: value`` (date in words), as the paper's reader sees them.
+With ``messages`` (ours, from the paper's Limitations) the turns themselves compete in the
+same ranking, and a chosen turn is shown as it was said.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ class PremRetriever(Retriever):
             k=k,
             insights=cfg.insights,
             offline_insights=cfg.offline_insights,
+            messages=cfg.messages,
         )
         hits = [self._hit(row, rank) for rank, row in enumerate(rows, start=1)]
         done = time.perf_counter()
@@ -64,6 +67,18 @@ class PremRetriever(Retriever):
     def _hit(self, row: dict[str, Any], rank: int) -> Hit:
         score = float(row["score"])
         label = row["label"]
+        passages = [PassageRef.from_row(p) for p in row["passages"]]
+        if label == "Passage":  # an original turn (``messages``): shown as it was said
+            return Hit(
+                node_id=row["id"],
+                label=label,
+                score=score,
+                strategy=self.name,
+                path=[
+                    f"exact cosine over fragments, insights and turns rank {rank} score {score:.3f}"
+                ],
+                passages=passages,
+            )
         kind = row["pattern"] if label == "Insight" else row["category"]
         return Hit(
             node_id=row["id"],
@@ -75,6 +90,6 @@ class PremRetriever(Retriever):
                 f"{label} ({kind}) -FROM-> Passage",
             ],
             text=render_item(row["key"], row["value"], row["date"] or ""),
-            passages=[PassageRef.from_row(p) for p in row["passages"]],
+            passages=passages,
             cite_only=True,
         )
