@@ -20,6 +20,12 @@ PRESETS = {
         description="turns only: derived items come after every ranked turn",
         values={"derived_share": 0.0},
     ),
+    "wide": Preset(
+        description="three quarters of the tokens for derived items: more turns cited, fewer "
+        "shown (picked by the LoCoMo dev sweep, docs/graphmem-strategy.md; not a default)",
+        values={"derived_share": 0.75},
+        sources={"derived_share": "ours: the share sweep on the 7 LoCoMo dev conversations"},
+    ),
     "derived": Preset(
         description="derived items only (facts, fragments, summaries), turns after them",
         values={"derived_share": 1.0},
