@@ -87,7 +87,7 @@ def collect(memory: Memory, space: str, questions: Sequence[Question], budget: i
         retriever.member(name).prepare()
     out = []
     for question in questions:
-        results, timings = retriever._run_members(current.members, question.text, budget)
+        results, timings = retriever.run_members(current.members, question.text, budget)
         out.append((question, results, timings))
     return out
 

@@ -78,7 +78,7 @@ class GraphmemRetriever(Retriever):
         current = self.plan()
         self._embedder.remember(query)
         with self._reads.scope():
-            results, timings = self._run_members(current.members, query, budget)
+            results, timings = self.run_members(current.members, query, budget)
         fusing = time.perf_counter()
         hits = compose(results, current, self.config, budget, self._count)
         timings["fusion"] = (time.perf_counter() - fusing) * 1000
@@ -92,7 +92,7 @@ class GraphmemRetriever(Retriever):
             notes=notes + current.notes(),
         )
 
-    def _run_members(
+    def run_members(
         self, members: tuple[str, ...], query: str, budget: int
     ) -> tuple[dict[str, RetrievalResult], dict[str, float]]:
         def run(strategy: str) -> tuple[RetrievalResult, float]:
