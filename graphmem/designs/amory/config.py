@@ -61,7 +61,7 @@ class AmorySettings(DesignSettings):
         default=True, description="after the k stories, more memory fills the budget"
     )
     fill: Literal["stories", "excerpts"] = Field(
-        default="stories",
+        default="excerpts",
         description="what fills the budget after the k stories: the next-ranked stories "
         "whole, or the best excerpts of every other story one by one (the excerpt score)",
     )

@@ -43,7 +43,7 @@ class PremSettings(DesignSettings):
         "count with dates, or two fragments joined); false: only LLM-written insights",
     )
     messages: bool = Field(
-        default=False,
+        default=True,
         description="rank the original turns with the fragments and insights by the same "
         "cosine, and show a chosen turn as it was said (the paper's Limitations suggest the "
         "original messages for single-hop questions; the paper's method: false)",

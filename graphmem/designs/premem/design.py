@@ -23,10 +23,12 @@ DESIGN = Design(
     presets={
         "paper": Preset(
             description="the values the PREMem paper prescribes",
-            values={"theta": 0.6, "insights": True, "offline_insights": True},
+            values={"theta": 0.6, "insights": True, "offline_insights": True, "messages": False},
             sources={
                 "offline_insights": "PREMem, Algorithm 1 line 22 ranks every reasoning "
                 "fragment (the paper has no offline backend; this preset ranks ours too)",
+                "messages": "PREMem, section 3.3: the reader sees memory fragments only (the "
+                "original messages are the Limitations section's suggestion for single-hop)",
                 "theta": "PREMem, section 3.2.1 and Appendix E (theta = 0.6)",
                 "insights": "PREMem, section 3.3 and Algorithm 1 line 22 "
                 "(top-k over fragments and reasoning fragments, M union R)",
