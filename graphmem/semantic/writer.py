@@ -93,9 +93,14 @@ class SemanticWriter:
         self.builder = builder
 
     def _vectors(self, rows: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
-        fetch = label_totals(self.ctx.store, self.ctx.space)["Entity"].fetch(k)
+        counts = label_totals(self.ctx.store, self.ctx.space)["Entity"]
+        fetch = counts.fetch(k)
         if not rows or fetch == 0:
             return []
+        if counts.in_space <= fetch:  # the index would read more than the space holds
+            return self.ctx.store.read(
+                "semantic.entity_neighbours_exact", space=self.ctx.space, rows=rows, k=k
+            )
         return self.ctx.store.read(
             "semantic.entity_neighbours", space=self.ctx.space, rows=rows, fetch=fetch, k=k
         )

@@ -31,7 +31,7 @@ from graphmem.designs.anchormem.extract import (
     OfflineExtractor,
     context_units,
 )
-from graphmem.overfetch import label_totals
+from graphmem.overfetch import label_totals, over_fetch
 from graphmem.rows import chunks, native
 from graphmem.turns import render_turn
 
@@ -107,23 +107,28 @@ class AnchorMemBuilder(Builder):
         self._write_rows("anchormem.upsert_facts", rows, prompt_version=PROMPT_VERSION)
 
     # --- association ----------------------------------------------------------------
-    def _fetch(self) -> int:
-        """Index candidates to read per fact: the pool, scaled by how much of the global
-        index belongs to other spaces (the space filter runs after the index)."""
+    def _neighbour_query(self) -> tuple[str, dict[str, int]]:
+        """The statement that finds each fact's candidates, and its size parameter. The index
+        spans every space, so it reads the pool scaled by the share of other spaces; when
+        that is more nodes than the space holds, an exact scan of the space is cheaper and
+        reads as many candidates as the index would on a database holding this space alone
+        (so the graph does not depend on what else the database holds)."""
+        pool = self.config.candidate_pool
         counts = label_totals(self.ctx.store, self.ctx.space)["AtomicFact"]
-        return counts.fetch(self.config.candidate_pool)
+        fetch = counts.fetch(pool)
+        if counts.in_space <= fetch:
+            alone = over_fetch(pool, counts.in_space, counts.in_space)
+            return "anchormem.fact_neighbours_exact", {"k": alone}
+        return "anchormem.fact_neighbours", {"fetch": fetch}
 
     def _associate(self, facts: Sequence[FactDraft]) -> tuple[list[Group], list[dict[str, Any]]]:
         """Candidate groups in seed (chronological) order, and the SIMILAR pairs."""
-        fetch = self._fetch()
+        statement, size = self._neighbour_query()
         candidates: dict[str, list[Neighbour]] = {}
         contexts: dict[str, str] = {}
         for chunk in chunks([f.id for f in facts]):
             rows = self._read(
-                "anchormem.fact_neighbours",
-                ids=list(chunk),
-                fetch=fetch,
-                min_score=self.config.min_index_score,
+                statement, ids=list(chunk), min_score=self.config.min_index_score, **size
             )
             for row in rows:
                 contexts[row["id"]] = row["seed_context"]
