@@ -65,31 +65,25 @@ class PremRetriever(Retriever):
         return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms=timings)
 
     def _hit(self, row: dict[str, Any], rank: int) -> Hit:
-        score = float(row["score"])
-        label = row["label"]
-        passages = [PassageRef.from_row(p) for p in row["passages"]]
-        if label == "Passage":  # an original turn (``messages``): shown as it was said
-            return Hit(
-                node_id=row["id"],
-                label=label,
-                score=score,
-                strategy=self.name,
-                path=[
-                    f"exact cosine over fragments, insights and turns rank {rank} score {score:.3f}"
-                ],
-                passages=passages,
-            )
-        kind = row["pattern"] if label == "Insight" else row["category"]
-        return Hit(
+        score, label = float(row["score"]), row["label"]
+        ranked = (
+            "fragments, insights and turns" if self.config.messages else "fragments and insights"
+        )
+        hit = Hit(
             node_id=row["id"],
             label=label,
             score=score,
             strategy=self.name,
-            path=[
-                f"exact cosine over fragments and insights rank {rank} score {score:.3f}",
-                f"{label} ({kind}) -FROM-> Passage",
-            ],
-            text=render_item(row["key"], row["value"], row["date"] or ""),
-            passages=passages,
-            cite_only=True,
+            path=[f"exact cosine over {ranked} rank {rank} score {score:.3f}"],
+            passages=[PassageRef.from_row(p) for p in row["passages"]],
+        )
+        if label == "Passage":  # an original turn (``messages``): shown as it was said
+            return hit
+        kind = row["pattern"] if label == "Insight" else row["category"]
+        return hit.model_copy(
+            update={
+                "path": [*hit.path, f"{label} ({kind}) -FROM-> Passage"],
+                "text": render_item(row["key"], row["value"], row["date"] or ""),
+                "cite_only": True,
+            }
         )
