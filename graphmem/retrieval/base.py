@@ -100,6 +100,21 @@ class RetrievalContext:
     configs: DesignConfigs = field(default_factory=DesignConfigs)
 
 
+class TokenCounter:
+    """``count(text)``: the embedder's token count, remembered per text. Retrievers that
+    count the same turns at every query (to fit a budget) keep one for their lifetime."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self._embedder = embedder
+        self._known: dict[str, int] = {}
+
+    def __call__(self, text: str) -> int:
+        found = self._known.get(text)
+        if found is None:
+            found = self._known[text] = self._embedder.count_tokens(text)
+        return found
+
+
 def k_for_budget(budget: int, per_item_tokens: int = 12, floor: int = 20, cap: int = 300) -> int:
     """How many hits to ask for so that the packer can fill ``budget`` tokens even after
     de-duplication: about one hit per ``per_item_tokens`` tokens, at least ``floor``."""

@@ -14,7 +14,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import cast
 
-from graphmem.retrieval.base import RetrievalContext, RetrievalResult, Retriever
+from graphmem.retrieval.base import RetrievalContext, RetrievalResult, Retriever, TokenCounter
 from graphmem.store import GraphStore
 from graphmem.strategy.compose import compose
 from graphmem.strategy.embedding import SharedQueryEmbedder
@@ -42,7 +42,7 @@ class GraphmemRetriever(Retriever):
         self._members: dict[str, Retriever] = {}
         self._plan: Plan | None = None
         self._built: tuple[str, ...] | None = None
-        self._tokens: dict[str, int] = {}
+        self._count = TokenCounter(ctx.embedder)
 
     # --- members --------------------------------------------------------------------------
     def plan(self) -> Plan:
@@ -65,12 +65,6 @@ class GraphmemRetriever(Retriever):
     def prepare(self) -> None:
         for strategy in self.plan().members:
             self.member(strategy).prepare()
-
-    def _count(self, text: str) -> int:
-        found = self._tokens.get(text)
-        if found is None:
-            found = self._tokens[text] = self.ctx.embedder.count_tokens(text)
-        return found
 
     # --- the query --------------------------------------------------------------------------
     def retrieve(self, query: str, budget: int) -> RetrievalResult:

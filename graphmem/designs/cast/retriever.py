@@ -32,7 +32,14 @@ from graphmem.designs.cast.fusion import Entry, fuse, slot3, within_budget
 from graphmem.designs.cast.semantic import semantic_retriever
 from graphmem.designs.cast.views import PersonResolver
 from graphmem.nlp import analyse
-from graphmem.retrieval.base import Hit, PassageRef, RetrievalContext, RetrievalResult, Retriever
+from graphmem.retrieval.base import (
+    Hit,
+    PassageRef,
+    RetrievalContext,
+    RetrievalResult,
+    Retriever,
+    TokenCounter,
+)
 
 
 class CastRetriever(Retriever):
@@ -45,7 +52,7 @@ class CastRetriever(Retriever):
         self._semantic = semantic_retriever(ctx)
         self._index: EpisodicIndex | None = None
         self._version: tuple[Any, ...] | None = None
-        self._tokens: dict[str, int] = {}
+        self._count = TokenCounter(ctx.embedder)
 
     def prepare(self) -> None:
         self._semantic.prepare()
@@ -80,12 +87,6 @@ class CastRetriever(Retriever):
             passages=passages,
             characters=sorted({r["character"] for r in scene_rows}),
         )
-
-    def _count(self, text: str) -> int:
-        found = self._tokens.get(text)
-        if found is None:
-            found = self._tokens[text] = self.ctx.embedder.count_tokens(text)
-        return found
 
     # --- the query ----------------------------------------------------------------------
     def retrieve(self, query: str, budget: int) -> RetrievalResult:
