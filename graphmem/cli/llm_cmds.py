@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import subprocess
 from pathlib import Path
@@ -50,7 +51,9 @@ def serve_cmd(
     if dry_run:
         return
     try:
-        code = subprocess.call(command.argv)
+        # Unbuffered, so the request log reaches a redirected file as each request ends
+        # (the way to check graphmem's call accounting against the server's own count).
+        code = subprocess.call(command.argv, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     except KeyboardInterrupt:
         code = 0  # Ctrl-C reaches the server too, which shuts down on its own
     if code not in (0, -2, -15, 130, 143):  # stopped by Ctrl-C or SIGTERM: a normal end

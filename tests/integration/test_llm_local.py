@@ -91,7 +91,8 @@ def local_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServ
         pytest.skip(f"no local model server: {exc}")
     log = tmp_path_factory.mktemp("llm-server") / "server.log"
     with log.open("wb") as out:
-        process = subprocess.Popen(command.argv, stdout=out, stderr=subprocess.STDOUT)
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}  # as `graphmem llm serve` runs it
+        process = subprocess.Popen(command.argv, stdout=out, stderr=subprocess.STDOUT, env=env)
     try:
         _wait_until_up(command.base_url, process, timeout_s=120)
         yield LocalServer(command.base_url, command.alias, log)
