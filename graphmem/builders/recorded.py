@@ -36,9 +36,9 @@ def check(
 ) -> str | None:
     """Raise when a builder would extend memory built with other settings; else the JSON
     text to record once the space exists (None: nothing new to record)."""
-    text = store.read("core.build_settings", space=space)[0]["settings"]
-    stored: dict[str, Any] = json.loads(text) if text else {}
-    built = set(store.read("core.space_built", space=space)[0]["builders"])
+    row = store.read("core.build_settings", space=space)[0]
+    stored: dict[str, Any] = json.loads(row["settings"]) if row["settings"] else {}
+    built = set(row["builders"])
     wanted = {name: build_values(name, configs) for name in builders}
     for name, values in wanted.items():
         before = stored.get(name)
