@@ -8,11 +8,13 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from pydantic import SecretStr
 
 from graphmem.config import Settings
 from graphmem.ingest.models import ConversationIn, SessionIn, Turn
 from graphmem.store import GraphStore
+from tests.fakes.openai_server import FakeOpenAIServer, Responder
 
 TOPICS = [
     ("Ana", "I adopted a grey kitten named Pixel from the shelter last week."),
@@ -95,3 +97,13 @@ def derived_labels(store: GraphStore, space: str) -> set[tuple[str, bool]]:
         for p in props
         if "backend" in p and p.get("builder") != "core"
     }
+
+
+@contextmanager
+def fake_server(monkeypatch: pytest.MonkeyPatch, answer: Responder) -> Iterator[FakeOpenAIServer]:
+    """A fake OpenAI-compatible server on 127.0.0.1 answering with ``answer``, reached
+    directly even when the machine sets an HTTP proxy."""
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    with FakeOpenAIServer(default=answer) as server:
+        yield server

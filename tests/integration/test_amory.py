@@ -22,7 +22,7 @@ from graphmem.ingest.models import ConversationIn, Dataset, SessionIn, Turn
 from graphmem.memory import Memory
 from graphmem.store import GraphStore
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
-from tests.integration.helpers import fake_llm_settings, tiny_conversation
+from tests.integration.helpers import fake_llm_settings, fake_server, tiny_conversation
 
 pytestmark = pytest.mark.integration
 
@@ -237,9 +237,7 @@ def _answer(body: dict[str, Any]) -> Reply:
 
 @pytest.fixture
 def fake_llm(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIServer]:
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
-    with FakeOpenAIServer(default=_answer) as server:
+    with fake_server(monkeypatch, _answer) as server:
         yield server
 
 

@@ -32,7 +32,7 @@ from graphmem.retrieval.registry import build_retriever, builders_for
 from graphmem.stats import space_stats
 from graphmem.store import GraphStore
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
-from tests.integration.helpers import TOPICS, fake_llm_settings, tiny_conversation
+from tests.integration.helpers import TOPICS, fake_llm_settings, fake_server, tiny_conversation
 
 pytestmark = pytest.mark.integration
 
@@ -295,9 +295,6 @@ def test_ingest_and_stats_cli_report_anchormem(
 
 @pytest.fixture
 def fake_llm_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIServer]:
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
-
     def answer(body: dict[str, Any]) -> Reply:
         system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
         if system.startswith(EXTRACT_SYSTEM[:80]):
@@ -307,7 +304,7 @@ def fake_llm_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIServe
         topics = re.findall(r"^- (.+)$", user, re.MULTILINE)
         return Reply.json({"narrative": ["An event.", f"It began when {topics[0]}"]})
 
-    with FakeOpenAIServer(default=answer) as server:
+    with fake_server(monkeypatch, answer) as server:
         yield server
 
 

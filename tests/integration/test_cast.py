@@ -31,7 +31,7 @@ from graphmem.retrieval.packer import pack
 from graphmem.semantic import SemanticBuilder
 from graphmem.store import GraphStore
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
-from tests.integration.helpers import fake_llm_settings
+from tests.integration.helpers import fake_llm_settings, fake_server
 
 pytestmark = pytest.mark.integration
 
@@ -245,15 +245,12 @@ def test_profile_cli(built: tuple[str, ConversationIn], settings: Settings) -> N
 
 @pytest.fixture
 def fake_llm_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIServer]:
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
-
     def answer(body: dict[str, Any]) -> Reply:
         assert body["messages"][0]["content"] == SUMMARY_SYSTEM
         head = body["messages"][-1]["content"].splitlines()[0]
         return Reply.json({"summary": f"LLM summary of {head}"})
 
-    with FakeOpenAIServer(default=answer) as server:
+    with fake_server(monkeypatch, answer) as server:
         yield server
 
 

@@ -28,7 +28,7 @@ from graphmem.retrieval.packer import pack
 from graphmem.stats import space_stats
 from graphmem.store import GraphStore
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
-from tests.integration.helpers import fake_llm_settings
+from tests.integration.helpers import fake_llm_settings, fake_server
 
 pytestmark = pytest.mark.integration
 
@@ -254,9 +254,7 @@ def _answer(body: dict[str, Any]) -> Reply:
 
 @pytest.fixture
 def fake_llm(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIServer]:
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
-    with FakeOpenAIServer(default=_answer) as server:
+    with fake_server(monkeypatch, _answer) as server:
         yield server
 
 
