@@ -28,6 +28,7 @@ from benchmarks.llm_local import first_turns
 from graphmem.build_cost import space_build_costs
 from graphmem.builders.base import BuildReport
 from graphmem.config import Settings
+from graphmem.designs.configure import DesignConfigs
 from graphmem.designs.registry import builder_names
 from graphmem.embed import Embedder
 from graphmem.errors import GraphmemError
@@ -122,7 +123,10 @@ def llm_memory(
         }
     )
     with OpenAIStructuredLLM(llm_settings) as llm:
-        yield Memory(settings, store=store, embedder=embedder, llm=llm), llm
+        # Amory holds its first T turns (20) before any LLM step: T = 2 lets four turns reach
+        # its initialisation and a binding decision.
+        configs = DesignConfigs(overrides={"amory": {"init_turns": 2}})
+        yield Memory(settings, store=store, embedder=embedder, llm=llm, configs=configs), llm
 
 
 @pytest.mark.parametrize("design", builder_names())
@@ -140,6 +144,8 @@ def test_every_design_builds_with_the_local_model(
     if built.llm_calls == 0 and design not in LLM_DESIGNS:
         pytest.skip(f"{design} has no LLM step")
     assert built.llm_calls > 0 and built.prompt_tokens > 0 and built.completion_tokens > 0
+    own = next(r for r in reports if r.builder == design)
+    assert design not in LLM_DESIGNS or own.llm_calls > 0, f"{design} made no LLM call of its own"
     if local_server.log:
         assert local_server.logged_requests() - logged == built.llm_calls
     assert llm.response_format_mode == "json_object_schema"
