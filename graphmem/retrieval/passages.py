@@ -77,8 +77,7 @@ class DenseRetriever(SearchRetriever):
     def search(self, query: str, k: int) -> list[Hit]:
         embedding = self.ctx.embedder.embed_one(query)
         counts = self._totals.get("Passage")
-        # An exact scan touches the space's passages; the index would touch ``fetch``.
-        if counts.in_space <= counts.fetch(k):
+        if counts.scan_is_cheaper(k):
             rows = read_typed(
                 self.ctx.store,
                 "retrieval.dense_passages_exact",

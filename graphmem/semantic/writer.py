@@ -97,7 +97,7 @@ class SemanticWriter:
         fetch = counts.fetch(k)
         if not rows or fetch == 0:
             return []
-        if counts.in_space <= fetch:  # the index would read more than the space holds
+        if counts.scan_is_cheaper(k):
             return self.ctx.store.read(
                 "semantic.entity_neighbours_exact", space=self.ctx.space, rows=rows, k=k
             )

@@ -31,7 +31,7 @@ from graphmem.designs.anchormem.extract import (
     OfflineExtractor,
     context_units,
 )
-from graphmem.overfetch import label_totals, over_fetch
+from graphmem.overfetch import label_totals
 from graphmem.rows import chunks, native
 from graphmem.turns import render_turn
 
@@ -115,11 +115,9 @@ class AnchorMemBuilder(Builder):
         (so the graph does not depend on what else the database holds)."""
         pool = self.config.candidate_pool
         counts = label_totals(self.ctx.store, self.ctx.space)["AtomicFact"]
-        fetch = counts.fetch(pool)
-        if counts.in_space <= fetch:
-            alone = over_fetch(pool, counts.in_space, counts.in_space)
-            return "anchormem.fact_neighbours_exact", {"k": alone}
-        return "anchormem.fact_neighbours", {"fetch": fetch}
+        if counts.scan_is_cheaper(pool):
+            return "anchormem.fact_neighbours_exact", {"k": counts.alone(pool)}
+        return "anchormem.fact_neighbours", {"fetch": counts.fetch(pool)}
 
     def _associate(self, facts: Sequence[FactDraft]) -> tuple[list[Group], list[dict[str, Any]]]:
         """Candidate groups in seed (chronological) order, and the SIMILAR pairs."""
