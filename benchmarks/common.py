@@ -60,12 +60,18 @@ def timed_ms(fn: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[T, float]
 
 
 def first(dataset: Dataset, n: int) -> Dataset:
-    """The first ``n`` conversations with their questions."""
-    convs = dataset.conversations[:n]
-    return Dataset(
-        conversations=convs,
-        qa={c.conversation_id: dataset.qa.get(c.conversation_id, []) for c in convs},
-    )
+    """The first ``n`` conversations with their questions. Past the end of the file the
+    conversations are replayed under new ids (``conv-26~2``: new passages, same text), so a
+    space can hold 10 conversations of a 7-conversation file."""
+    have = dataset.conversations
+    convs, qa = [], {}
+    for i in range(min(n, len(have) * 1000)):
+        source = have[i % len(have)]
+        lap = i // len(have)
+        cid = source.conversation_id if lap == 0 else f"{source.conversation_id}~{lap + 1}"
+        convs.append(source if lap == 0 else source.model_copy(update={"conversation_id": cid}))
+        qa[cid] = dataset.qa.get(source.conversation_id, [])
+    return Dataset(conversations=convs, qa=qa)
 
 
 def questions_of(dataset: Dataset, n: int) -> list[QAItem]:
