@@ -62,6 +62,11 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "new_numbers": {"derived_filter": "new_numbers"},
     "cited turns skipped": {"cited_turns": "skip"},
     "cited turns skipped, share 0.25": {"cited_turns": "skip", "derived_share": 0.25},
+    "derived rank own": {"derived_rank": "own"},
+    "derived rank both": {"derived_rank": "both"},
+    "derived rank both, share 0.25": {"derived_rank": "both", "derived_share": 0.25},
+    "derived rank both, share 0.75": {"derived_rank": "both", "derived_share": 0.75},
+    "derived rank both, agreement": {"derived_rank": "both", "fusion": "agreement"},
 }
 EXTRA = ("derived_token_share", "derived_only_evidence")
 

@@ -36,7 +36,16 @@ def compose(
     depth = ceil(budget / config.agreement_turn_tokens)
     if config.fusion == "agreement":
         turns = promote(turns, plan.weights, depth, config.agreement_min)
-    derived = derived_items(voting, turns, count, config.compress, config.derived_filter)
+    derived = derived_items(
+        voting,
+        turns,
+        count,
+        config.compress,
+        config.derived_filter,
+        rank=config.derived_rank,
+        weights=plan.weights,
+        k=config.rrf_k,
+    )
     ranks = {t.ref.id: i for i, t in enumerate(turns, start=1)}
     out: list[Hit] = []
     for item, _ in interleave(
@@ -46,7 +55,7 @@ def compose(
             agreed = votes_within(item, plan.weights, depth)
             out.append(_turn_hit(item, ranks[item.ref.id], len(voting), config, (agreed, depth)))
         else:
-            out.append(_derived_hit(item, ranks))
+            out.append(_derived_hit(item, ranks, config.derived_rank))
     return out
 
 
@@ -72,11 +81,18 @@ def _turn_hit(
     )
 
 
-def _derived_hit(item: Derived, ranks: dict[str, int]) -> Hit:
+_RANKED_BY = {
+    "turn": "ranked with its best cited",
+    "own": "ranked by the members' ranks of it (RRF); its best cited",
+    "both": "ranked by the members' ranks of it plus the score of its best cited",
+}
+
+
+def _derived_hit(item: Derived, ranks: dict[str, int], rule: str) -> Hit:
     hit, best = item.hit, item.best_turn
     where = f"turn rank {ranks[best.ref.id]} ({best.ref.source_id})" if best else "no turn"
     head = (
-        f"graphmem: {hit.label} from {', '.join(item.members)}, ranked with its best cited "
+        f"graphmem: {hit.label} from {', '.join(item.members)}, {_RANKED_BY[rule]} "
         f"{where}, score {item.score:.4f}; shown instead of citing "
         f"{', '.join(p.source_id for p in hit.passages)}"
     )

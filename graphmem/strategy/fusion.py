@@ -34,6 +34,7 @@ Filter = Literal["any", "new_words", "new_numbers"]
 Redundancy = Literal["keep", "drop", "annotate"]
 Compress = Literal["off", "cited", "best"]
 CitedTurns = Literal["show", "skip"]
+DerivedRank = Literal["turn", "own", "both"]
 _WORD = re.compile(r"\w+")
 
 
@@ -112,16 +113,25 @@ def derived_items(
     count: Count,
     compress: Compress,
     keep: Filter = "any",
+    *,
+    rank: DerivedRank = "turn",
+    weights: Mapping[str, float] | None = None,
+    k: int = 60,
 ) -> list[Derived]:
-    """The members' text items, each node once, ranked as the best fused turn it cites."""
+    """The members' text items, each node once, best first by ``rank``: ``turn``, as the
+    best fused turn it cites; ``own``, by the RRF of the ranks the members gave the item
+    itself (its place among each member's text items); ``both``, the sum of the two scores
+    (the members chose the item, and the members agree on what it cites)."""
     position = {t.ref.id: i for i, t in enumerate(turns)}
     items: dict[str, Derived] = {}
+    own: dict[str, float] = {}
     for member, result in results.items():
-        for hit in result.hits:
-            if not hit.text or not hit.passages:
-                continue
+        weight = (weights or {}).get(member, 1.0)
+        texts = (h for h in result.hits if h.text and h.passages)
+        for place, hit in enumerate(texts, start=1):
             if hit.node_id in items:
                 items[hit.node_id].members.append(member)
+                own[hit.node_id] += weight / (k + place)
                 continue
             cited = [position[p.id] for p in hit.passages if p.id in position]
             best = turns[min(cited)] if cited else None
@@ -129,6 +139,11 @@ def derived_items(
                 continue
             shown = hit.model_copy(update={"cite_only": True, "path": list(hit.path)})
             items[hit.node_id] = Derived(shown, [member], best.score if best else 0.0, best)
+            own[hit.node_id] = weight / (k + place)
+    if rank != "turn":
+        for node, item in items.items():
+            item.score = own[node] + (item.score if rank == "both" else 0.0)
+        return sorted(items.values(), key=lambda d: -d.score)
     unranked = len(turns)
     return sorted(
         items.values(),

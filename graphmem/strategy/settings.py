@@ -70,6 +70,11 @@ class GraphmemSettings(DesignSettings):
         description="a derived item joins only when it is shorter than: the turns it cites "
         "(cited), the best-ranked turn it cites, which it stands in for (best); off: always",
     )
+    derived_rank: Literal["turn", "own", "both"] = Field(
+        default="turn",
+        description="how derived items are ordered: as the best fused turn they cite (turn); "
+        "by the RRF of the ranks members gave the item itself (own); the sum (both)",
+    )
     derived_filter: Literal["any", "new_words", "new_numbers"] = Field(
         default="any",
         description="which derived items join: any; those with a word their turns lack; "

@@ -224,3 +224,29 @@ def test_a_turn_an_item_stands_in_for_can_be_left_to_it() -> None:
     skipped = interleave(fused, derived, 0.5, words, "drop", "skip")
     assert [i.ref.id for i, _ in shown if isinstance(i, FusedTurn)] == ["p1", "p2"]
     assert [i.ref.id for i, _ in skipped if isinstance(i, FusedTurn)] == ["p2"]
+
+
+def test_derived_items_can_rank_by_their_own_ranks_or_both() -> None:
+    # Member b ranks "late" first but it cites the turn nobody else found; "early" cites
+    # the turn both members rank first.
+    results = {
+        "a": result(turns_hit(1)),
+        "b": result(text_hit("late", "fact late", 9), text_hit("early", "fact early", 1)),
+    }
+    fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
+    by_turn = derived_items(results, fused, words, "best")
+    assert [d.hit.node_id for d in by_turn] == ["early", "late"]
+    own = derived_items(results, fused, words, "best", rank="own", weights={"b": 1.0}, k=60)
+    assert [d.hit.node_id for d in own] == ["late", "early"]
+    assert own[0].score == pytest.approx(1 / 61)
+    both = derived_items(results, fused, words, "best", rank="both", k=60)
+    # early: own 1/62 + its turn's 1/61 + 1/62; late: own 1/61 + its turn's 1/61.
+    assert [d.hit.node_id for d in both] == ["early", "late"]
+    assert both[0].score == pytest.approx(1 / 62 + fused[0].score)
+
+
+def test_an_item_two_members_return_sums_their_votes() -> None:
+    results = {"a": result(text_hit("x", "fact", 1)), "b": result(text_hit("x", "fact", 1))}
+    fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
+    (item,) = derived_items(results, fused, words, "cited", rank="own", weights={"a": 0.5}, k=60)
+    assert item.score == pytest.approx(0.5 / 61 + 1 / 61)
