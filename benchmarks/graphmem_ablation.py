@@ -19,7 +19,7 @@ import argparse
 import json
 import pickle
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -131,26 +131,26 @@ def score(
     return scored
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def arguments(description: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("data", type=Path)
     parser.add_argument("--space-prefix", default="def")
     parser.add_argument("--budget", type=int, action="append", dest="budgets")
     parser.add_argument("--limit", type=int, help="only the first N conversations")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--cache", type=Path, help="keep the members' results here (pickle)")
-    args = parser.parse_args()
-    budgets = sorted(set(args.budgets or [500, 1000, 2000]))
+    return parser.parse_args()
+
+
+Conversation = tuple[str, Sequence[str], list[Any], int]  # space, builders, rows, history
+
+
+def conversations(
+    args: argparse.Namespace, memory: Memory, budgets: Sequence[int], count: Callable[[str], int]
+) -> Iterator[Conversation]:
+    """Each conversation's space, its builders, the members' results for every question
+    (from the cache when there) and the conversation's tokens."""
     dataset = load(args.data, "locomo")
-    memory = Memory()
-    tokens: dict[str, int] = {}
-
-    def count(text: str) -> int:
-        if text not in tokens:
-            tokens[text] = memory.embedder.count_tokens(text)
-        return tokens[text]
-
-    everything: dict[str, dict[int, list[Scored]]] = {}
     for conv in dataset.conversations[: args.limit]:
         space = f"{args.space_prefix}-{conv.conversation_id}"
         built = memory.store.read("core.space_built", space=space)[0]
@@ -166,12 +166,38 @@ def main() -> None:
             if cached is not None:
                 cached.parent.mkdir(parents=True, exist_ok=True)
                 cached.write_bytes(pickle.dumps(rows))
-        history = history_tokens(conv, count)
-        part = score(rows, built["builders"], budgets, count, history)
-        for name, by_budget in part.items():
-            for budget, records in by_budget.items():
-                everything.setdefault(name, {}).setdefault(budget, []).extend(records)
-        print(f"{space}: {len(questions)} questions", flush=True)
+        yield space, built["builders"], rows, history_tokens(conv, count)
+
+
+def token_counter(memory: Memory) -> Callable[[str], int]:
+    tokens: dict[str, int] = {}
+
+    def count(text: str) -> int:
+        if text not in tokens:
+            tokens[text] = memory.embedder.count_tokens(text)
+        return tokens[text]
+
+    return count
+
+
+Scores = dict[str, dict[int, list[Scored]]]  # variant -> budget -> records
+
+
+def merge(into: Scores, part: Scores) -> None:
+    for name, by_budget in part.items():
+        for budget, records in by_budget.items():
+            into.setdefault(name, {}).setdefault(budget, []).extend(records)
+
+
+def main() -> None:
+    args = arguments(__doc__.split("\n\n")[0])
+    budgets = sorted(set(args.budgets or [500, 1000, 2000]))
+    memory = Memory()
+    count = token_counter(memory)
+    everything: dict[str, dict[int, list[Scored]]] = {}
+    for space, built, rows, history in conversations(args, memory, budgets, count):
+        merge(everything, score(rows, built, budgets, count, history))
+        print(f"{space}: {len(rows)} questions", flush=True)
     write(everything, args.out)
 
 

@@ -3,7 +3,7 @@ members found it, at which rank, and why it sits where it does."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from math import ceil
 
 from graphmem.retrieval.base import Hit, RetrievalResult
@@ -21,6 +21,8 @@ from graphmem.strategy.members import Plan
 from graphmem.strategy.settings import GraphmemSettings
 
 STRATEGY = "graphmem"
+# (voting members' results, their weights, k) -> the fused turns, best first
+Fuse = Callable[[Mapping[str, RetrievalResult], Mapping[str, float], int], list[FusedTurn]]
 
 
 def compose(
@@ -29,10 +31,12 @@ def compose(
     config: GraphmemSettings,
     budget: int,
     count: Count,
+    fuse: Fuse = fuse_turns,
 ) -> list[Hit]:
-    """One ranked list of turns and derived items (``fusion.py`` has the rule)."""
+    """One ranked list of turns and derived items (``fusion.py`` has the rule; ``fuse``
+    replaces its turn ranking, for experiments such as ``benchmarks.graphmem_union``)."""
     voting = {m: r for m, r in results.items() if m in plan.weights}
-    turns = fuse_turns(voting, plan.weights, config.rrf_k)
+    turns = fuse(voting, plan.weights, config.rrf_k)
     depth = ceil(budget / config.agreement_turn_tokens)
     if config.fusion == "agreement":
         turns = promote(turns, plan.weights, depth, config.agreement_min)
