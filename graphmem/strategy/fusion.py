@@ -143,12 +143,19 @@ def derived_items(
     if rank != "turn":
         for node, item in items.items():
             item.score = own[node] + (item.score if rank == "both" else 0.0)
-        return sorted(items.values(), key=lambda d: -d.score)
+        return sorted(
+            items.values(),
+            key=lambda d: (-d.score, -len(d.members), count(d.hit.text), d.hit.node_id),
+        )
     unranked = len(turns)
-    return sorted(
-        items.values(),
-        key=lambda d: position.get(d.best_turn.ref.id, unranked) if d.best_turn else unranked,
-    )
+
+    def order(d: Derived) -> tuple[int, int, int, str]:
+        # Items standing in for the same turn: the one more members returned, then the
+        # cheapest, then by id; never the members' order, which is arbitrary.
+        turn = position.get(d.best_turn.ref.id, unranked) if d.best_turn else unranked
+        return (turn, -len(d.members), count(d.hit.text), d.hit.node_id)
+
+    return sorted(items.values(), key=order)
 
 
 def compresses(mode: Compress, count: Count, hit: Hit, best: FusedTurn | None) -> bool:

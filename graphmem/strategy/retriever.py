@@ -10,6 +10,7 @@ embedding is computed once and shared (``SharedQueryEmbedder``). The rule is in
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import cast
@@ -25,7 +26,7 @@ from graphmem.strategy.settings import GraphmemSettings
 
 class GraphmemRetriever(Retriever):
     name = "graphmem"
-    # The members are asked for the budget (CAST cuts and reorders) and the agreement
+    # The members are asked for a multiple of the budget (CAST cuts and reorders) and the agreement
     # depth is budget / agreement_turn_tokens: a smaller budget is not a prefix.
     prefix_consistent = False
 
@@ -72,7 +73,7 @@ class GraphmemRetriever(Retriever):
         current = self.plan()
         self._embedder.remember(query)
         with self._reads.scope():
-            results, timings = self.run_members(current.members, query, budget)
+            results, timings = self.run_members(current.members, query, self.member_budget(budget))
         fusing = time.perf_counter()
         hits = compose(results, current, self.config, budget, self._count)
         timings["fusion"] = (time.perf_counter() - fusing) * 1000
@@ -85,6 +86,11 @@ class GraphmemRetriever(Retriever):
             timings_ms=timings,
             notes=notes + current.notes(),
         )
+
+    def member_budget(self, budget: int) -> int:
+        """What each member is asked for: RRF ranks a turn by where every member put it, so
+        each list must reach past what the fused context will hold."""
+        return math.ceil(budget * self.config.member_budget_factor)
 
     def run_members(
         self, members: tuple[str, ...], query: str, budget: int

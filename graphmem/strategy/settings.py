@@ -39,6 +39,13 @@ class GraphmemSettings(DesignSettings):
         "and the family's own strategy is left out when one of them is present",
     )
 
+    member_budget_factor: float = Field(
+        default=2.0,
+        ge=1.0,
+        description="members retrieve for this many times the budget: the fused context is "
+        "chosen from candidates beyond what any one member would show in the budget",
+    )
+
     # --- the rule ------------------------------------------------------------------------
     fusion: Literal["rrf", "agreement"] = Field(
         default="rrf",

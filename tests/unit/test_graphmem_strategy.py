@@ -250,3 +250,15 @@ def test_an_item_two_members_return_sums_their_votes() -> None:
     fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
     (item,) = derived_items(results, fused, words, "cited", rank="own", weights={"a": 0.5}, k=60)
     assert item.score == pytest.approx(0.5 / 61 + 1 / 61)
+
+
+def test_items_for_the_same_turn_order_by_agreement_then_cost_not_by_member_order() -> None:
+    long_fact = text_hit("long", "a much longer fact about turn one", 1)
+    short_fact = text_hit("short", "short fact", 1)
+    shared = text_hit("shared", "the fact both members returned", 1)
+    results = {"a": result(turns_hit(1), long_fact, shared), "b": result(short_fact, shared)}
+    fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
+    forward = derived_items(results, fused, words, "off")
+    backward = derived_items(dict(reversed(results.items())), fused, words, "off")
+    assert [d.hit.node_id for d in forward] == ["shared", "short", "long"]
+    assert [d.hit.node_id for d in backward] == [d.hit.node_id for d in forward]
