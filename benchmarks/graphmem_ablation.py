@@ -117,18 +117,29 @@ def score(
             fusion = (time.perf_counter() - started) * 1000
             lists[name] = (hits, fusion + sum(timings[m] for m in current.members))
         for name, (hits, latency) in lists.items():
-            ranked = locomo_rank_values(question, RetrievalResult(query="", strategy="", hits=hits))
-            for budget in budgets:
-                context = pack(hits, budget, count)
-                values = {
-                    **ranked,
-                    **budget_values(question, context, None, history),
-                    **split_values(context, question.evidence),
-                }
-                scored.setdefault(name, {}).setdefault(budget, []).append(
-                    Scored(question.group, latency, values)
-                )
+            record(scored.setdefault(name, {}), question, hits, latency, (budgets, count, history))
     return scored
+
+
+def record(
+    into: dict[int, list[Scored]],
+    question: Question,
+    hits: list[Hit],
+    latency: float,
+    how: tuple[Sequence[int], Callable[[str], int], int],
+) -> None:
+    """One variant's hits for one question, packed and scored at every budget (``how``:
+    the budgets, the token counter, the conversation's tokens)."""
+    budgets, count, history = how
+    ranked = locomo_rank_values(question, RetrievalResult(query="", strategy="", hits=hits))
+    for budget in budgets:
+        context = pack(hits, budget, count)
+        values = {
+            **ranked,
+            **budget_values(question, context, None, history),
+            **split_values(context, question.evidence),
+        }
+        into.setdefault(budget, []).append(Scored(question.group, latency, values))
 
 
 def arguments(description: str) -> argparse.Namespace:

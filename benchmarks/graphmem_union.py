@@ -37,15 +37,12 @@ from benchmarks.graphmem_ablation import (
     arguments,
     conversations,
     merge,
-    split_values,
+    record,
     token_counter,
     write,
 )
-from graphmem.eval.aggregate import Scored
-from graphmem.eval.harness import budget_values, locomo_rank_values
 from graphmem.memory import Memory
 from graphmem.retrieval.base import Hit, RetrievalResult
-from graphmem.retrieval.packer import pack
 from graphmem.strategy.compose import Fuse, compose
 from graphmem.strategy.fusion import FusedTurn, fuse_turns
 from graphmem.strategy.members import plan
@@ -129,17 +126,7 @@ def score(
             started = time.perf_counter()
             hits = compose(results, current, config, max(budgets), count, fuse)
             latency = members_ms + (time.perf_counter() - started) * 1000
-            ranked = locomo_rank_values(question, RetrievalResult(query="", strategy="", hits=hits))
-            for budget in budgets:
-                context = pack(hits, budget, count)
-                values = {
-                    **ranked,
-                    **budget_values(question, context, None, history),
-                    **split_values(context, question.evidence),
-                }
-                scored.setdefault(name, {}).setdefault(budget, []).append(
-                    Scored(question.group, latency, values)
-                )
+            record(scored.setdefault(name, {}), question, hits, latency, (budgets, count, history))
     return scored
 
 
