@@ -25,7 +25,7 @@ from graphmem.embed.base import Vectors
 from graphmem.eval.metrics import evidence_recall_at_k, evidence_recall_in, mean_defined
 from graphmem.ingest.models import QAItem
 from graphmem.memory import Memory
-from graphmem.retrieval.base import k_for_budget
+from graphmem.retrieval.base import k_for_budget, settle
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.passages import DenseRetriever
 
@@ -66,6 +66,7 @@ def strategy_samples(
 ) -> dict[str, list[float | None]]:
     retriever = memory.retriever(strategy, space)
     _, prepare_ms = timed_ms(retriever.prepare)
+    settle()  # as Memory.query does after a retriever's first query
     retriever.retrieve("warm-up question about nothing", budget)
     out: dict[str, list[float | None]] = {
         "prepare_ms": [prepare_ms],

@@ -31,7 +31,7 @@ from graphmem.llm import Message, StructuredLLM, build_llm
 from graphmem.nlp.spacy_loader import use_model
 from graphmem.projections import drop_space_graphs
 from graphmem.readiness import check_ready
-from graphmem.retrieval.base import RetrievalContext, RetrievalResult, Retriever
+from graphmem.retrieval.base import RetrievalContext, RetrievalResult, Retriever, settle
 from graphmem.retrieval.packer import PackedContext, pack
 from graphmem.retrieval.registry import build_retriever
 from graphmem.schema import check_embedder, init_schema
@@ -248,7 +248,10 @@ class Memory:
         check_budget(budget)
         self._ready()
         check_ready(self.store, space, strategy)
+        fresh = (strategy, space) not in self._retrievers
         result = self.retriever(strategy, space).retrieve(question, budget)
+        if fresh:  # its first query prepared it
+            settle()
         return QueryResult(result, pack(result.hits, budget, self.embedder.count_tokens))
 
     def retriever(self, strategy: str, space: str) -> Retriever:

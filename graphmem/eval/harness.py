@@ -44,7 +44,7 @@ from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.ingest.writer import session_date_text
 from graphmem.llm import LLMUsage, Message, StructuredLLM, with_fallback
 from graphmem.memory import Memory
-from graphmem.retrieval.base import RetrievalResult, Retriever
+from graphmem.retrieval.base import RetrievalResult, Retriever, settle
 from graphmem.retrieval.packer import PackedContext, pack
 from graphmem.retrieval.registry import build_retriever, builders_for
 from graphmem.turns import render_turn
@@ -207,6 +207,7 @@ class _Evaluator:
             started = time.perf_counter()
             retriever.prepare()  # one-off per space, reported apart from query latency
             prepare[name] = prepare.get(name, 0.0) + (time.perf_counter() - started) * 1000
+        settle()
         return retrievers
 
     def count(self, question: Question, ignored: int) -> None:
