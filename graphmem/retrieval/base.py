@@ -7,6 +7,7 @@ from. The packer only ever needs hits; it never knows which design produced them
 
 from __future__ import annotations
 
+import atexit
 import gc
 import math
 import time
@@ -124,9 +125,17 @@ def settle() -> None:
     collection walks all of it: a pause of 100-200 ms that lands on whichever query is
     running (the graphmem strategy's p95 on conv-26 went from 385 to 190 ms). Reference
     counting still frees whatever is dropped later; only cyclic garbage among these objects
-    stays. Called once a retriever is prepared (``Memory.query``, the eval harness).
+    stays. Called once a retriever is prepared (``Memory.query``, the eval harness). At exit
+    the objects go back to the collector: extension modules (triton, under torch) print
+    "leaked instances" when shutdown finds them frozen.
     """
+    if not _AT_EXIT:
+        atexit.register(gc.unfreeze)
+        _AT_EXIT.append(True)
     gc.freeze()
+
+
+_AT_EXIT: list[bool] = []  # whether the unfreeze at exit is registered
 
 
 def k_for_budget(budget: int, per_item_tokens: int = 12, floor: int = 20, cap: int = 300) -> int:

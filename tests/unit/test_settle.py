@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import subprocess
+import sys
 import weakref
 
 from graphmem.retrieval.base import settle
@@ -25,3 +27,17 @@ def test_settle_freezes_what_is_alive_and_refcounting_still_frees() -> None:
         assert ref() is None
     finally:
         gc.unfreeze()
+
+
+def test_what_settle_froze_goes_back_to_the_collector_at_exit() -> None:
+    # Extension modules print "leaked instances" when shutdown finds objects frozen. An
+    # exit handler registered before settle() runs after settle's own (LIFO) and sees 0.
+    code = (
+        "import atexit, gc\n"
+        "atexit.register(lambda: print(gc.get_freeze_count()))\n"
+        "from graphmem.retrieval.base import settle\n"
+        "settle(); settle()\n"
+        "assert gc.get_freeze_count() > 0\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "0"
