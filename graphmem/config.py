@@ -83,6 +83,11 @@ class Settings(BaseSettings):
     )
     # numpy's BLAS threads spin between calls and slow Neo4j on the same cores (threads.py).
     blas_threads: int = Field(default=1, ge=0, description="0: BLAS decides")
+    # gc.freeze() once a retriever is prepared (retrieval/base.py: settle): process-wide, so
+    # an application embedding graphmem can keep its collector as it is.
+    settle_gc: bool = Field(
+        default=True, description="freeze prepared state out of full GC passes (query p95)"
+    )
     embedding_dim: int = Field(default=384, description="only read for the openai embedder")
     spacy_model: str = "auto"
 

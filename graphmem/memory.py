@@ -250,7 +250,7 @@ class Memory:
         check_ready(self.store, space, strategy)
         fresh = (strategy, space) not in self._retrievers
         result = self.retriever(strategy, space).retrieve(question, budget)
-        if fresh:  # its first query prepared it
+        if fresh and self.settings.settle_gc:  # its first query prepared it
             settle()
         return QueryResult(result, pack(result.hits, budget, self.embedder.count_tokens))
 

@@ -181,3 +181,22 @@ def test_a_query_reads_a_statement_once_and_a_write_forgets(store: GraphStore, s
             reads.write("core.delete_space_batch", space=f"{space}-none", batch=1)
             reads.read("core.space_built", space=space)
     assert calls == ["core.space_built"] * 5
+
+
+def test_a_retrievers_first_query_settles_unless_told_not_to(
+    settings: Settings,
+    store: GraphStore,
+    embedder: Embedder,
+    full_space: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[int] = []
+    monkeypatch.setattr("graphmem.memory.settle", lambda: calls.append(1))
+    for flag, expected in ((True, 1), (False, 0)):
+        calls.clear()
+        memory = Memory(
+            settings.model_copy(update={"settle_gc": flag}), store=store, embedder=embedder
+        )
+        for _ in range(2):  # only the first query prepares the retriever
+            memory.query(QUESTION, full_space, strategy="fulltext", budget=200)
+        assert len(calls) == expected, flag
