@@ -8,6 +8,7 @@ from. The packer only ever needs hits; it never knows which design produced them
 from __future__ import annotations
 
 import atexit
+import functools
 import gc
 import math
 import time
@@ -129,13 +130,13 @@ def settle() -> None:
     the objects go back to the collector: extension modules (triton, under torch) print
     "leaked instances" when shutdown finds them frozen.
     """
-    if not _AT_EXIT:
-        atexit.register(gc.unfreeze)
-        _AT_EXIT.append(True)
+    _unfreeze_at_exit()
     gc.freeze()
 
 
-_AT_EXIT: list[bool] = []  # whether the unfreeze at exit is registered
+@functools.cache
+def _unfreeze_at_exit() -> None:
+    atexit.register(gc.unfreeze)  # once per process
 
 
 def k_for_budget(budget: int, per_item_tokens: int = 12, floor: int = 20, cap: int = 300) -> int:

@@ -140,22 +140,22 @@ def derived_items(
             shown = hit.model_copy(update={"cite_only": True, "path": list(hit.path)})
             items[hit.node_id] = Derived(shown, [member], best.score if best else 0.0, best)
             own[hit.node_id] = weight / (k + place)
+
+    def tie(d: Derived) -> tuple[int, int, str]:
+        # Equal ranks: the item more members returned, then the cheapest, then by id; never
+        # the members' order, which is arbitrary.
+        return (-len(d.members), count(d.hit.text), d.hit.node_id)
+
     if rank != "turn":
         for node, item in items.items():
             item.score = own[node] + (item.score if rank == "both" else 0.0)
-        return sorted(
-            items.values(),
-            key=lambda d: (-d.score, -len(d.members), count(d.hit.text), d.hit.node_id),
-        )
+        return sorted(items.values(), key=lambda d: (-d.score, *tie(d)))
     unranked = len(turns)
 
-    def order(d: Derived) -> tuple[int, int, int, str]:
-        # Items standing in for the same turn: the one more members returned, then the
-        # cheapest, then by id; never the members' order, which is arbitrary.
-        turn = position.get(d.best_turn.ref.id, unranked) if d.best_turn else unranked
-        return (turn, -len(d.members), count(d.hit.text), d.hit.node_id)
+    def turn(d: Derived) -> int:
+        return position.get(d.best_turn.ref.id, unranked) if d.best_turn else unranked
 
-    return sorted(items.values(), key=order)
+    return sorted(items.values(), key=lambda d: (turn(d), *tie(d)))
 
 
 def compresses(mode: Compress, count: Count, hit: Hit, best: FusedTurn | None) -> bool:
