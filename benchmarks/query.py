@@ -66,8 +66,7 @@ def strategy_samples(
 ) -> dict[str, list[float | None]]:
     retriever = memory.retriever(strategy, space)
     _, prepare_ms = timed_ms(retriever.prepare)
-    if memory.settings.settle_gc:  # as Memory.query does after a retriever's first query
-        settle()
+    settle(memory.settings)  # as Memory.query does after a retriever's first query
     retriever.retrieve("warm-up question about nothing", budget)
     out: dict[str, list[float | None]] = {
         "prepare_ms": [prepare_ms],

@@ -250,8 +250,8 @@ class Memory:
         check_ready(self.store, space, strategy)
         fresh = (strategy, space) not in self._retrievers
         result = self.retriever(strategy, space).retrieve(question, budget)
-        if fresh and self.settings.settle_gc:  # its first query prepared it
-            settle()
+        if fresh:  # its first query prepared it
+            settle(self.settings)
         return QueryResult(result, pack(result.hits, budget, self.embedder.count_tokens))
 
     def retriever(self, strategy: str, space: str) -> Retriever:

@@ -207,8 +207,7 @@ class _Evaluator:
             started = time.perf_counter()
             retriever.prepare()  # one-off per space, reported apart from query latency
             prepare[name] = prepare.get(name, 0.0) + (time.perf_counter() - started) * 1000
-        if self.memory.settings.settle_gc:
-            settle()
+        settle(self.memory.settings)
         return retrievers
 
     def count(self, question: Question, ignored: int) -> None:

@@ -118,7 +118,7 @@ class TokenCounter:
         return found
 
 
-def settle() -> None:
+def settle(settings: Settings) -> None:
     """Leave everything alive now out of the cyclic garbage collector's full passes.
 
     A prepared retriever keeps its snapshot of the space (thousands of rows, models,
@@ -128,8 +128,10 @@ def settle() -> None:
     counting still frees whatever is dropped later; only cyclic garbage among these objects
     stays. Called once a retriever is prepared (``Memory.query``, the eval harness). At exit
     the objects go back to the collector: extension modules (triton, under torch) print
-    "leaked instances" when shutdown finds them frozen.
+    "leaked instances" when shutdown finds them frozen. ``GRAPHMEM_SETTLE_GC=false``: a no-op.
     """
+    if not settings.settle_gc:
+        return
     _unfreeze_at_exit()
     gc.freeze()
 

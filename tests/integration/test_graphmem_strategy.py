@@ -4,6 +4,7 @@ derived items with turns inside the budget, and works on any subset of designs."
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Iterator
 
@@ -191,7 +192,7 @@ def test_a_retrievers_first_query_settles_unless_told_not_to(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     calls: list[int] = []
-    monkeypatch.setattr("graphmem.memory.settle", lambda: calls.append(1))
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append(1))
     for flag, expected in ((True, 1), (False, 0)):
         calls.clear()
         memory = Memory(

@@ -7,13 +7,16 @@ import subprocess
 import sys
 import weakref
 
+import pytest
+
+from graphmem.config import Settings
 from graphmem.retrieval.base import settle
 
 
 def test_settle_freezes_what_is_alive_and_refcounting_still_frees() -> None:
     kept = [{"row": n} for n in range(1000)]
     try:
-        settle()
+        settle(Settings(settle_gc=True))
         assert gc.get_freeze_count() >= len(kept)
 
         # A frozen acyclic object is still freed when its last reference goes.
@@ -35,9 +38,20 @@ def test_what_settle_froze_goes_back_to_the_collector_at_exit() -> None:
     code = (
         "import atexit, gc\n"
         "atexit.register(lambda: print(gc.get_freeze_count()))\n"
+        "from graphmem.config import Settings\n"
         "from graphmem.retrieval.base import settle\n"
-        "settle(); settle()\n"
+        "on = Settings(settle_gc=True)\n"
+        "settle(on); settle(on)\n"
         "assert gc.get_freeze_count() > 0\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "0"
+
+
+def test_settle_is_a_no_op_when_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append(1))
+    settle(Settings(settle_gc=False))
+    assert calls == []
+    settle(Settings(settle_gc=True))
+    assert calls == [1]
