@@ -308,7 +308,8 @@ class HippoRagRetriever(Retriever):
             if info is None or info.created != snapshot.created:
                 raise StaleSnapshotError
         scores = dict(prior)
-        for node, score in rows[0]["scores"] if rows else []:
+        pairs = zip(rows[0]["nodes"], rows[0]["scores"], strict=True) if rows else ()
+        for node, score in pairs:
             if node in snapshot.by_node:
                 scores[node] = scores.get(node, 0.0) + score
         best = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:k]

@@ -55,7 +55,8 @@ def _gds(store: GraphStore, name: str, groups: list[SeedGroup], damping: float) 
         tolerance=1e-9,
         concurrency=1,
     )
-    return {int(node): float(score) for node, score in rows[0]["scores"]}
+    pairs = zip(rows[0]["nodes"], rows[0]["scores"], strict=True)
+    return {int(node): float(score) for node, score in pairs}
 
 
 @pytest.mark.parametrize("damping", [0.5, 0.85])

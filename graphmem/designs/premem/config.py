@@ -5,6 +5,8 @@ Read when a builder or retriever is constructed, never at import time.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
@@ -52,3 +54,9 @@ class PremSettings(DesignSettings):
         default=20, ge=1, description="tokens one rendered item costs on average (sizes top-k)"
     )
     max_items: int = Field(default=400, ge=1, description="largest top-k asked for")
+    search: Literal["snapshot", "cypher"] = Field(
+        default="snapshot",
+        description="where the exact cosine runs: in-process over the space's items read "
+        "once (snapshot; a version read per query notices changes) or in one Cypher "
+        "statement per query (cypher: nothing held in memory; same ranking, slower)",
+    )

@@ -1,8 +1,9 @@
 """``--strategy premem``: the paper's inference phase (section 3.3, Algorithm 1 lines 21-22).
 
 Fragments and insights are ranked together by cosine to the question (exact, over the
-space's items); the packer fills the budget in rank order. The reader sees the items, not
-the turns: each hit is ``cite_only``, so its turns count as citations (``--explain``,
+space's items; in-process over a snapshot by default, ``search = "cypher"`` in one
+statement, the same ranking); the packer fills the budget in rank order. The reader sees
+the items, not the turns: each hit is ``cite_only``, so its turns count as citations (``--explain``,
 evidence recall) without being shown or charged. Chosen items are shown in conversation
 order, each as ``[key, date]: value`` (date in words), as the paper's reader sees them.
 With ``messages`` (ours, from the paper's Limitations) the turns themselves compete in the
@@ -16,6 +17,7 @@ from typing import Any
 
 from graphmem.designs.premem import dates
 from graphmem.designs.premem.config import PremSettings
+from graphmem.designs.premem.snapshot import ItemSnapshot
 from graphmem.retrieval.base import (
     Hit,
     PassageRef,
@@ -39,6 +41,29 @@ class PremRetriever(Retriever):
     def __init__(self, ctx: RetrievalContext, config: PremSettings | None = None) -> None:
         super().__init__(ctx)
         self.config: PremSettings = config or ctx.configs.get("premem")
+        self._snapshot: ItemSnapshot | None = None
+        self._version: dict[str, Any] | None = None
+
+    def prepare(self) -> None:
+        if self.config.search == "snapshot":
+            self.snapshot()
+
+    def snapshot(self) -> ItemSnapshot:
+        """The space's items, read again when ``premem.version`` says they changed."""
+        version = self.ctx.store.read("premem.version", space=self.ctx.space)[0]
+        if self._snapshot is None or version != self._version:
+            rows = self.ctx.store.read("premem.snapshot", space=self.ctx.space, **self._flags())
+            self._snapshot = ItemSnapshot.from_rows(rows, self.ctx.embedder.dim)
+            self._version = version
+        return self._snapshot
+
+    def _flags(self) -> dict[str, bool]:
+        cfg = self.config
+        return {
+            "insights": cfg.insights,
+            "offline_insights": cfg.offline_insights,
+            "messages": cfg.messages,
+        }
 
     def retrieve(self, query: str, budget: int) -> RetrievalResult:
         started = time.perf_counter()
@@ -46,15 +71,12 @@ class PremRetriever(Retriever):
         k = k_for_budget(budget, cfg.item_tokens, cap=cfg.max_items)
         embedding = self.ctx.embedder.embed_one(query)
         embedded = time.perf_counter()
-        rows = self.ctx.store.read(
-            "premem.search",
-            space=self.ctx.space,
-            embedding=embedding,
-            k=k,
-            insights=cfg.insights,
-            offline_insights=cfg.offline_insights,
-            messages=cfg.messages,
-        )
+        if cfg.search == "snapshot":
+            rows = self.snapshot().top(embedding, k)
+        else:
+            rows = self.ctx.store.read(
+                "premem.search", space=self.ctx.space, embedding=embedding, k=k, **self._flags()
+            )
         hits = [self._hit(row, rank) for rank, row in enumerate(rows, start=1)]
         done = time.perf_counter()
         timings = {
