@@ -100,11 +100,16 @@ class GraphmemRetriever(Retriever):
             found = self.member(strategy).retrieve(query, budget)
             return found, (time.perf_counter() - began) * 1000
 
+        # Members of a family (the re-orderers of a shared ranker, e.g. SEEM and CAST over
+        # HippoRAG 2) run first: the shared ranker embeds the question with its triples in
+        # one batch and runs the PageRank; the members after them find both remembered.
+        # Fusion does not depend on this order (results are kept in plan order).
+        first = sorted(members, key=lambda m: m not in self.config.family)
         if self.config.parallel and len(members) > 1:
             with ThreadPoolExecutor(max_workers=len(members)) as pool:
-                outcomes = list(pool.map(run, members))
+                outcomes = dict(zip(first, pool.map(run, first), strict=True))
         else:
-            outcomes = [run(strategy) for strategy in members]
-        results = {m: found for m, (found, _) in zip(members, outcomes, strict=True)}
-        timings = {m: ms for m, (_, ms) in zip(members, outcomes, strict=True)}
+            outcomes = {strategy: run(strategy) for strategy in first}
+        results = {m: outcomes[m][0] for m in members}
+        timings = {m: outcomes[m][1] for m in members}
         return results, timings

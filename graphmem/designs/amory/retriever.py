@@ -43,7 +43,11 @@ from graphmem.retrieval.base import (
 )
 from graphmem.retrieval.passages import FulltextRetriever
 
-_BM25_DEPTH = 100  # turns the lexical leg scores; the rest count as 0
+# Turns the lexical leg scores (the rest count as 0): at least 100, and at least as many
+# as the budget could show (k_for_budget, the depth the fulltext baseline reads), so a
+# large budget's excerpts are not told apart by cosine alone. The same depth as the
+# baseline also lets the graphmem strategy read the BM25 list once for both.
+_BM25_DEPTH = 100
 
 
 @dataclass(frozen=True)
@@ -101,11 +105,12 @@ class AmoryRetriever(Retriever):
         return self._leaves or []
 
     # --- ranking --------------------------------------------------------------------------
-    def excerpt_scores(self, question: str, query: Vector) -> dict[str, float]:
+    def excerpt_scores(self, question: str, query: Vector, budget: int) -> dict[str, float]:
         """How near each turn is to the question: its cosine and its BM25 score (scaled by
         the best one), averaged. The LLM reads names and rare words in a headline as well
         as its meaning; offline, the excerpts' words stand in for that reading."""
-        lexical = {h.node_id: h.score for h in self._fulltext.search(question, _BM25_DEPTH)}
+        depth = max(_BM25_DEPTH, k_for_budget(budget))
+        lexical = {h.node_id: h.score for h in self._fulltext.search(question, depth)}
         top = max(lexical.values(), default=0.0) or 1.0
         return {
             pid: 0.5 * float(np.dot(query, vector)) + 0.5 * lexical.get(pid, 0.0) / top
@@ -145,7 +150,7 @@ class AmoryRetriever(Retriever):
         timings: dict[str, float] = {}
         hits: list[Hit] = []
         if self.leaves:
-            excerpts = self.excerpt_scores(query, vector)
+            excerpts = self.excerpt_scores(query, vector, budget)
             order, scores, how = self._ranked(query, vector, excerpts)
             timings["stories"] = (time.perf_counter() - started) * 1000
             k = self.config.top_k

@@ -44,6 +44,11 @@ class AnchorMemConfig(DesignSettings):
     # "vector": the paper's anchors; "hybrid": vector and BM25 over fact texts, fused by
     # reciprocal rank (the lexical leg the passage baseline has).
     fact_search: Literal["vector", "hybrid"] = "vector"
+    # Where the vector ranking runs: "snapshot" (ours, default): exact cosine in-process
+    # over the space's facts and events, read once (a version read per query notices
+    # changes); "index": the vector indexes, approximate (HNSW) and over-fetched past
+    # other spaces' nodes, one statement per query and kind (~2x10 ms at LoCoMo scale).
+    search: Literal["snapshot", "index"] = "snapshot"
     # The paper's retrieval: top-k facts (mapped to their contexts) and top-k events, k
     # fixed; 0: k from the budget (fact_item_tokens, facts_per_event).
     paper_top_k: int = Field(default=0, ge=0)

@@ -1,11 +1,13 @@
 """``--strategy anchormem``: facts as anchors, their source turns as the context, plus the
 associative events (the paper's section 4.3, eqs. 12-15).
 
-1. Top facts by vector similarity to the question; each brings its source turns (the
-   fact-context mapping). A fact whose turns are all already brought by a better fact is
-   dropped: it would add nothing but its own sentence. The sentence itself is shown only
-   when it says something the turns do not (``fact_text``; by default a number, which is
-   what a resolved date adds): otherwise it would spend budget repeating its turn.
+1. Top facts by vector similarity to the question (exact, in-process over the space's
+   facts by default; ``search = "index"``: the vector index); each brings its source
+   turns (the fact-context mapping). A fact whose turns are all already brought by a
+   better fact is dropped: it would add nothing but its own sentence. The sentence itself
+   is shown only when it says something the turns do not (``fact_text``; by default a
+   number, which is what a resolved date adds): otherwise it would spend budget repeating
+   its turn.
 2. Top events by vector similarity; each brings its narrative and the union of its
    facts' source turns.
 3. One ranked list: after every ``facts_per_event`` facts, the next event; an event whose
@@ -37,6 +39,7 @@ from graphmem.retrieval.base import (
     Retriever,
     k_for_budget,
 )
+from graphmem.retrieval.exact import ExactIndex, Versioned
 from graphmem.retrieval.passages import lucene_query, rrf
 
 _WORD = re.compile(r"\w+")
@@ -93,6 +96,20 @@ class AnchorMemRetriever(Retriever):
         # Label counts for the over-fetch, kept across queries and read again when a search
         # shows them stale (a Memory reuses this retriever after more is ingested).
         self._totals = SpaceTotals(ctx.store, ctx.space)
+        self._nodes = Versioned(ctx.store, ctx.space, "anchormem.version", self._load)
+
+    def prepare(self) -> None:
+        if self.config.search == "snapshot":
+            self._nodes.get()
+
+    def _load(self) -> dict[str, ExactIndex]:
+        """Facts and events of the space by label, each ranked exactly in-process."""
+        rows = self.ctx.store.read("anchormem.snapshot", space=self.ctx.space)
+        dim = self.ctx.embedder.dim
+        return {
+            label: ExactIndex.from_rows([r for r in rows if r["label"] == label], dim)
+            for label in ("AtomicFact", "AssocEvent")
+        }
 
     def sizes(self, budget: int) -> tuple[int, int]:
         """(facts, events) to ask for at ``budget`` tokens."""
@@ -109,7 +126,7 @@ class AnchorMemRetriever(Retriever):
         embedded = time.perf_counter()
         facts = self._fact_hits(
             self._search("AtomicFact", "atomic_fact_embedding", embedding, n_facts),
-            "vector index atomic_fact_embedding",
+            self._via("atomic_fact_embedding", "facts"),
         )
         if self.config.fact_search == "hybrid":
             lexical = self._fact_hits(
@@ -132,17 +149,25 @@ class AnchorMemRetriever(Retriever):
         woven: list[Hit] = []
         last: list[Hit] = []
         for rank, row in enumerate(rows, start=1):
-            hit = self._hit(row, "AssocEvent", rank, "vector index assoc_event_embedding")
+            via = self._via("assoc_event_embedding", "events")
+            hit = self._hit(row, "AssocEvent", rank, via)
             extractive = row.get("backend") == "offline"
             keep_last = extractive and self.config.extractive_events == "last"
             (last if keep_last else woven).append(hit)
         return interleave(facts, woven, self.config.facts_per_event) + last
+
+    def _via(self, index: str, kind: str) -> str:
+        if self.config.search == "snapshot":
+            return f"exact cosine over the space's {kind}"
+        return f"vector index {index}"
 
     def _search(
         self, label: str, index: str, embedding: list[float], k: int
     ) -> list[dict[str, Any]]:
         if k <= 0:
             return []
+        if self.config.search == "snapshot":
+            return self._nodes.get()[label].top(embedding, k)
         return self._totals.search(
             label,
             k,

@@ -17,7 +17,6 @@ from typing import Any
 
 from graphmem.designs.premem import dates
 from graphmem.designs.premem.config import PremSettings
-from graphmem.designs.premem.snapshot import ItemSnapshot
 from graphmem.retrieval.base import (
     Hit,
     PassageRef,
@@ -26,6 +25,7 @@ from graphmem.retrieval.base import (
     Retriever,
     k_for_budget,
 )
+from graphmem.retrieval.exact import ExactIndex, Versioned
 
 
 def render_item(key: str, value: str, date: str) -> str:
@@ -41,21 +41,16 @@ class PremRetriever(Retriever):
     def __init__(self, ctx: RetrievalContext, config: PremSettings | None = None) -> None:
         super().__init__(ctx)
         self.config: PremSettings = config or ctx.configs.get("premem")
-        self._snapshot: ItemSnapshot | None = None
-        self._version: dict[str, Any] | None = None
+        self._items = Versioned(ctx.store, ctx.space, "premem.version", self._load)
 
     def prepare(self) -> None:
         if self.config.search == "snapshot":
-            self.snapshot()
+            self._items.get()
 
-    def snapshot(self) -> ItemSnapshot:
-        """The space's items, read again when ``premem.version`` says they changed."""
-        version = self.ctx.store.read("premem.version", space=self.ctx.space)[0]
-        if self._snapshot is None or version != self._version:
-            rows = self.ctx.store.read("premem.snapshot", space=self.ctx.space, **self._flags())
-            self._snapshot = ItemSnapshot.from_rows(rows, self.ctx.embedder.dim)
-            self._version = version
-        return self._snapshot
+    def _load(self) -> ExactIndex:
+        """The space's items (read again when ``premem.version`` says they changed)."""
+        rows = self.ctx.store.read("premem.snapshot", space=self.ctx.space, **self._flags())
+        return ExactIndex.from_rows(rows, self.ctx.embedder.dim)
 
     def _flags(self) -> dict[str, bool]:
         cfg = self.config
@@ -72,7 +67,7 @@ class PremRetriever(Retriever):
         embedding = self.ctx.embedder.embed_one(query)
         embedded = time.perf_counter()
         if cfg.search == "snapshot":
-            rows = self.snapshot().top(embedding, k)
+            rows = self._items.get().top(embedding, k)
         else:
             rows = self.ctx.store.read(
                 "premem.search", space=self.ctx.space, embedding=embedding, k=k, **self._flags()

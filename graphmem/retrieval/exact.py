@@ -1,0 +1,81 @@
+"""Nodes of one space held in memory and ranked by exact cosine in-process.
+
+A design that ranks a few thousand nodes of a space by cosine to the question can send one
+statement per query that scores them on the server and ships the top k with their turns,
+or read them once and rank them with one matrix product. At LoCoMo scale the first costs
+about 20 ms a query (PREMem's ``premem.search``; AnchorMem's two vector-index searches),
+the second well under one, which is what the ``graphmem`` strategy, asking every design
+each time, needs. ``ExactIndex`` ranks as Cypher does: the score is Neo4j's
+``vector.similarity.cosine``, (1 + cos) / 2, and ties go to the smaller id.
+
+``Versioned`` keeps a snapshot fresh: a design's ``<design>.version`` statement (counts
+and last write of what the snapshot holds, one small read per query) is compared with the
+row the snapshot was read under, and a different row reads the snapshot again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from graphmem.store import GraphStore
+
+Matrix = npt.NDArray[np.float64]
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ExactIndex:
+    rows: tuple[dict[str, Any], ...]  # the statement's rows without their embeddings
+    unit: Matrix  # one unit-length row per row of ``rows``
+    ids: npt.NDArray[np.str_]
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[dict[str, Any]], dim: int) -> ExactIndex:
+        """Rows with an ``embedding`` and an ``id``. Rows without an embedding are left
+        out: Cypher's cosine of one is null, which nothing should rank by."""
+        rows = [row for row in rows if row["embedding"]]
+        vectors = np.asarray([row["embedding"] for row in rows], dtype=np.float64)
+        vectors = vectors.reshape(len(rows), dim)
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        unit = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
+        kept = tuple({k: v for k, v in row.items() if k != "embedding"} for row in rows)
+        return cls(rows=kept, unit=unit, ids=np.asarray([r["id"] for r in rows], dtype=str))
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def top(self, query: Sequence[float], k: int) -> list[dict[str, Any]]:
+        """The ``k`` rows nearest ``query``, each with its ``score``, best first."""
+        if not self.rows or k <= 0:
+            return []
+        q = np.asarray(query, dtype=np.float64)
+        norm = float(np.linalg.norm(q))
+        cosine = self.unit @ (q / norm) if norm else np.zeros(len(self.rows))
+        score = (1.0 + cosine) / 2.0
+        order = np.lexsort((self.ids, -score))[:k]  # score descending, then id
+        return [{**self.rows[i], "score": float(score[i])} for i in order]
+
+
+class Versioned(Generic[T]):
+    """A snapshot read by ``load`` and read again whenever ``version`` (a statement taking
+    ``$space``, one row) returns a different row than the one it was read under."""
+
+    def __init__(self, store: GraphStore, space: str, version: str, load: Callable[[], T]) -> None:
+        self._store = store
+        self._space = space
+        self._statement = version
+        self._load = load
+        self._value: T | None = None
+        self._version: dict[str, Any] | None = None
+
+    def get(self) -> T:
+        row = self._store.read(self._statement, space=self._space)[0]
+        if self._value is None or row != self._version:
+            self._value = self._load()
+            self._version = row
+        return self._value
