@@ -88,6 +88,15 @@ class Settings(BaseSettings):
     settle_gc: bool = Field(
         default=True, description="freeze prepared state out of full GC passes (query p95)"
     )
+    # How long a retriever trusts its in-memory snapshot of a space (PREMem's items,
+    # AnchorMem's facts, CAST's scenes) before one small read checks the space for writes
+    # (retrieval/exact.py: Versioned). A Memory drops its retrievers after its own ingest;
+    # this bounds how late a long-lived process sees another process's ingest.
+    snapshot_recheck_seconds: float = Field(
+        default=1.0,
+        ge=0.0,
+        description="seconds a snapshot is trusted between version reads (0: every query)",
+    )
     embedding_dim: int = Field(default=384, description="only read for the openai embedder")
     spacy_model: str = "auto"
 

@@ -56,7 +56,10 @@ def compose(
         turns, derived, config.derived_share, count, config.redundant, config.cited_turns
     ):
         if isinstance(item, FusedTurn):
-            agreed = votes_within(item, plan.weights, depth)
+            # The votes only go into an agreement path; counting them for every turn of
+            # every member's list cost a few ms a query.
+            agreeing = config.fusion == "agreement"
+            agreed = votes_within(item, plan.weights, depth) if agreeing else 0.0
             out.append(_turn_hit(item, ranks[item.ref.id], len(voting), config, (agreed, depth)))
         else:
             out.append(_derived_hit(item, ranks, config.derived_rank))

@@ -355,3 +355,35 @@ def test_llm_build_reports_calls_and_tokens(
     ]
     assert len(extraction) == units
     assert "Session date: 8 May 2023" in extraction[0]["messages"][-1]["content"]
+
+
+def test_snapshot_search_ranks_exactly_and_sees_a_later_session(
+    store: GraphStore, embedder: Embedder, space: str, settings: Settings
+) -> None:
+    """``search = "snapshot"`` ranks by the exact cosine Neo4j's index approximates (the same
+    score scale) and reads the space again when a later session adds facts and events."""
+    conv = retold_conversation()
+    _write_core(store, embedder, space, conv)
+    build = BuildContext(store, embedder, settings, space)
+    AnchorMemBuilder(build, CONFIG).build(_batch(conv, [0]))
+    ctx = RetrievalContext(store, embedder, settings, space)
+    snap = AnchorMemRetriever(ctx, CONFIG.model_copy(update={"search": "snapshot"}))
+    index = AnchorMemRetriever(ctx, CONFIG.model_copy(update={"search": "index"}))
+    question = "Which instrument is Ben learning?"
+    before = snap.retrieve(question, 1000)
+    assert [h.node_id for h in before.hits] == [
+        h.node_id for h in index.retrieve(question, 1000).hits
+    ]
+    assert [round(h.score, 5) for h in before.hits] == [
+        round(h.score, 5) for h in index.retrieve(question, 1000).hits
+    ]
+    assert before.hits[0].path[0].startswith("exact cosine over the space's facts rank 1")
+    assert not any(h.label == "AssocEvent" for h in before.hits)  # one session: no event
+
+    AnchorMemBuilder(build, CONFIG).build(_batch(conv, [1]))  # the same retriever, reused
+    after = snap.retrieve(question, 1000)
+    assert any(h.label == "AssocEvent" for h in after.hits)
+    assert {"D1:4", "D2:4"} <= {p.source_id for h in after.hits for p in h.passages}
+    assert [h.node_id for h in after.hits] == [
+        h.node_id for h in index.retrieve(question, 1000).hits
+    ]

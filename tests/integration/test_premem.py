@@ -223,6 +223,34 @@ def test_messages_rank_turns_with_the_items_and_show_them_as_said(
     assert turns[0].passages[0].text in rendered
 
 
+def test_snapshot_ranks_as_the_statement_and_sees_a_later_session(
+    store: GraphStore, embedder: Embedder, settings: Settings, space: str
+) -> None:
+    """``search = "snapshot"`` (in-process) and ``"cypher"`` (``premem.search``) give the
+    same hits in the same order with the same scores, and a retriever kept across a build
+    reads the new session's items."""
+    _build(store, embedder, settings, space, [[0, 1]])
+    ctx = RetrievalContext(store, embedder, settings, space)
+    # Items only: every session's turns were written up front, its items are built later.
+    snap = PremRetriever(ctx, PremSettings(search="snapshot", messages=False))
+    cypher = PremRetriever(ctx, PremSettings(search="cypher", messages=False))
+
+    def same(question: str) -> list[str]:
+        a, b = snap.retrieve(question, 300).hits, cypher.retrieve(question, 300).hits
+        assert [(h.node_id, round(h.score, 6)) for h in a] == [
+            (h.node_id, round(h.score, 6)) for h in b
+        ]
+        assert [h.passages for h in a] == [h.passages for h in b]
+        return [p.source_id for h in a for p in h.passages]
+
+    before = same("How many bowls did Ana make?")
+    assert before and not any(s.startswith("D3:") for s in before)
+    builder = PremBuilder(BuildContext(store, embedder, settings, space))
+    builder.build(_batch(conversation(), [2]))
+    after = same("How many bowls did Ana make?")
+    assert any(s.startswith("D3:") for s in after), "the kept snapshot missed session 3"
+
+
 # --- the LLM backend ---------------------------------------------------------------------
 _MESSAGE = re.compile(r"^\[(D\d+:\d+)\] \((\d{4}-\d\d-\d\d) \w+\) (Ana|Ben): (.+)$", re.MULTILINE)
 

@@ -96,7 +96,8 @@ class AnchorMemRetriever(Retriever):
         # Label counts for the over-fetch, kept across queries and read again when a search
         # shows them stale (a Memory reuses this retriever after more is ingested).
         self._totals = SpaceTotals(ctx.store, ctx.space)
-        self._nodes = Versioned(ctx.store, ctx.space, "anchormem.version", self._load)
+        recheck = ctx.settings.snapshot_recheck_seconds
+        self._nodes = Versioned(ctx.store, ctx.space, "anchormem.version", self._load, recheck)
 
     def prepare(self) -> None:
         if self.config.search == "snapshot":

@@ -16,7 +16,6 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from datetime import timedelta
-from typing import Any
 
 import numpy as np
 
@@ -40,6 +39,7 @@ from graphmem.retrieval.base import (
     Retriever,
     TokenCounter,
 )
+from graphmem.retrieval.exact import Versioned
 
 
 class CastRetriever(Retriever):
@@ -50,8 +50,8 @@ class CastRetriever(Retriever):
         super().__init__(ctx)
         self.config = config or CastSettings()
         self._semantic = semantic_retriever(ctx)
-        self._index: EpisodicIndex | None = None
-        self._version: tuple[Any, ...] | None = None
+        recheck = ctx.settings.snapshot_recheck_seconds
+        self._episodic = Versioned(ctx.store, ctx.space, "cast.version", self._load, recheck)
         self._count = TokenCounter(ctx.embedder)
 
     def prepare(self) -> None:
@@ -61,12 +61,7 @@ class CastRetriever(Retriever):
     # --- the space's scenes and views -------------------------------------------------------
     def index(self) -> EpisodicIndex:
         """The snapshot, read again when the space's views or scenes changed."""
-        row = self.ctx.store.read("cast.version", space=self.ctx.space)[0]
-        version = (row["scenes"], row["views"], row["updated"])
-        if self._index is None or version != self._version:
-            self._index = self._load()
-            self._version = version
-        return self._index
+        return self._episodic.get()
 
     def _load(self) -> EpisodicIndex:
         read = self.ctx.store.read

@@ -41,7 +41,8 @@ class PremRetriever(Retriever):
     def __init__(self, ctx: RetrievalContext, config: PremSettings | None = None) -> None:
         super().__init__(ctx)
         self.config: PremSettings = config or ctx.configs.get("premem")
-        self._items = Versioned(ctx.store, ctx.space, "premem.version", self._load)
+        recheck = ctx.settings.snapshot_recheck_seconds
+        self._items = Versioned(ctx.store, ctx.space, "premem.version", self._load, recheck)
 
     def prepare(self) -> None:
         if self.config.search == "snapshot":
