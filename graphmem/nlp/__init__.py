@@ -6,6 +6,7 @@ from graphmem.nlp.temporal import (
     annotate,
     normalise_temporal,
     parse_session_datetime,
+    prepare_dates,
     render,
 )
 from graphmem.nlp.text import (
@@ -36,6 +37,7 @@ __all__ = [
     "normalise_temporal",
     "parse_session_datetime",
     "persons",
+    "prepare_dates",
     "query_entities",
     "render",
     "sentences",

@@ -179,6 +179,13 @@ def _parser(reference: datetime, prefer: str) -> DateDataParser:
     )
 
 
+def prepare_dates(reference: datetime) -> None:
+    """Build the parsers for ``reference`` now: one-off work for a retriever's ``prepare``
+    rather than for the first question that holds a relative date."""
+    for prefer in ("past", "future"):
+        _parser(reference.replace(tzinfo=None), prefer)
+
+
 _parse_lock = threading.Lock()  # a parser's settings and caches are not meant for threads
 
 

@@ -52,8 +52,11 @@ class PassageRef(BaseModel):
         return value.to_native() if hasattr(value, "to_native") else value
 
     @classmethod
-    def from_row(cls, row: dict[str, Any]) -> PassageRef:
-        """From a ``p {@passage}`` map (``cypher/fragments/passage.fragment``)."""
+    def from_row(cls, row: dict[str, Any] | PassageRef) -> PassageRef:
+        """From a ``p {@passage}`` map (``cypher/fragments/passage.fragment``); a snapshot
+        that converted its rows once hands the (frozen) refs themselves."""
+        if isinstance(row, PassageRef):
+            return row
         return cls.model_validate({k: row[k] for k in cls.model_fields if k in row})
 
 

@@ -27,6 +27,7 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from graphmem.retrieval.base import PassageRef
 from graphmem.store import GraphStore
 
 Matrix = npt.NDArray[np.float64]
@@ -48,7 +49,7 @@ class ExactIndex:
         vectors = vectors.reshape(len(rows), dim)
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         unit = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
-        kept = tuple({k: v for k, v in row.items() if k != "embedding"} for row in rows)
+        kept = tuple(_kept(row) for row in rows)
         return cls(rows=kept, unit=unit, ids=np.asarray([r["id"] for r in rows], dtype=str))
 
     def __len__(self) -> int:
@@ -64,6 +65,15 @@ class ExactIndex:
         score = (1.0 + cosine) / 2.0
         order = np.lexsort((self.ids, -score))[:k]  # score descending, then id
         return [{**self.rows[i], "score": float(score[i])} for i in order]
+
+
+def _kept(row: dict[str, Any]) -> dict[str, Any]:
+    """A row without its embedding; its ``passages`` maps, if any, as ``PassageRef`` once,
+    not at every query that returns the row."""
+    out = {k: v for k, v in row.items() if k != "embedding"}
+    if isinstance(out.get("passages"), list):
+        out["passages"] = [PassageRef.from_row(p) for p in out["passages"]]
+    return out
 
 
 class Versioned(Generic[T]):

@@ -78,7 +78,9 @@ def _turn_hit(
         state = "promoted" if turn.promoted else "not promoted"
         head += f"; {state} ({agreed[0]:.2g} votes in the members' top {agreed[1]})"
     why = [f"{v.member}: {v.hit.path[0]}" for v in turn.votes if v.hit.path]
-    return Hit(
+    # Built from validated parts, one per turn of every member's list (hundreds a query):
+    # no validation pass.
+    return Hit.model_construct(
         node_id=turn.ref.id,
         label="Passage",
         score=turn.score,

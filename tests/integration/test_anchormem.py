@@ -366,7 +366,8 @@ def test_snapshot_search_ranks_exactly_and_sees_a_later_session(
     _write_core(store, embedder, space, conv)
     build = BuildContext(store, embedder, settings, space)
     AnchorMemBuilder(build, CONFIG).build(_batch(conv, [0]))
-    ctx = RetrievalContext(store, embedder, settings, space)
+    every_query = settings.model_copy(update={"snapshot_recheck_seconds": 0.0})
+    ctx = RetrievalContext(store, embedder, every_query, space)
     snap = AnchorMemRetriever(ctx, CONFIG.model_copy(update={"search": "snapshot"}))
     index = AnchorMemRetriever(ctx, CONFIG.model_copy(update={"search": "index"}))
     question = "Which instrument is Ben learning?"

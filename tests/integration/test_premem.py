@@ -230,10 +230,15 @@ def test_snapshot_ranks_as_the_statement_and_sees_a_later_session(
     same hits in the same order with the same scores, and a retriever kept across a build
     reads the new session's items."""
     _build(store, embedder, settings, space, [[0, 1]])
-    ctx = RetrievalContext(store, embedder, settings, space)
+    every_query = settings.model_copy(update={"snapshot_recheck_seconds": 0.0})
+    ctx = RetrievalContext(store, embedder, every_query, space)
     # Items only: every session's turns were written up front, its items are built later.
     snap = PremRetriever(ctx, PremSettings(search="snapshot", messages=False))
     cypher = PremRetriever(ctx, PremSettings(search="cypher", messages=False))
+    trusting = settings.model_copy(update={"snapshot_recheck_seconds": 600.0})
+    slow = PremRetriever(
+        RetrievalContext(store, embedder, trusting, space), PremSettings(messages=False)
+    )
 
     def same(question: str) -> list[str]:
         a, b = snap.retrieve(question, 300).hits, cypher.retrieve(question, 300).hits
@@ -243,12 +248,16 @@ def test_snapshot_ranks_as_the_statement_and_sees_a_later_session(
         assert [h.passages for h in a] == [h.passages for h in b]
         return [p.source_id for h in a for p in h.passages]
 
-    before = same("How many bowls did Ana make?")
+    question = "How many bowls did Ana make?"
+    before = same(question)
     assert before and not any(s.startswith("D3:") for s in before)
+    trusted = slow.retrieve(question, 300).hits
     builder = PremBuilder(BuildContext(store, embedder, settings, space))
     builder.build(_batch(conversation(), [2]))
-    after = same("How many bowls did Ana make?")
+    after = same(question)
     assert any(s.startswith("D3:") for s in after), "the kept snapshot missed session 3"
+    # Within snapshot_recheck_seconds a snapshot is trusted without reading the version.
+    assert slow.retrieve(question, 300).hits == trusted
 
 
 # --- the LLM backend ---------------------------------------------------------------------

@@ -30,7 +30,7 @@ from graphmem.designs.cast.episodic import (
 from graphmem.designs.cast.fusion import Entry, fuse, slot3, within_budget
 from graphmem.designs.cast.semantic import semantic_retriever
 from graphmem.designs.cast.views import PersonResolver
-from graphmem.nlp import analyse
+from graphmem.nlp import analyse, prepare_dates
 from graphmem.retrieval.base import (
     Hit,
     PassageRef,
@@ -56,7 +56,7 @@ class CastRetriever(Retriever):
 
     def prepare(self) -> None:
         self._semantic.prepare()
-        self.index()
+        prepare_dates(self.index().latest)  # the question cues' relative dates
 
     # --- the space's scenes and views -------------------------------------------------------
     def index(self) -> EpisodicIndex:
