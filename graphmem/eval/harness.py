@@ -175,6 +175,7 @@ class _Evaluator:
         if not budgets or min(budgets) < 1:
             raise ConfigError(f"budgets must be positive token counts, got {list(budgets)}")
         self.memory = memory
+        self._unsettled = False  # a space was opened and its first question not asked yet
         self.strategies = list(dict.fromkeys(strategies))
         self.budgets = sorted(set(budgets))
         self.builders = builders_for(self.strategies)
@@ -208,6 +209,7 @@ class _Evaluator:
             retriever.prepare()  # one-off per space, reported apart from query latency
             prepare[name] = prepare.get(name, 0.0) + (time.perf_counter() - started) * 1000
         settle(self.memory.settings)
+        self._unsettled = True
         return retrievers
 
     def count(self, question: Question, ignored: int) -> None:
@@ -217,6 +219,16 @@ class _Evaluator:
             self.meta["skipped_no_evidence"] += 1
 
     def ask(self, retrievers: Sequence[Retriever], question: Question, rank: RankScorer) -> None:
+        self._ask(retrievers, question, rank)
+        if self._unsettled:
+            # As Memory.query does: what a retriever's first query loads lazily (the spaCy
+            # pipeline, the date parsers, the model's first-call state) joins what settle()
+            # froze; left out, the collector's full passes walk it every few queries
+            # (~100 ms each, on the first conversation of a run).
+            settle(self.memory.settings)
+            self._unsettled = False
+
+    def _ask(self, retrievers: Sequence[Retriever], question: Question, rank: RankScorer) -> None:
         largest = self.budgets[-1]
         count = self.memory.embedder.count_tokens
         for name, retriever in zip(self.strategies, retrievers, strict=True):
