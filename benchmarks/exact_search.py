@@ -88,8 +88,10 @@ def main() -> None:
         for conv in args.conversations.split(",")
     }
     memory = Memory()
-    print(f"| design | questions | same hits | top-{TOP} overlap % | snapshot p50 / p95 ms "
-          "| statement p50 / p95 ms | p50 ratio |")
+    print(
+        f"| design | questions | same hits | top-{TOP} overlap % | snapshot p50 / p95 ms "
+        "| statement p50 / p95 ms | p50 ratio |"
+    )
     print("|---|---|---|---|---|---|---|")
     for design in ("premem", "anchormem"):
         r = compare(memory, design, spaces)

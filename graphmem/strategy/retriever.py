@@ -43,16 +43,23 @@ class GraphmemRetriever(Retriever):
         self._members: dict[str, Retriever] = {}
         self._plan: Plan | None = None
         self._built: tuple[str, ...] | None = None
+        self._planned = -math.inf  # when the space's builders were last read
         self._count = TokenCounter(ctx.embedder)
 
     # --- members --------------------------------------------------------------------------
     def plan(self) -> Plan:
-        """The members for the space as it is now (read again each query: a space may get
-        a design's build after this retriever was made)."""
+        """The members for the space as it is now: a space may get a design's build after
+        this retriever was made, so the builders are read again once the plan is older than
+        ``snapshot_recheck_seconds`` (as the members' snapshots are)."""
+        now = time.monotonic()
+        fresh = now - self._planned < self.ctx.settings.snapshot_recheck_seconds
+        if self._plan is not None and fresh:
+            return self._plan
         row = self.ctx.store.read("core.space_built", space=self.ctx.space)[0]
         built = tuple(sorted(row["builders"]))
         if self._plan is None or built != self._built:
             self._plan, self._built = plan(self.config, built), built
+        self._planned = now
         return self._plan
 
     def member(self, strategy: str) -> Retriever:
