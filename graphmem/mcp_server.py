@@ -21,7 +21,7 @@ from graphmem import __version__
 from graphmem.builders.registry import builder_names
 from graphmem.errors import ConfigError, GraphmemError
 from graphmem.memory import Memory
-from graphmem.retrieval.registry import strategy_names
+from graphmem.retrieval.registry import DEFAULT_STRATEGY, strategy_names
 from graphmem.stats import space_stats
 
 T = TypeVar("T")
@@ -158,7 +158,10 @@ def build_server(tools: MemoryTools) -> MCPServer:
 
 def _add_retrieval_tools(server: MCPServer, tools: MemoryTools) -> None:
     def query(
-        question: str, space: SpaceArg, strategy: StrategyArg = "hybrid", budget: BudgetArg = 1000
+        question: str,
+        space: SpaceArg,
+        strategy: StrategyArg = DEFAULT_STRATEGY,
+        budget: BudgetArg = 1000,
     ) -> dict[str, Any]:
         return _guarded(lambda: tools.query(question, space, strategy, budget))
 
@@ -171,7 +174,10 @@ def _add_retrieval_tools(server: MCPServer, tools: MemoryTools) -> None:
     )
 
     def ask(
-        question: str, space: SpaceArg, strategy: StrategyArg = "hybrid", budget: BudgetArg = 1000
+        question: str,
+        space: SpaceArg,
+        strategy: StrategyArg = DEFAULT_STRATEGY,
+        budget: BudgetArg = 1000,
     ) -> dict[str, Any]:
         return _guarded(lambda: tools.ask(question, space, strategy, budget))
 

@@ -33,7 +33,7 @@ from graphmem.projections import drop_space_graphs
 from graphmem.readiness import check_ready
 from graphmem.retrieval.base import RetrievalContext, RetrievalResult, Retriever, settle
 from graphmem.retrieval.packer import PackedContext, pack
-from graphmem.retrieval.registry import build_retriever
+from graphmem.retrieval.registry import DEFAULT_STRATEGY, build_retriever
 from graphmem.schema import check_embedder, init_schema
 from graphmem.store import GraphStore
 from graphmem.threads import limit_blas_threads
@@ -242,7 +242,7 @@ class Memory:
 
     # --- reading -------------------------------------------------------------------
     def query(
-        self, question: str, space: str, strategy: str = "hybrid", budget: int = 1000
+        self, question: str, space: str, strategy: str = DEFAULT_STRATEGY, budget: int = 1000
     ) -> QueryResult:
         check_space(space)
         check_budget(budget)
@@ -271,7 +271,7 @@ class Memory:
         )
 
     def ask(
-        self, question: str, space: str, strategy: str = "hybrid", budget: int = 1000
+        self, question: str, space: str, strategy: str = DEFAULT_STRATEGY, budget: int = 1000
     ) -> tuple[str | None, QueryResult]:
         """Answer with the LLM from the packed context; ``None`` without an LLM, or when the
         model gives no valid answer (logged)."""

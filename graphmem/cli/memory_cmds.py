@@ -21,7 +21,7 @@ from graphmem.cli.common import (
 from graphmem.digest import space_digest
 from graphmem.ingest.formats import load
 from graphmem.memory import QueryResult
-from graphmem.retrieval.registry import strategy_names
+from graphmem.retrieval.registry import DEFAULT_STRATEGY, strategy_names
 from graphmem.stats import space_stats
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -50,7 +50,7 @@ def _known_strategy(_: click.Context, __: click.Parameter, value: str) -> str:
     return value
 
 
-def strategy_option(default: str = "hybrid") -> Callable[[F], F]:
+def strategy_option(default: str = DEFAULT_STRATEGY) -> Callable[[F], F]:
     return click.option(
         "--strategy",
         default=default,

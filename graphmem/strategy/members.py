@@ -65,6 +65,10 @@ def plan(settings: GraphmemSettings, built: Collection[str]) -> Plan:
             missing[strategy] = absent
         else:
             ready.append(strategy)
+    if not settings.members and set(ready) <= set(settings.baselines) and settings.fallback:
+        # No design or layer to fuse: the baselines alone would be BM25, weaker than the
+        # dense + BM25 fusion a space without designs was answered with before.
+        ready = [settings.fallback]
     family = {s: settings.family.get(s, s) for s in ready}
     if not settings.members:  # a family's own ranker adds nothing its re-orderers do not
         heads = {f for s, f in family.items() if f != s}

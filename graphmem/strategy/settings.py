@@ -30,6 +30,11 @@ class GraphmemSettings(DesignSettings):
         description="passage baselines that join the automatic members (BM25: the one "
         "lexical ranker)",
     )
+    fallback: str = Field(
+        default="hybrid",
+        description="the strategy that answers a space with no design built (members "
+        "automatic): dense + BM25, the best of the passage baselines",
+    )
     exclude: Names = Field(
         default=(), description="strategies left out (the ablation: one design at a time)"
     )

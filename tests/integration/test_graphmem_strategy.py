@@ -130,10 +130,11 @@ def test_a_partial_space_uses_what_is_there_and_says_what_is_missing(
     assert _members(again) == {"premem", "anchormem", "fulltext"}
 
 
-def test_a_core_only_space_falls_back_to_the_baselines(memory: Memory, space: str) -> None:
+def test_a_core_only_space_falls_back_to_hybrid(memory: Memory, space: str) -> None:
     memory.ingest(SAMPLE, space)
-    found = memory.query(QUESTION, space, strategy="graphmem", budget=300)
-    assert _members(found) == {"fulltext"}
+    found = memory.query(QUESTION, space, budget=300)  # the default strategy
+    assert found.result.strategy == "graphmem"
+    assert _members(found) == {"hybrid"}
     assert "s1:1" in found.context.source_ids
     assert sum("not fused" in n for n in found.result.notes) >= len(DESIGN_STRATEGIES)
 

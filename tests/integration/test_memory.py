@@ -168,10 +168,14 @@ def test_forget_removes_the_space(memory: Memory, store: GraphStore, space: str)
 def test_query_and_ask_commands(memory: Memory, space: str) -> None:
     memory.ingest_dataset(_dataset(), space)
     runner = CliRunner()
-    out = runner.invoke(cli, ["query", "Who moved to Toronto?", "--space", space, "--json"])
+    out = runner.invoke(
+        cli, ["query", "Who moved to Toronto?", "--space", space, "--json", "--explain"]
+    )
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
-    assert data["strategy"] == "hybrid" and data["citations"] and data["tokens"] <= 1000
+    # The default strategy; on a space without designs it answers through hybrid.
+    assert data["strategy"] == "graphmem" and data["citations"] and data["tokens"] <= 1000
+    assert "members: hybrid x1" in data["notes"]
     asked = runner.invoke(cli, ["ask", "Who moved to Toronto?", "--space", space])
     assert asked.exit_code == 0 and "no LLM configured" in asked.output
 

@@ -185,6 +185,15 @@ def test_plan_on_a_partial_space_says_what_is_missing() -> None:
     assert "hipporag" in plan(GraphmemSettings(), ("semantic",)).members
 
 
+def test_a_space_without_designs_is_answered_by_the_fallback() -> None:
+    alone = plan(GraphmemSettings(), ())
+    assert alone.members == ("hybrid",) and alone.weights == {"hybrid": 1.0}
+    assert "premem" in alone.missing  # and says what it lacks
+    assert plan(GraphmemSettings(fallback=""), ()).members == ("fulltext",)
+    # A design present: no fallback, the baselines join it.
+    assert plan(GraphmemSettings(), ("premem",)).members == ("premem", "fulltext")
+
+
 def test_exclude_and_explicit_members() -> None:
     assert "premem" not in plan(GraphmemSettings(exclude=("premem",)), ALL_BUILT).members
     explicit = plan(GraphmemSettings(members=("hipporag", "seem", "graphmem")), ALL_BUILT)

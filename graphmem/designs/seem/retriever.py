@@ -100,8 +100,10 @@ class SeemRetriever(HippoRagRetriever):
             # A frame (and a fact) follows the last of its chosen sources: by then every
             # passage it points at is in the context, and its text is the only cost.
             for frame in frames.get(passage.ref.id, []):
+                if frame.id in shown:
+                    continue
                 mine = [s for s in frame.sources if s.id in chosen]
-                if frame.id not in shown and all(s.id in emitted for s in mine):
+                if all(s.id in emitted for s in mine):
                     shown.add(frame.id)
                     hit = self._frame_hit(frame, mine, passage)
                     out += [hit] if hit else []
