@@ -90,7 +90,8 @@ class Settings(BaseSettings):
     )
     # How long a retriever trusts its in-memory snapshot of a space (PREMem's items,
     # AnchorMem's facts, CAST's scenes) before one small read checks the space for writes
-    # (retrieval/exact.py: Versioned). A Memory drops its retrievers after its own ingest;
+    # (retrieval/exact.py: Versioned). After a Memory's own ingest its kept retrievers check
+    # at the next query (Retriever.refresh);
     # this bounds how late a long-lived process sees another process's ingest.
     snapshot_recheck_seconds: float = Field(
         default=1.0,

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from graphmem.build_cost import record_build
-from graphmem.builders.base import BuildContext, BuildReport, SessionBatch, run_build
+from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch, run_build
 from graphmem.builders.recorded import check as check_recorded
 from graphmem.builders.recorded import record as record_settings
 from graphmem.builders.registry import build_builders
@@ -157,25 +157,35 @@ class Memory:
         active = build_builders(list(builders), ctx)
         settings_text = check_recorded(self.store, space, [b.name for b in active], self.configs)
         build_reports = {b.name: BuildReport(b.name) for b in active}
-        for conv in dataset.conversations:
-            writer.write_conversation(space, conv, report, progress)
-            record_settings(self.store, space, settings_text)  # the space node exists now
-            settings_text = None
+        try:
+            for conv in dataset.conversations:
+                writer.write_conversation(space, conv, report, progress)
+                record_settings(self.store, space, settings_text)  # the space node exists now
+                settings_text = None
+                for builder in active:
+                    self._build(space, conv, builder, build_reports[builder.name], ctx.backend)
             for builder in active:
-                batch = self._pending(space, conv, builder.name)
-                if batch.sessions:
-                    built = run_build(builder, batch)
-                    build_reports[builder.name].merge(built)
-                    record_build(self.store, space, built, ctx.backend)
-                    self.store.write(
-                        "core.mark_built",
-                        space=space,
-                        session_ids=list(batch.session_ids),
-                        builder=builder.name,
-                    )
-        for builder in active:
-            builder.finish()
+                builder.finish()
+        finally:  # even a failed ingest may have written: the kept retrievers look again
+            for key, retriever in self._retrievers.items():
+                if key[1] == space:
+                    retriever.refresh()
         return report, list(build_reports.values())
+
+    def _build(
+        self, space: str, conv: ConversationIn, builder: Builder, into: BuildReport, backend: str
+    ) -> None:
+        batch = self._pending(space, conv, builder.name)
+        if batch.sessions:
+            built = run_build(builder, batch)
+            into.merge(built)
+            record_build(self.store, space, built, backend)
+            self.store.write(
+                "core.mark_built",
+                space=space,
+                session_ids=list(batch.session_ids),
+                builder=builder.name,
+            )
 
     def _pending(self, space: str, conv: ConversationIn, builder: str) -> SessionBatch:
         rows = self.store.read(

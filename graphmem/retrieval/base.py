@@ -171,6 +171,10 @@ class Retriever(ABC):
         shared answer prompt."""
         return None
 
+    def refresh(self) -> None:  # noqa: B027 - optional hook, a no-op by default
+        """This process wrote to the space: whatever the retriever keeps of it (a snapshot
+        trusted for ``snapshot_recheck_seconds``) is checked at the next query."""
+
     def prepare(self) -> None:  # noqa: B027 - optional hook, a no-op by default
         """Do now the one-off work the first query would do (SEEM: project the space's graph,
         read its snapshot), so that query latency measures queries."""

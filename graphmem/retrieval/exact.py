@@ -110,3 +110,8 @@ class Versioned(Generic[T]):
             self._version = row
         self._checked = now
         return self._value
+
+    def forget(self) -> None:
+        """Read the version at the next ``get``, however recent the last check (this
+        process wrote to the space)."""
+        self._checked = -math.inf

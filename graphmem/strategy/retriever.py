@@ -70,6 +70,11 @@ class GraphmemRetriever(Retriever):
             found = self._members[strategy] = build_retriever(strategy, self._member_ctx)
         return found
 
+    def refresh(self) -> None:
+        self._planned = -math.inf
+        for member in self._members.values():
+            member.refresh()
+
     def prepare(self) -> None:
         for strategy in self.plan().members:
             self.member(strategy).prepare()

@@ -99,6 +99,9 @@ class AnchorMemRetriever(Retriever):
         recheck = ctx.settings.snapshot_recheck_seconds
         self._nodes = Versioned(ctx.store, ctx.space, "anchormem.version", self._load, recheck)
 
+    def refresh(self) -> None:
+        self._nodes.forget()
+
     def prepare(self) -> None:
         if self.config.search == "snapshot":
             self._nodes.get()

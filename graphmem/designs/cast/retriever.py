@@ -54,6 +54,9 @@ class CastRetriever(Retriever):
         self._episodic = Versioned(ctx.store, ctx.space, "cast.version", self._load, recheck)
         self._count = TokenCounter(ctx.embedder)
 
+    def refresh(self) -> None:
+        self._episodic.forget()
+
     def prepare(self) -> None:
         self._semantic.prepare()
         prepare_dates(self.index().latest)  # the question cues' relative dates

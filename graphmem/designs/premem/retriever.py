@@ -44,6 +44,9 @@ class PremRetriever(Retriever):
         recheck = ctx.settings.snapshot_recheck_seconds
         self._items = Versioned(ctx.store, ctx.space, "premem.version", self._load, recheck)
 
+    def refresh(self) -> None:
+        self._items.forget()
+
     def prepare(self) -> None:
         if self.config.search == "snapshot":
             self._items.get()
