@@ -27,7 +27,7 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from graphmem.retrieval.base import PassageRef
+from graphmem.retrieval.base import PassageRef, RetrievalContext
 from graphmem.store import GraphStore
 
 Matrix = npt.NDArray[np.float64]
@@ -97,6 +97,11 @@ class Versioned(Generic[T]):
         self._value: T | None = None
         self._version: dict[str, Any] | None = None
         self._checked = -math.inf
+
+    @classmethod
+    def of(cls, ctx: RetrievalContext, version: str, load: Callable[[], T]) -> Versioned[T]:
+        """For a retriever: its space, trusted for ``snapshot_recheck_seconds``."""
+        return cls(ctx.store, ctx.space, version, load, ctx.settings.snapshot_recheck_seconds)
 
     def get(self) -> T:
         """The snapshot; the version is read first unless it was checked less than

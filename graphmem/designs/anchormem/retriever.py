@@ -96,8 +96,7 @@ class AnchorMemRetriever(Retriever):
         # Label counts for the over-fetch, kept across queries and read again when a search
         # shows them stale (a Memory reuses this retriever after more is ingested).
         self._totals = SpaceTotals(ctx.store, ctx.space)
-        recheck = ctx.settings.snapshot_recheck_seconds
-        self._nodes = Versioned(ctx.store, ctx.space, "anchormem.version", self._load, recheck)
+        self._nodes = Versioned.of(ctx, "anchormem.version", self._load)
 
     def refresh(self) -> None:
         self._nodes.forget()

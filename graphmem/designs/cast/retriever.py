@@ -50,8 +50,7 @@ class CastRetriever(Retriever):
         super().__init__(ctx)
         self.config = config or CastSettings()
         self._semantic = semantic_retriever(ctx)
-        recheck = ctx.settings.snapshot_recheck_seconds
-        self._episodic = Versioned(ctx.store, ctx.space, "cast.version", self._load, recheck)
+        self._episodic = Versioned.of(ctx, "cast.version", self._load)
         self._count = TokenCounter(ctx.embedder)
 
     def refresh(self) -> None:

@@ -41,8 +41,7 @@ class PremRetriever(Retriever):
     def __init__(self, ctx: RetrievalContext, config: PremSettings | None = None) -> None:
         super().__init__(ctx)
         self.config: PremSettings = config or ctx.configs.get("premem")
-        recheck = ctx.settings.snapshot_recheck_seconds
-        self._items = Versioned(ctx.store, ctx.space, "premem.version", self._load, recheck)
+        self._items = Versioned.of(ctx, "premem.version", self._load)
 
     def refresh(self) -> None:
         self._items.forget()
