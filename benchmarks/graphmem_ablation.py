@@ -1,14 +1,16 @@
 """The ``graphmem`` strategy's ablation on already built LoCoMo spaces (read only).
 
-Every member strategy retrieves each question once (at the largest budget, as the eval
-harness does); the variants (a design left out, another rule, another split) are then fused
-from those same results, packed at every budget and scored with the harness's metrics. A
+For each budget B, every member strategy retrieves each question once for
+``member_budget_factor`` x B tokens, as the live strategy asks it; the variants (a design
+left out, another rule, another split) are then fused from those same results at B, packed
+and scored with the harness's metrics, so the default variant is the live strategy. A
 variant's latency is the sum of its members' measured times plus its own fusion time (the
-strategy runs them one after another). Each member alone (``only:<name>``) is scored from
-the same results, as a check against ``graphmem eval``.
+strategy runs them one after another). Each member alone (``only:<name>``) is its list for
+2 x B packed at B: the member's own ``graphmem eval`` numbers for prefix-consistent members.
 
-    python -m benchmarks.graphmem_ablation ../shared/data/locomo/locomo10-dev.json \\
-        --space-prefix def --out /work/wt/_notes/strategy-ablation
+    python -m benchmarks.graphmem_ablation ../shared/data/locomo/locomo10-dev.json \
+        --space-prefix def --budget 1000 --cache /tmp/strategy-cache --out /tmp/ablation \
+        [--variant default --variant "redundant budget"]
 
 The spaces ``<prefix>-<sample id>`` must exist and be built: nothing is ingested or built.
 """
@@ -17,9 +19,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import pickle
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +70,10 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "derived rank both, share 0.25": {"derived_rank": "both", "derived_share": 0.25},
     "derived rank both, share 0.75": {"derived_rank": "both", "derived_share": 0.75},
     "derived rank both, agreement": {"derived_rank": "both", "fusion": "agreement"},
+    "redundant budget": {"redundant_scope": "budget"},
+    "redundant budget, share 0.25": {"redundant_scope": "budget", "derived_share": 0.25},
+    "redundant budget, share 0.75": {"redundant_scope": "budget", "derived_share": 0.75},
+    "redundant budget, annotate": {"redundant_scope": "budget", "redundant": "annotate"},
 }
 EXTRA = ("derived_token_share", "derived_only_evidence")
 
@@ -98,26 +105,30 @@ def collect(memory: Memory, space: str, questions: Sequence[Question], budget: i
 
 
 def score(
-    rows: Sequence[Any],
+    rows: Mapping[int, Sequence[Any]],
     built: Sequence[str],
-    budgets: Sequence[int],
     count: Callable[[str], int],
     history: int,
+    chosen: Sequence[str] = (),
 ) -> dict[str, dict[int, list[Scored]]]:
+    """Every variant (or the ``chosen`` ones) at every budget, fused from the members'
+    results for that budget, as the live strategy is (it is not prefix-consistent: the eval
+    harness asks it again at each budget)."""
     scored: dict[str, dict[int, list[Scored]]] = {}
-    for question, results, timings in rows:
-        lists: dict[str, tuple[list[Hit], float]] = {
-            f"only:{m}": (r.hits, timings[m]) for m, r in results.items()
-        }
-        for name, overrides in VARIANTS.items():
-            config = GraphmemSettings(**overrides)
-            current = plan(config, built)
-            started = time.perf_counter()
-            hits = compose(results, current, config, max(budgets), count)
-            fusion = (time.perf_counter() - started) * 1000
-            lists[name] = (hits, fusion + sum(timings[m] for m in current.members))
-        for name, (hits, latency) in lists.items():
-            record(scored.setdefault(name, {}), question, hits, latency, (budgets, count, history))
+    variants = {n: o for n, o in VARIANTS.items() if not chosen or n in chosen}
+    for budget, questions in rows.items():
+        how = ((budget,), count, history)
+        for question, results, timings in questions:
+            for m, r in results.items():
+                record(scored.setdefault(f"only:{m}", {}), question, r.hits, timings[m], how)
+            for name, overrides in variants.items():
+                config = GraphmemSettings(**overrides)
+                current = plan(config, built)
+                started = time.perf_counter()
+                hits = compose(results, current, config, budget, count)
+                fusion = (time.perf_counter() - started) * 1000
+                latency = fusion + sum(timings[m] for m in current.members)
+                record(scored.setdefault(name, {}), question, hits, latency, how)
     return scored
 
 
@@ -150,17 +161,23 @@ def arguments(description: str) -> argparse.Namespace:
     parser.add_argument("--limit", type=int, help="only the first N conversations")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--cache", type=Path, help="keep the members' results here (pickle)")
+    parser.add_argument(
+        "--variant", action="append", dest="variants", default=[], help="only these (repeatable)"
+    )
     return parser.parse_args()
 
 
-Conversation = tuple[str, Sequence[str], list[Any], int]  # space, builders, rows, history
+# space, builders, the members' results by budget, the conversation's tokens
+Conversation = tuple[str, Sequence[str], dict[int, list[Any]], int]
 
 
 def conversations(
     args: argparse.Namespace, memory: Memory, budgets: Sequence[int], count: Callable[[str], int]
 ) -> Iterator[Conversation]:
-    """Each conversation's space, its builders, the members' results for every question
-    (from the cache when there) and the conversation's tokens."""
+    """Each conversation's space, its builders, the members' results for every question at
+    every budget (asked, as live, for ``member_budget_factor`` times it; from the cache when
+    there) and the conversation's tokens."""
+    factor = GraphmemSettings().member_budget_factor
     dataset = load(args.data, "locomo")
     for conv in dataset.conversations[: args.limit]:
         space = f"{args.space_prefix}-{conv.conversation_id}"
@@ -169,14 +186,17 @@ def conversations(
             raise SystemExit(f"space {space} is empty: build it first (this never ingests)")
         memory._ready()
         questions = [q for q, _ in locomo_questions(conv, dataset)]
-        cached = args.cache / f"{space}-{max(budgets)}.pickle" if args.cache else None
-        if cached is not None and cached.exists():
-            rows = pickle.loads(cached.read_bytes())
-        else:
-            rows = collect(memory, space, questions, max(budgets))
+        rows: dict[int, list[Any]] = {}
+        for budget in budgets:
+            asked = math.ceil(budget * factor)
+            cached = args.cache / f"{space}-{asked}.pickle" if args.cache else None
+            if cached is not None and cached.exists():
+                rows[budget] = pickle.loads(cached.read_bytes())
+                continue
+            rows[budget] = collect(memory, space, questions, asked)
             if cached is not None:
                 cached.parent.mkdir(parents=True, exist_ok=True)
-                cached.write_bytes(pickle.dumps(rows))
+                cached.write_bytes(pickle.dumps(rows[budget]))
         yield space, built["builders"], rows, history_tokens(conv, count)
 
 
@@ -207,7 +227,7 @@ def main() -> None:
     count = token_counter(memory)
     everything: dict[str, dict[int, list[Scored]]] = {}
     for space, built, rows, history in conversations(args, memory, budgets, count):
-        merge(everything, score(rows, built, budgets, count, history))
+        merge(everything, score(rows, built, count, history, args.variants))
         print(f"{space}: {len(rows)} questions", flush=True)
     write(everything, args.out)
 

@@ -110,23 +110,25 @@ def variants(graph: nx.Graph) -> dict[str, Fuse]:
 
 
 def score(
-    rows: Sequence[Any],
+    rows: Mapping[int, Sequence[Any]],
     built: Sequence[str],
     graph: nx.Graph,
-    budgets: Sequence[int],
     count: Callable[[str], int],
     history: int,
 ) -> Scores:
+    """Each variant at each budget, from the members' results for that budget."""
     config = GraphmemSettings()
     current = plan(config, built)
     scored: Scores = {}
-    for question, results, timings in rows:
-        members_ms = sum(timings[m] for m in current.members)
-        for name, fuse in variants(graph).items():
-            started = time.perf_counter()
-            hits = compose(results, current, config, max(budgets), count, fuse)
-            latency = members_ms + (time.perf_counter() - started) * 1000
-            record(scored.setdefault(name, {}), question, hits, latency, (budgets, count, history))
+    for budget, questions in rows.items():
+        for question, results, timings in questions:
+            members_ms = sum(timings[m] for m in current.members)
+            for name, fuse in variants(graph).items():
+                started = time.perf_counter()
+                hits = compose(results, current, config, budget, count, fuse)
+                latency = members_ms + (time.perf_counter() - started) * 1000
+                how = ((budget,), count, history)
+                record(scored.setdefault(name, {}), question, hits, latency, how)
     return scored
 
 
@@ -138,8 +140,8 @@ def main() -> None:
     everything: Scores = {}
     for space, built, rows, history in conversations(args, memory, budgets, count):
         graph = provenance_graph(memory, space)
-        merge(everything, score(rows, built, graph, budgets, count, history))
-        print(f"{space}: {len(rows)} questions, {graph.number_of_nodes()} nodes", flush=True)
+        merge(everything, score(rows, built, graph, count, history))
+        print(f"{space}: {graph.number_of_nodes()} nodes", flush=True)
     write(everything, args.out)
 
 

@@ -3,10 +3,11 @@ members found it, at which rank, and why it sits where it does."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from math import ceil
 
 from graphmem.retrieval.base import Hit, RetrievalResult
+from graphmem.retrieval.packer import pack
 from graphmem.strategy.fusion import (
     Count,
     Derived,
@@ -51,10 +52,12 @@ def compose(
         k=config.rrf_k,
     )
     ranks = {t.ref.id: i for i, t in enumerate(turns, start=1)}
+    rule = (config.derived_share, count, config.redundant, config.cited_turns)
+    placed = interleave(turns, derived, *rule)
+    if config.redundant_scope == "budget" and config.redundant != "keep":
+        placed = interleave(turns, derived, *rule, ahead=shown_turns(placed, budget, count))
     out: list[Hit] = []
-    for item, _ in interleave(
-        turns, derived, config.derived_share, count, config.redundant, config.cited_turns
-    ):
+    for item, _ in placed:
         if isinstance(item, FusedTurn):
             # The votes only go into an agreement path; counting them for every turn of
             # every member's list cost a few ms a query.
@@ -64,6 +67,27 @@ def compose(
         else:
             out.append(_derived_hit(item, ranks, config.derived_rank))
     return out
+
+
+def shown_turns(
+    placed: Sequence[tuple[FusedTurn | Derived, int]], budget: int, count: Count
+) -> frozenset[str]:
+    """The turns the packer would show from this list at ``budget`` (the packer itself, so
+    session headers and skipped misfits count as they will)."""
+    hits = [
+        item.hit
+        if isinstance(item, Derived)
+        else Hit.model_construct(
+            node_id=item.ref.id,
+            label="Passage",
+            score=item.score,
+            strategy=STRATEGY,
+            path=[],
+            passages=[item.ref],
+        )
+        for item, _ in placed
+    ]
+    return frozenset(p.id for p in pack(hits, budget, count).passages)
 
 
 def _turn_hit(

@@ -177,11 +177,13 @@ def adds(keep: Filter, text: str, passages: Sequence[PassageRef]) -> bool:
     return any(w.isdigit() for w in new) if keep == "new_numbers" else bool(new)
 
 
-def redundant(mode: Redundancy, item: Derived, inside: set[str]) -> bool:
+def redundant(
+    mode: Redundancy, item: Derived, inside: set[str], ahead: frozenset[str] = frozenset()
+) -> bool:
     """An item every turn of which the context already holds (shown, or cited by a better
-    item) adds no evidence: ``drop`` leaves it out, ``annotate`` keeps it only when it adds
-    a number its turns lack (a resolved date), ``keep`` keeps it."""
-    if mode == "keep" or not {p.id for p in item.hit.passages} <= inside:
+    item) or will show (``ahead``) adds no evidence: ``drop`` leaves it out, ``annotate``
+    keeps it only when it adds a number its turns lack (a resolved date), ``keep`` keeps it."""
+    if mode == "keep" or not all(p.id in inside or p.id in ahead for p in item.hit.passages):
         return False
     return mode == "drop" or not adds("new_numbers", item.hit.text, item.hit.passages)
 
@@ -193,11 +195,14 @@ def interleave(
     count: Count,
     mode: Redundancy = "keep",
     cited_turns: CitedTurns = "show",
+    ahead: frozenset[str] = frozenset(),
 ) -> list[tuple[FusedTurn | Derived, int]]:
     """Both queues in one list with their token costs: the next item is derived while the
     derived items hold at most ``share`` of the tokens so far (and derived are left).
-    Derived items that would be redundant when their turn comes are skipped; with
-    ``cited_turns = "skip"`` so is a turn a derived item already stands in for."""
+    Derived items that would be redundant when their turn comes are skipped, redundant
+    against the turns in the context so far and the turns ``ahead`` (those the budget's
+    context will show later in the list); with ``cited_turns = "skip"`` so is a turn a
+    derived item already stands in for."""
     out: list[tuple[FusedTurn | Derived, int]] = []
     used = {"turns": 0, "derived": 0}
     inside: set[str] = set()
@@ -208,7 +213,7 @@ def interleave(
         if d < len(derived) and (t >= len(turns) or wants):
             item = derived[d]
             d += 1
-            if redundant(mode, item, inside):
+            if redundant(mode, item, inside, ahead):
                 continue
             cost = count(item.hit.text)
             used["derived"] += cost

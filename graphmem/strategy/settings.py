@@ -98,6 +98,12 @@ class GraphmemSettings(DesignSettings):
         "by a better item): keep it, drop it, or keep it only when it adds a number its "
         "turns lack (annotate: a resolved date)",
     )
+    redundant_scope: Literal["placed", "budget"] = Field(
+        default="placed",
+        description="which turns make a derived item redundant: those placed before it in the "
+        "list (placed), or also those the budget's context shows after it (budget: an item "
+        "restating a turn the reader gets anyway gives its tokens to an item for another turn)",
+    )
     cited_turns: Literal["show", "skip"] = Field(
         default="show",
         description="a turn a derived item already stands in for: show it in full when its "

@@ -271,3 +271,28 @@ def test_items_for_the_same_turn_order_by_agreement_then_cost_not_by_member_orde
     backward = derived_items(dict(reversed(results.items())), fused, words, "off")
     assert [d.hit.node_id for d in forward] == ["shared", "short", "long"]
     assert [d.hit.node_id for d in backward] == [d.hit.node_id for d in forward]
+
+
+@pytest.mark.parametrize("budget", [60, 100, 200])
+def test_budget_scope_drops_items_restating_turns_the_context_shows(budget: int) -> None:
+    # b has a short fact for every turn a ranks: under the "placed" scope each fact comes
+    # just before its turn, so the context shows both; under "budget" the facts go to turns
+    # the context does not show, and the context cites more turns for the same tokens.
+    results = {
+        "a": result(*(turns_hit(n) for n in range(1, 80))),
+        "b": result(*(text_hit(f"f{n}", f"fact {n}", n) for n in range(1, 80))),
+    }
+    current = Plan(("a", "b"), {"a": 1.0, "b": 1.0})
+
+    def context(scope: str) -> tuple[set[str], set[str]]:
+        config = GraphmemSettings(redundant_scope=scope)
+        packed = pack(compose(results, current, config, budget, words), budget, words)
+        shown = {p.source_id for p in packed.passages}
+        return shown, {p.source_id for i in packed.items for p in i.cites}
+
+    shown, cited = context("placed")
+    assert shown & cited
+    wide_shown, wide_cited = context("budget")
+    assert wide_shown == shown
+    assert wide_cited and not wide_shown & wide_cited
+    assert len(wide_shown | wide_cited) > len(shown | cited)
