@@ -89,9 +89,9 @@ class Settings(BaseSettings):
         default=True, description="freeze prepared state out of full GC passes (query p95)"
     )
     # How long a retriever trusts its in-memory snapshot of a space (PREMem's items,
-    # AnchorMem's facts, CAST's scenes) before one small read checks the space for writes
-    # (retrieval/exact.py: Versioned). After a Memory's own ingest its kept retrievers check
-    # at the next query (Retriever.refresh);
+    # AnchorMem's facts, CAST's scenes, Amory's stories) before one small read checks the
+    # space for writes (retrieval/exact.py: Versioned). After a Memory's own ingest its kept
+    # retrievers read their snapshot again at the next query (Retriever.refresh);
     # this bounds how late a long-lived process sees another process's ingest.
     snapshot_recheck_seconds: float = Field(
         default=1.0,

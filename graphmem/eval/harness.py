@@ -6,158 +6,69 @@ strategy with the largest budget (that call is the latency), and the same hits a
 at every budget (a retriever that is not ``prefix_consistent`` is asked again per budget).
 Ranking metrics read ``RetrievalResult.ranked_source_ids()``; budget
 metrics read the packed context. With an LLM configured, each packed context is also
-answered and scored (F1, BLEU-1, LLM-as-judge); without one those keys are absent.
+answered and scored (F1, BLEU-1, LLM-as-judge); without one those keys are absent. What
+one question scores is in ``scoring``.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
-from graphmem.answer import answer_or_none
 from graphmem.build_cost import space_build_costs
 from graphmem.errors import ConfigError
-from graphmem.eval.aggregate import Scored, aggregate, ranked_sessions, split_evidence
-from graphmem.eval.metrics import (
-    ADVERSARIAL_CATEGORY,
-    CATEGORY_NAMES,
-    JUDGE_PROMPT,
-    JudgeVerdict,
-    answer_token_recall,
-    bleu1,
-    context_compression,
-    coverage_at_k,
-    evidence_recall_at_k,
-    evidence_recall_in,
-    locomo_f1,
-    memory_coverage,
-    recall_all_at_k,
-    recall_any_at_k,
+from graphmem.eval.aggregate import Scored, aggregate, split_evidence
+from graphmem.eval.metrics import ADVERSARIAL_CATEGORY, CATEGORY_NAMES
+from graphmem.eval.scoring import (
+    BUDGET_METRICS,
+    LLM_METRICS,
+    LOCOMO_KS,
+    LONGMEMEVAL_KS,
+    Question,
+    RankScorer,
+    Values,
+    budget_values,
+    judge,
+    locomo_metric_names,
+    locomo_rank_values,
+    longmemeval_metric_names,
+    longmemeval_rank_scorer,
 )
 from graphmem.ingest.formats import load
 from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.ingest.writer import session_date_text
-from graphmem.llm import LLMUsage, Message, StructuredLLM, with_fallback
+from graphmem.llm import LLMUsage
 from graphmem.memory import Memory
-from graphmem.retrieval.base import RetrievalResult, Retriever, settle
-from graphmem.retrieval.packer import PackedContext, pack
+from graphmem.retrieval.base import Retriever, settle
+from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import build_retriever, builders_for
 from graphmem.turns import render_turn
 
-LOCOMO_KS = (5, 10, 20)
-LONGMEMEVAL_KS = (5, 10)
-BUDGET_METRICS = (
-    "evidence_recall_at_budget",
-    "answer_token_recall_at_budget",
-    "memory_coverage_at_budget",
-    "context_compression_at_budget",
-)
-LLM_METRICS = ("f1", "bleu1", "judge")
-
-Values = dict[str, float | None]
-
-
-@dataclass(frozen=True)
-class Question:
-    """A question ready to score: ``evidence`` holds only ids of stored turns."""
-
-    text: str
-    answer: str | None
-    category: int | None
-    group: str
-    evidence: list[str]
-    answer_sessions: list[str] = field(default_factory=list)
-
-
-RankScorer = Callable[[Question, RetrievalResult], Values]
-
-
-def locomo_metric_names(with_llm: bool) -> list[str]:
-    names = [f"evidence_recall_at_{k}" for k in LOCOMO_KS]
-    names += [f"coverage_at_{k}" for k in LOCOMO_KS]
-    return names + list(BUDGET_METRICS) + (list(LLM_METRICS) if with_llm else [])
-
-
-def longmemeval_metric_names(with_llm: bool) -> list[str]:
-    names = [f"recall_any_at_{k}" for k in LONGMEMEVAL_KS]
-    names += [f"recall_all_at_{k}" for k in LONGMEMEVAL_KS]
-    return names + list(BUDGET_METRICS) + (list(LLM_METRICS) if with_llm else [])
-
-
-def judge(llm: StructuredLLM, question: str, gold: str, generated: str) -> float:
-    """LLM-as-judge J for one answer: 1.0 for CORRECT, 0.0 for WRONG."""
-    prompt = JUDGE_PROMPT.format(question=question, gold_answer=gold, generated_answer=generated)
-    messages = [Message(role="user", content=prompt)]
-    return 1.0 if llm.generate(messages, JudgeVerdict).label == "CORRECT" else 0.0
-
-
-def budget_values(
-    question: Question,
-    context: PackedContext,
-    llm: StructuredLLM | None,
-    history_tokens: int = 0,
-) -> Values:
-    """The metrics of one packed context: evidence and answer-token recall, Amory's memory
-    coverage and context compression (against ``history_tokens``, the whole conversation),
-    and with an LLM the answer scores (the reader sees exactly ``context.render()``)."""
-    rendered = context.render()
-    values: Values = {
-        "evidence_recall_at_budget": evidence_recall_in(context.source_ids, question.evidence),
-        "answer_token_recall_at_budget": (
-            answer_token_recall(rendered, question.answer) if question.answer else None
-        ),
-        "memory_coverage_at_budget": memory_coverage(context.source_ids, question.evidence),
-        "context_compression_at_budget": context_compression(context.tokens, history_tokens),
-    }
-    if llm is not None:
-        if question.answer is None:
-            values.update(dict.fromkeys(LLM_METRICS))
-        else:
-            # A question the model gives no valid answer (or verdict) for is scored as an
-            # empty answer (and no verdict), logged and counted, instead of ending the run.
-            predicted = answer_or_none(llm, question.text, rendered) or ""
-            values["f1"] = locomo_f1(predicted, question.answer, question.category)
-            values["bleu1"] = bleu1(predicted, question.answer)
-            values["judge"] = with_fallback(
-                llm,
-                lambda p: judge(llm, question.text, question.answer or "", p),
-                _no_verdict,
-                predicted,
-                what="judge",
-            )
-    return values
-
-
-def _no_verdict(_: str) -> float | None:
-    return None
-
-
-def locomo_rank_values(question: Question, result: RetrievalResult) -> Values:
-    ranked = result.ranked_source_ids()
-    values: Values = {}
-    for k in LOCOMO_KS:
-        values[f"evidence_recall_at_{k}"] = evidence_recall_at_k(ranked, question.evidence, k)
-        values[f"coverage_at_{k}"] = coverage_at_k(ranked, question.evidence, k)
-    return values
-
-
-def longmemeval_rank_scorer(session_of: Mapping[str, str]) -> RankScorer:
-    """Session-level recall: the ranked turns mapped to their sessions (first hit wins)."""
-
-    def score(question: Question, result: RetrievalResult) -> Values:
-        sessions = ranked_sessions(result.ranked_source_ids(), session_of)
-        values: Values = {}
-        for k in LONGMEMEVAL_KS:
-            values[f"recall_any_at_{k}"] = recall_any_at_k(sessions, question.answer_sessions, k)
-            values[f"recall_all_at_{k}"] = recall_all_at_k(sessions, question.answer_sessions, k)
-        return values
-
-    return score
+# The scoring names live in ``scoring``; benchmarks and tests import them from here.
+__all__ = [
+    "BUDGET_METRICS",
+    "LLM_METRICS",
+    "LOCOMO_KS",
+    "LONGMEMEVAL_KS",
+    "Question",
+    "RankScorer",
+    "Values",
+    "budget_values",
+    "history_tokens",
+    "judge",
+    "locomo_metric_names",
+    "locomo_questions",
+    "locomo_rank_values",
+    "longmemeval_metric_names",
+    "longmemeval_question",
+    "longmemeval_rank_scorer",
+    "run_locomo",
+    "run_longmemeval",
+]
 
 
 class _Evaluator:

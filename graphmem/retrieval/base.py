@@ -173,7 +173,9 @@ class Retriever(ABC):
 
     def refresh(self) -> None:  # noqa: B027 - optional hook, a no-op by default
         """This process wrote to the space: whatever the retriever keeps of it (a snapshot
-        trusted for ``snapshot_recheck_seconds``) is checked at the next query."""
+        trusted for ``snapshot_recheck_seconds``) is read again at the next query. A
+        retriever that keeps a snapshot must implement it (``Versioned.forget``);
+        ``Memory.ingest_dataset`` calls it."""
 
     def prepare(self) -> None:  # noqa: B027 - optional hook, a no-op by default
         """Do now the one-off work the first query would do (SEEM: project the space's graph,

@@ -13,7 +13,9 @@ and last write of what the snapshot holds, one small read) is compared with the 
 snapshot was read under, and a different row reads the snapshot again. The read is a
 round trip (~2.5 ms); with three designs holding snapshots that was a tenth of the
 ``graphmem`` strategy's time, so a checked snapshot is trusted for ``recheck`` seconds
-(``snapshot_recheck_seconds``, 1 s by default; 0 checks at every query).
+(``snapshot_recheck_seconds``, 1 s by default; 0 checks at every query). ``forget``
+(``Retriever.refresh``: this process wrote to the space) drops the snapshot, so the next
+query reads it again whatever the version row says.
 """
 
 from __future__ import annotations
@@ -78,8 +80,8 @@ def _kept(row: dict[str, Any]) -> dict[str, Any]:
 
 class Versioned(Generic[T]):
     """A snapshot read by ``load`` and read again whenever ``version`` (a statement taking
-    ``$space``, one row) returns a different row than the one it was read under; a version
-    checked less than ``recheck`` seconds ago is not read again."""
+    ``$space``, one row) returns a different row than the one it was read under, or after
+    ``forget``; a version checked less than ``recheck`` seconds ago is not read again."""
 
     def __init__(
         self,
@@ -117,6 +119,9 @@ class Versioned(Generic[T]):
         return self._value
 
     def forget(self) -> None:
-        """Read the version at the next ``get``, however recent the last check (this
-        process wrote to the space)."""
+        """Read the snapshot again at the next ``get`` (this process wrote to the space).
+        The value is dropped, not only the check: a write that updates nodes in place
+        (a story gaining a headline, a fact a source) can leave the version row as it was."""
+        self._value = None
+        self._version = None
         self._checked = -math.inf

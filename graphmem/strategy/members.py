@@ -26,6 +26,7 @@ class Plan:
     members: tuple[str, ...]
     weights: dict[str, float]
     missing: dict[str, list[str]] = field(default_factory=dict)  # strategy -> absent builders
+    excluded_fallback: str = ""  # the fallback the space would take, left out by ``exclude``
 
     def notes(self) -> list[str]:
         """What the space lacks, for ``--explain`` and the result's notes."""
@@ -34,6 +35,11 @@ class Plan:
             out.append(
                 f"{strategy} not fused: the space lacks the {', '.join(builders)} layer "
                 f"(graphmem ingest FILE --space S --builders {','.join(builders)})"
+            )
+        if self.excluded_fallback:
+            out.append(
+                f"no fallback: {self.excluded_fallback} would answer a space without designs, "
+                "but exclude leaves it out"
             )
         return out
 
@@ -65,14 +71,19 @@ def plan(settings: GraphmemSettings, built: Collection[str]) -> Plan:
             missing[strategy] = absent
         else:
             ready.append(strategy)
+    excluded_fallback = ""
     if not settings.members and set(ready) <= set(settings.baselines) and settings.fallback:
         # No design or layer to fuse: the baselines alone would be BM25, weaker than the
-        # dense + BM25 fusion a space without designs was answered with before.
-        ready = [settings.fallback]
+        # dense + BM25 fusion a space without designs was answered with before. A fallback
+        # that is excluded is left out like any member (an ablation asked for it).
+        if settings.fallback in settings.exclude:
+            excluded_fallback = settings.fallback
+        else:
+            ready = [settings.fallback]
     family = {s: settings.family.get(s, s) for s in ready}
     if not settings.members:  # a family's own ranker adds nothing its re-orderers do not
         heads = {f for s, f in family.items() if f != s}
         ready = [s for s in ready if s not in heads]
     sizes = Counter(family.get(s, s) for s in ready)
     weights = {s: 1.0 / sizes[family.get(s, s)] for s in ready}
-    return Plan(tuple(ready), weights, missing)
+    return Plan(tuple(ready), weights, missing, excluded_fallback)

@@ -191,6 +191,57 @@ def test_excerpt_fill_brings_single_turns_of_other_stories_after_the_k_stories(
     assert scores == sorted(scores, reverse=True)
 
 
+def _sessions_found(memory: Memory, space: str, question: str) -> set[str]:
+    """The sessions (``D3``) of every turn Amory's kept retriever cites for ``question``."""
+    hits = memory.retriever("amory", space).retrieve(question, 4000).hits
+    return {p.source_id.split(":")[0] for h in hits for p in h.passages}
+
+
+def test_a_kept_retriever_sees_a_later_session_at_the_next_query(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str
+) -> None:
+    """The Memory that ingests refreshes its kept retriever (trusted for 600 s, so no version
+    read would catch it); another Memory's retriever, checking at every query, sees the new
+    session through ``amory.version``."""
+    writer = memory_for(
+        settings.model_copy(update={"snapshot_recheck_seconds": 600.0}), store, embedder
+    )
+    reader = memory_for(
+        settings.model_copy(update={"snapshot_recheck_seconds": 0.0}), store, embedder
+    )
+    conv = two_topics()
+    question = "How long did Ben take for the Lisbon marathon?"
+    ingest(writer, space, conv.model_copy(update={"sessions": conv.sessions[:2]}))
+    assert _sessions_found(writer, space, question) == {"D1", "D2"}
+    assert _sessions_found(reader, space, question) == {"D1", "D2"}
+    ingest(writer, space, conv.model_copy(update={"sessions": conv.sessions[2:4]}))
+    assert "D4" in _sessions_found(writer, space, question), "the writer's snapshot is stale"
+    assert "D4" in _sessions_found(reader, space, question), "the version missed the ingest"
+
+
+def test_the_version_sees_stories_built_over_stored_turns(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str
+) -> None:
+    """A build that adds no turn (the turns were stored first) still changes the version:
+    stories, items, subplots and side facts are counted, not only turns."""
+    every_query = settings.model_copy(update={"snapshot_recheck_seconds": 0.0})
+    reader = memory_for(every_query, store, embedder)
+    writer = memory_for(settings, store, embedder)
+    conv = two_topics()
+    writer.ingest_dataset(Dataset(conversations=[conv], qa={}), space, [])  # turns only
+    question = "Who is Pixel?"
+    before = reader.retriever("amory", space).retrieve(question, 2000).hits
+    assert [h.node_id for h in before] == ["history"]  # no story yet: the full history
+    version = store.read("amory.version", space=space)[0]
+    ingest(writer, space, conv)
+    after = store.read("amory.version", space=space)[0]
+    assert after["passages"] == version["passages"] and after != version
+    assert after["narratives"] and after["items"] == 24 and after["updated"]
+    hits = reader.retriever("amory", space).retrieve(question, 2000).hits
+    assert hits[0].label in ("Narrative", "Subplot")
+    assert all(h.node_id != "history" for h in hits)
+
+
 # --- the LLM path ---------------------------------------------------------------------------
 def _numbers(section: str) -> list[int]:
     return [int(n) for n in re.findall(r"^(\d+)\. ", section, re.MULTILINE)]

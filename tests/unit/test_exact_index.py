@@ -4,12 +4,14 @@ to the smaller id, nodes without an embedding left out."""
 from __future__ import annotations
 
 import math
+from typing import Any, cast
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graphmem.retrieval.exact import ExactIndex
+from graphmem.retrieval.exact import ExactIndex, Versioned
+from graphmem.store import GraphStore
 
 
 def _rows(vectors: list[list[float] | None]) -> list[dict[str, object]]:
@@ -60,3 +62,39 @@ def test_top_k_is_the_sorted_prefix_of_every_cosine(
     assert [r["score"] for r in got] == sorted((r["score"] for r in got), reverse=True)
     for row, (neg, _) in zip(got, expected, strict=False):
         assert math.isclose(row["score"], -neg, abs_tol=1e-9)
+    # The ids too, wherever the order is not a near-tie: a row whose expected score is more
+    # than 1e-9 from both neighbours' has one place (float rounding may swap closer ones).
+    scores = [-neg for neg, _ in expected]
+    for i, row in enumerate(got):
+        apart = all(
+            abs(scores[i] - scores[j]) > 1e-9 for j in (i - 1, i + 1) if 0 <= j < len(scores)
+        )
+        if apart:
+            assert row["id"] == expected[i][1]
+
+
+class _VersionStore:
+    """A store whose version row never changes, as after an update in place."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        self.reads += 1
+        return [{"items": 1, "updated": "2024-01-01"}]
+
+
+def test_forget_reads_the_snapshot_again_even_when_the_version_row_is_unchanged() -> None:
+    store = _VersionStore()
+    loads: list[int] = []
+
+    def load() -> int:
+        loads.append(len(loads))
+        return len(loads)
+
+    snapshot = Versioned(cast(GraphStore, store), "s", "x.version", load, recheck=600.0)
+    assert snapshot.get() == 1 and snapshot.get() == 1
+    assert store.reads == 1  # trusted within recheck seconds
+    snapshot.forget()  # this process wrote: the next get reads the snapshot, not only the row
+    assert snapshot.get() == 2
+    assert snapshot.get() == 2 and len(loads) == 2

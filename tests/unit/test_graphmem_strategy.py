@@ -296,3 +296,16 @@ def test_budget_scope_drops_items_restating_turns_the_context_shows(budget: int)
     assert wide_shown == shown
     assert wide_cited and not wide_shown & wide_cited
     assert len(wide_shown | wide_cited) > len(shown | cited)
+
+
+def test_an_excluded_fallback_is_no_fallback_and_the_notes_say_so() -> None:
+    alone = plan(GraphmemSettings(exclude=("hybrid",)), ())
+    assert "hybrid" not in alone.members
+    assert alone.members == ("fulltext",)  # the baselines answer alone
+    assert alone.excluded_fallback == "hybrid"
+    assert any("no fallback: hybrid" in note for note in alone.notes())
+    # Not excluded, or not needed: nothing to say.
+    assert plan(GraphmemSettings(), ()).excluded_fallback == ""
+    with_design = plan(GraphmemSettings(exclude=("hybrid",)), ("premem",))
+    assert with_design.members == ("premem", "fulltext")
+    assert not any("fallback" in note for note in with_design.notes())

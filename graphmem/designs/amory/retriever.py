@@ -17,6 +17,10 @@
 
 A conversation without stories yet (an LLM build with fewer than T turns) is answered from
 its full history, as the paper does below T.
+
+The leaves, turns and side facts are read once into a ``Snapshot`` kept behind
+``amory.version`` (``Versioned``): read again when the version row changes, and at the next
+query after ``refresh()`` (this process wrote to the space).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from graphmem.designs.amory.config import AmorySettings
-from graphmem.designs.amory.semantic import SemanticSearch
+from graphmem.designs.amory.semantic import FactIndex, SemanticSearch
 from graphmem.designs.amory.timeline import Vector
 from graphmem.llm import StructuredLLM, build_llm
 from graphmem.nlp import query_entities
@@ -41,6 +45,7 @@ from graphmem.retrieval.base import (
     Retriever,
     k_for_budget,
 )
+from graphmem.retrieval.exact import Versioned
 from graphmem.retrieval.passages import FulltextRetriever
 
 # Turns the lexical leg scores (the rest count as 0): at least 100, and at least as many
@@ -66,12 +71,27 @@ class Leaf:
         return where if self.label == "Narrative" else f"{where} > subplot: {self.headline}"
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """What the retriever ranks over, read at once so a query never mixes two reads."""
+
+    leaves: list[Leaf]
+    passages: dict[str, PassageRef]
+    vectors: dict[str, Vector]  # every turn's, for the excerpt scores
+    unstoried: list[str]  # turns of conversations without a story yet (full history)
+    facts: FactIndex
+
+
 def _vector(value: Any) -> Vector:
     return np.asarray(value or [], dtype=np.float32)
 
 
 class AmoryRetriever(Retriever):
     name = "amory"
+    # The BM25 leg reads max(100, k_for_budget(budget)) turns, so a larger budget can score
+    # turns a smaller one counts as 0 and reorder the leaves: the hits for a small budget
+    # are not the first hits for a large one, and the evaluation retrieves at each budget.
+    prefix_consistent = False
 
     def __init__(self, ctx: RetrievalContext, config: AmorySettings | None = None) -> None:
         super().__init__(ctx)
@@ -79,33 +99,46 @@ class AmoryRetriever(Retriever):
         self.llm: StructuredLLM | None = build_llm(ctx.settings)
         self.semantic = SemanticSearch(ctx, self.config, self.llm)
         self._fulltext = FulltextRetriever(ctx)
-        self._leaves: list[Leaf] | None = None
-        self._passages: dict[str, PassageRef] = {}
-        self._vectors: dict[str, Vector] = {}
-        self._unstoried: list[str] = []
+        self._snapshot = Versioned.of(ctx, "amory.version", self._load)
 
     # --- snapshot -------------------------------------------------------------------------
+    def refresh(self) -> None:
+        self._snapshot.forget()
+
     def prepare(self) -> None:
+        self._snapshot.get()
+
+    def snapshot(self) -> Snapshot:
+        """The space's stories, turns and side facts, read again when ``amory.version``
+        says they changed."""
+        return self._snapshot.get()
+
+    def _load(self) -> Snapshot:
         store, space = self.ctx.store, self.ctx.space
-        rows = store.read("amory.space_passages", space=space)
-        self._passages = {r["id"]: PassageRef.from_row(r) for r in rows}
-        self._vectors = {r["id"]: _vector(r["embedding"]) for r in rows}
-        self._unstoried = [r["id"] for r in rows if not r["storied"]]
-        self._leaves = [
+        # Stories before turns: a turn is written before any story holds it, so every turn
+        # of the stories read is among the turns read, even with an ingest in between.
+        leaves = [
             leaf
             for row in store.read("amory.snapshot_stories", space=space)
             for leaf in _leaves(row)
         ]
-        self.semantic.prepare()
+        rows = store.read("amory.space_passages", space=space)
+        return Snapshot(
+            leaves=leaves,
+            passages={r["id"]: PassageRef.from_row(r) for r in rows},
+            vectors={r["id"]: _vector(r["embedding"]) for r in rows},
+            unstoried=[r["id"] for r in rows if not r["storied"]],
+            facts=FactIndex.read(store, space),
+        )
 
     @property
     def leaves(self) -> list[Leaf]:
-        if self._leaves is None:
-            self.prepare()
-        return self._leaves or []
+        return self.snapshot().leaves
 
     # --- ranking --------------------------------------------------------------------------
-    def excerpt_scores(self, question: str, query: Vector, budget: int) -> dict[str, float]:
+    def excerpt_scores(
+        self, snap: Snapshot, question: str, query: Vector, budget: int
+    ) -> dict[str, float]:
         """How near each turn is to the question: its cosine and its BM25 score (scaled by
         the best one), averaged. The LLM reads names and rare words in a headline as well
         as its meaning; offline, the excerpts' words stand in for that reading."""
@@ -114,15 +147,15 @@ class AmoryRetriever(Retriever):
         top = max(lexical.values(), default=0.0) or 1.0
         return {
             pid: 0.5 * float(np.dot(query, vector)) + 0.5 * lexical.get(pid, 0.0) / top
-            for pid, vector in self._vectors.items()
+            for pid, vector in snap.vectors.items()
         }
 
     def offline_scores(
-        self, query: Vector, names: set[str], excerpts: dict[str, float]
+        self, leaves: Sequence[Leaf], query: Vector, names: set[str], excerpts: dict[str, float]
     ) -> list[float]:
         w = self.config.content_weight
         out = []
-        for leaf in self.leaves:
+        for leaf in leaves:
             headline = float(np.dot(query, leaf.vector)) if leaf.vector.size else 0.0
             best = max((excerpts[p] for p in leaf.passages), default=0.0)
             shared = len(names & {c.lower() for c in leaf.characters})
@@ -130,16 +163,16 @@ class AmoryRetriever(Retriever):
         return out
 
     def _ranked(
-        self, question: str, query: Vector, excerpts: dict[str, float]
+        self, leaves: Sequence[Leaf], question: str, query: Vector, excerpts: dict[str, float]
     ) -> tuple[list[int], list[float], str]:
         names = {n.lower() for n in query_entities(question)}
-        scores = self.offline_scores(query, names, excerpts)
+        scores = self.offline_scores(leaves, query, names, excerpts)
         order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
         if self.llm is None:
             return order, scores, "offline coherence (headline + characters + best excerpt)"
         from graphmem.designs.amory.coherence import choose
 
-        chosen = choose(self.llm, question, self.leaves, self.config.top_k)
+        chosen = choose(self.llm, question, leaves, self.config.top_k)
         rest = [i for i in order if i not in chosen]
         return chosen + rest, scores, "LLM coherence prompt"
 
@@ -147,28 +180,32 @@ class AmoryRetriever(Retriever):
     def retrieve(self, query: str, budget: int) -> RetrievalResult:
         started = time.perf_counter()
         vector = self.ctx.embedder.embed([query])[0]
+        snap = self.snapshot()  # once: the whole query ranks over one read of the space
         timings: dict[str, float] = {}
         hits: list[Hit] = []
-        if self.leaves:
-            excerpts = self.excerpt_scores(query, vector, budget)
-            order, scores, how = self._ranked(query, vector, excerpts)
+        if snap.leaves:
+            excerpts = self.excerpt_scores(snap, query, vector, budget)
+            order, scores, how = self._ranked(snap.leaves, query, vector, excerpts)
             timings["stories"] = (time.perf_counter() - started) * 1000
             k = self.config.top_k
-            chosen = [self._leaf_hit(self.leaves[i], scores[i], excerpts, how) for i in order[:k]]
-            facts, note = self.semantic.search(query, vector, self._passages)
+            chosen = [
+                self._leaf_hit(snap, snap.leaves[i], scores[i], excerpts, how) for i in order[:k]
+            ]
+            facts, note = self.semantic.search(query, vector, snap.passages, snap.facts)
             if chosen:
                 chosen[0].path.append(note)
             hits.extend(chosen)
             hits.extend(facts)
             if self.config.fill_budget:
-                hits.extend(self._fill(order[k:], scores, excerpts, hits, budget))
-        if self._unstoried:
-            hits.append(self._history_hit())
+                hits.extend(self._fill(snap, order[k:], scores, excerpts, hits, budget))
+        if snap.unstoried:
+            hits.append(self._history_hit(snap))
         timings["total"] = (time.perf_counter() - started) * 1000
         return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms=timings)
 
     def _fill(
         self,
+        snap: Snapshot,
         rest: list[int],
         scores: list[float],
         excerpts: dict[str, float],
@@ -178,12 +215,13 @@ class AmoryRetriever(Retriever):
         """What follows the k stories. ``stories``: the next-ranked leaves, whole.
         ``excerpts``: the best-scoring excerpts of all other leaves one by one, so that a
         question whose evidence lies in several stories reaches each of them."""
+        leaves = snap.leaves
         if self.config.fill == "stories":
             return [
-                self._leaf_hit(self.leaves[i], scores[i], excerpts, "next-ranked story")
+                self._leaf_hit(snap, leaves[i], scores[i], excerpts, "next-ranked story")
                 for i in rest
             ]
-        leaf_of = {p: self.leaves[i] for i in reversed(rest) for p in self.leaves[i].passages}
+        leaf_of = {p: leaves[i] for i in reversed(rest) for p in leaves[i].passages}
         shown = {p.id for hit in taken if not hit.cite_only for p in hit.passages}
         ranked = sorted((p for p in leaf_of if p not in shown), key=lambda p: (-excerpts[p], p))[
             : k_for_budget(budget)
@@ -195,12 +233,14 @@ class AmoryRetriever(Retriever):
                 score=round(excerpts[p], 4),
                 strategy=self.name,
                 path=["next-best excerpt (cosine + scaled BM25)", leaf_of[p].describe()],
-                passages=[self._passages[p]],
+                passages=[snap.passages[p]],
             )
             for p in ranked
         ]
 
-    def _leaf_hit(self, leaf: Leaf, score: float, excerpts: dict[str, float], how: str) -> Hit:
+    def _leaf_hit(
+        self, snap: Snapshot, leaf: Leaf, score: float, excerpts: dict[str, float], how: str
+    ) -> Hit:
         # Best excerpts first, so a leaf larger than what is left of the budget keeps the
         # ones nearest the question; the packer shows every turn in conversation order.
         ranked = sorted(leaf.passages, key=lambda p: -excerpts[p])
@@ -210,17 +250,17 @@ class AmoryRetriever(Retriever):
             score=round(score, 4),
             strategy=self.name,
             path=[how, leaf.describe(), f"characters: {', '.join(leaf.characters)}"],
-            passages=[self._passages[p] for p in ranked],
+            passages=[snap.passages[p] for p in ranked],
         )
 
-    def _history_hit(self) -> Hit:
+    def _history_hit(self, snap: Snapshot) -> Hit:
         return Hit(
             node_id="history",
             label="Passage",
             score=0.0,
             strategy=self.name,
             path=["fewer than T turns: the full history (Algorithm 1, line 7)"],
-            passages=[self._passages[p] for p in reversed(self._unstoried)],
+            passages=[snap.passages[p] for p in reversed(snap.unstoried)],
         )
 
 

@@ -8,9 +8,11 @@ entity-matched facts, and the hit's explain path says why.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from graphmem.designs.amory import prompts
 from graphmem.designs.amory.config import AmorySettings
@@ -22,10 +24,27 @@ from graphmem.llm import Message, StructuredLLM
 from graphmem.nlp import query_entities
 from graphmem.retrieval.base import Hit, PassageRef, RetrievalContext
 from graphmem.semantic import normalise_name as entity_key
+from graphmem.store import GraphStore
 
 LABELS = frozenset({"Fact", "Entity"})
 RELATIONSHIPS = frozenset({"SUBJECT", "OBJECT", "SYNONYM"})
 PARAMS = frozenset({"space", "names"})
+
+
+@dataclass(frozen=True)
+class FactIndex:
+    """The space's side facts and their vectors, one row each; part of the retriever's
+    snapshot, read again with it."""
+
+    facts: list[dict[str, Any]]
+    matrix: npt.NDArray[np.float32]
+
+    @classmethod
+    def read(cls, store: GraphStore, space: str) -> FactIndex:
+        facts = side_facts(store, space)
+        vectors = [np.asarray(f["embedding"], dtype=np.float32) for f in facts]
+        matrix = np.vstack(vectors) if vectors else np.zeros((0, 0), dtype=np.float32)
+        return cls(facts, matrix)
 
 
 class SemanticSearch:
@@ -36,16 +55,9 @@ class SemanticSearch:
         self.policy = Policy(
             LABELS, RELATIONSHIPS, PARAMS, config.cypher_row_cap, config.cypher_timeout_s
         )
-        self._facts: list[dict[str, Any]] = []
-        self._matrix = np.zeros((0, 0), dtype=np.float32)
-
-    def prepare(self) -> None:
-        self._facts = side_facts(self.ctx.store, self.ctx.space)
-        vectors = [np.asarray(f["embedding"], dtype=np.float32) for f in self._facts]
-        self._matrix = np.vstack(vectors) if vectors else np.zeros((0, 0), dtype=np.float32)
 
     def search(
-        self, question: str, query: Vector, passages: dict[str, PassageRef]
+        self, question: str, query: Vector, passages: dict[str, PassageRef], index: FactIndex
     ) -> tuple[list[Hit], str]:
         """Fact hits and how they were found (for --explain, even when none were)."""
         if self.config.fact_k == 0:
@@ -58,27 +70,32 @@ class SemanticSearch:
             if isinstance(found, list):
                 return found, "semantic: generated Cypher"
             how = f"semantic: {found}; entity-matched facts instead"
-        hits = self._matched(names, query, passages, how)
+        hits = self._matched(names, query, passages, how, index)
         return hits, f"{how} ({len(hits)} for names: {', '.join(names) or 'none'})"
 
     def _matched(
-        self, names: list[str], query: Vector, passages: dict[str, PassageRef], how: str
+        self,
+        names: list[str],
+        query: Vector,
+        passages: dict[str, PassageRef],
+        how: str,
+        index: FactIndex,
     ) -> list[Hit]:
         wanted = set(names)
         picked = [
             i
-            for i, f in enumerate(self._facts)
+            for i, f in enumerate(index.facts)
             if entity_key(f["subject"]) in wanted
             or entity_key(f["object"]) in wanted
             or any(f" {n} " in f" {f['text'].lower()} " for n in wanted)
         ]
         if not picked:
             return []
-        scores = self._matrix[picked] @ query
+        scores = index.matrix[picked] @ query
         best = [picked[j] for j in np.argsort(-scores, kind="stable")[: self.config.fact_k]]
         path = [how, f"names: {', '.join(names)}"]
         return [
-            self._hit(self._facts[i], float(self._matrix[i] @ query), path, passages) for i in best
+            self._hit(index.facts[i], float(index.matrix[i] @ query), path, passages) for i in best
         ]
 
     def _generated(

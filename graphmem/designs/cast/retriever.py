@@ -58,7 +58,7 @@ class CastRetriever(Retriever):
 
     def prepare(self) -> None:
         self._semantic.prepare()
-        prepare_dates(self.index().latest)  # the question cues' relative dates
+        self.index()
 
     # --- the space's scenes and views -------------------------------------------------------
     def index(self) -> EpisodicIndex:
@@ -74,7 +74,7 @@ class CastRetriever(Retriever):
             for row in read("cast.space_passages", space=self.ctx.space)
         }
         dim = self.ctx.embedder.dim
-        return EpisodicIndex(
+        index = EpisodicIndex(
             scenes=[SceneRow.from_row(r) for r in scene_rows],
             scene_vectors=_matrix([r["embedding"] for r in scene_rows], dim),
             views={r["centre"]: tuple(r["passage_ids"]) for r in view_rows},
@@ -84,6 +84,12 @@ class CastRetriever(Retriever):
             passages=passages,
             characters=sorted({r["character"] for r in scene_rows}),
         )
+        # The question cues' relative dates count from the latest scene, which a reload may
+        # move: build its parsers with the snapshot, not at the first question that needs
+        # them. Without scenes the reference is the clock, different at every question.
+        if index.scenes:
+            prepare_dates(index.latest)
+        return index
 
     # --- the query ----------------------------------------------------------------------
     def retrieve(self, query: str, budget: int) -> RetrievalResult:
