@@ -59,21 +59,15 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "share 0.75": {"derived_share": 0.75},
     "share 1": {"derived_share": 1.0},
     "redundant keep": {"redundant": "keep"},
-    "redundant annotate": {"redundant": "annotate"},
+    "redundant drop": {"redundant": "drop"},
+    "placed scope, annotate": {"redundant_scope": "placed"},
+    "placed scope, drop (session 7)": {"redundant_scope": "placed", "redundant": "drop"},
     "compress cited": {"compress": "cited"},
     "compress off": {"compress": "off"},
     "new_numbers": {"derived_filter": "new_numbers"},
     "cited turns skipped": {"cited_turns": "skip"},
-    "cited turns skipped, share 0.25": {"cited_turns": "skip", "derived_share": 0.25},
     "derived rank own": {"derived_rank": "own"},
     "derived rank both": {"derived_rank": "both"},
-    "derived rank both, share 0.25": {"derived_rank": "both", "derived_share": 0.25},
-    "derived rank both, share 0.75": {"derived_rank": "both", "derived_share": 0.75},
-    "derived rank both, agreement": {"derived_rank": "both", "fusion": "agreement"},
-    "redundant budget": {"redundant_scope": "budget"},
-    "redundant budget, share 0.25": {"redundant_scope": "budget", "derived_share": 0.25},
-    "redundant budget, share 0.75": {"redundant_scope": "budget", "derived_share": 0.75},
-    "redundant budget, annotate": {"redundant_scope": "budget", "redundant": "annotate"},
 }
 EXTRA = ("derived_token_share", "derived_only_evidence")
 
@@ -228,7 +222,7 @@ def main() -> None:
     everything: dict[str, dict[int, list[Scored]]] = {}
     for space, built, rows, history in conversations(args, memory, budgets, count):
         merge(everything, score(rows, built, count, history, args.variants))
-        print(f"{space}: {len(rows)} questions", flush=True)
+        print(f"{space}: {len(next(iter(rows.values())))} questions", flush=True)
     write(everything, args.out)
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from math import ceil
 
 from graphmem.retrieval.base import Hit, RetrievalResult
-from graphmem.retrieval.packer import pack
+from graphmem.retrieval.packer import PackedContext, pack
 from graphmem.strategy.fusion import (
     Count,
     Derived,
@@ -52,12 +52,8 @@ def compose(
         k=config.rrf_k,
     )
     ranks = {t.ref.id: i for i, t in enumerate(turns, start=1)}
-    rule = (config.derived_share, count, config.redundant, config.cited_turns)
-    placed = interleave(turns, derived, *rule)
-    if config.redundant_scope == "budget" and config.redundant != "keep":
-        placed = interleave(turns, derived, *rule, ahead=shown_turns(placed, budget, count))
     out: list[Hit] = []
-    for item, _ in placed:
+    for item, _ in place(turns, derived, config, budget, count):
         if isinstance(item, FusedTurn):
             # The votes only go into an agreement path; counting them for every turn of
             # every member's list cost a few ms a query.
@@ -69,11 +65,51 @@ def compose(
     return out
 
 
-def shown_turns(
-    placed: Sequence[tuple[FusedTurn | Derived, int]], budget: int, count: Count
-) -> frozenset[str]:
-    """The turns the packer would show from this list at ``budget`` (the packer itself, so
-    session headers and skipped misfits count as they will)."""
+Placed = list[tuple[FusedTurn | Derived, int]]
+
+
+def place(
+    turns: Sequence[FusedTurn],
+    derived: Sequence[Derived],
+    config: GraphmemSettings,
+    budget: int,
+    count: Count,
+) -> Placed:
+    """Turns and derived items in one list (``interleave``). With ``redundant_scope =
+    "budget"`` the list is placed again knowing which turns the budget's context shows, so
+    an item restating one of them leaves its tokens to an item for a turn the reader would
+    not see; what the budget holds then comes first in rank order (the interleave order,
+    which keeps the token share in every prefix, is no ranking: ``ER@k`` and a reader of
+    the hits want the best first), the rest after it."""
+    rule = (config.derived_share, count, config.redundant, config.cited_turns)
+    placed = interleave(turns, derived, *rule)
+    if config.redundant_scope != "budget" or config.redundant == "keep":
+        return placed
+    ahead = frozenset(p.id for p in _packed(placed, budget, count).passages)
+    placed = interleave(turns, derived, *rule, ahead=ahead)
+    if config.derived_rank != "turn":
+        return placed
+    # The packer takes every chosen item in any order (they fit together, session headers
+    # included) and none of the rest (each found at most the room the chosen leave), so
+    # putting the chosen first in rank order keeps the context; the one exception, a turn
+    # left out whose session header a later chosen turn paid, can only fit in addition.
+    chosen = {item.rank for item in _packed(placed, budget, count).items}
+    position = {t.ref.id: i for i, t in enumerate(turns)}
+
+    def rank(index: int) -> tuple[int, int]:
+        item = placed[index][0]
+        if isinstance(item, FusedTurn):
+            return (position[item.ref.id], 0)
+        best = item.best_turn
+        return (position[best.ref.id] if best else len(turns), 1)
+
+    first = sorted(chosen, key=rank)
+    return [placed[i] for i in first] + [p for i, p in enumerate(placed) if i not in chosen]
+
+
+def _packed(placed: Placed, budget: int, count: Count) -> PackedContext:
+    """What the packer takes from this list at ``budget`` (the packer itself, so session
+    headers and skipped misfits count as they will)."""
     hits = [
         item.hit
         if isinstance(item, Derived)
@@ -87,7 +123,7 @@ def shown_turns(
         )
         for item, _ in placed
     ]
-    return frozenset(p.id for p in pack(hits, budget, count).passages)
+    return pack(hits, budget, count)
 
 
 def _turn_hit(

@@ -26,6 +26,11 @@ PRESETS = {
         values={"derived_share": 0.75},
         sources={"derived_share": "ours: the share sweep on the 7 LoCoMo dev conversations"},
     ),
+    "placed": Preset(
+        description="the rule up to session 7: a derived item is redundant only against the "
+        "turns placed before it, and dropped then; one list for every budget",
+        values={"redundant_scope": "placed", "redundant": "drop"},
+    ),
     "derived": Preset(
         description="derived items only (facts, fragments, summaries), turns after them",
         values={"derived_share": 1.0},
@@ -43,7 +48,7 @@ DESIGN = Design(
     title="graphmem: cross-design retrieval",
     summary="every design built in the space retrieves; their ranked turns are fused by "
     "reciprocal rank (or agreement promotion); derived items rank with their best turn and "
-    "share the budget with the turns",
+    "share the budget with the turns they do not restate",
     settings=GraphmemSettings,
     retrievers={"graphmem": _retriever},
     presets=PRESETS,

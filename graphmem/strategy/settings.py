@@ -93,13 +93,13 @@ class GraphmemSettings(DesignSettings):
         "those with a number their turns (and their dates) lack, e.g. a resolved date",
     )
     redundant: Literal["keep", "drop", "annotate"] = Field(
-        default="drop",
+        default="annotate",
         description="a derived item whose turns the context already holds (shown, or cited "
         "by a better item): keep it, drop it, or keep it only when it adds a number its "
         "turns lack (annotate: a resolved date)",
     )
     redundant_scope: Literal["placed", "budget"] = Field(
-        default="placed",
+        default="budget",
         description="which turns make a derived item redundant: those placed before it in the "
         "list (placed), or also those the budget's context shows after it (budget: an item "
         "restating a turn the reader gets anyway gives its tokens to an item for another turn)",

@@ -20,6 +20,7 @@ from graphmem.ingest.formats import load
 from graphmem.memory import Memory, QueryResult
 from graphmem.retrieval.packer import turn_line
 from graphmem.store import GraphStore
+from graphmem.strategy.fusion import adds
 from graphmem.strategy.reads import QueryReads
 from graphmem.strategy.settings import GraphmemSettings
 from tests.integration.helpers import recorded_calls
@@ -202,3 +203,18 @@ def test_a_retrievers_first_query_settles_unless_told_not_to(
         for _ in range(2):  # only the first query prepares the retriever
             memory.query(QUESTION, full_space, strategy="fulltext", budget=200)
         assert len(calls) == expected, flag
+
+
+def test_no_item_restates_turns_the_context_shows_unless_it_adds_a_number(
+    memory: Memory, full_space: str
+) -> None:
+    # redundant_scope = budget, redundant = annotate (the defaults): an item whose turns the
+    # reader gets anyway stays only for a number they lack (a resolved date).
+    found = memory.query(QUESTION, full_space, strategy="graphmem", budget=400)
+    shown = {p.id for p in found.context.passages}
+    restating = [
+        item
+        for item in found.context.items
+        if item.passage is None and item.cites and {p.id for p in item.cites} <= shown
+    ]
+    assert all(adds("new_numbers", item.text, item.cites) for item in restating)

@@ -218,7 +218,7 @@ def test_compose_cites_turns_and_packs_within_the_budget() -> None:
     current = Plan(("a", "b"), {"a": 1.0, "b": 1.0})
     hits = compose(results, current, config, 200, words)
     assert all(h.passages for h in hits)
-    assert hits[1].path[0].startswith("graphmem rrf: turn rank 1")
+    assert hits[0].path[0].startswith("graphmem rrf: turn rank 1")
     context = pack(hits, 200, words)
     assert 0 < context.tokens <= 200
     derived = sum(i.tokens for i in context.items if i.passage is None)
@@ -298,14 +298,15 @@ def test_budget_scope_drops_items_restating_turns_the_context_shows(budget: int)
     assert len(wide_shown | wide_cited) > len(shown | cited)
 
 
-def test_an_excluded_fallback_is_no_fallback_and_the_notes_say_so() -> None:
-    alone = plan(GraphmemSettings(exclude=("hybrid",)), ())
-    assert "hybrid" not in alone.members
-    assert alone.members == ("fulltext",)  # the baselines answer alone
-    assert alone.excluded_fallback == "hybrid"
-    assert any("no fallback: hybrid" in note for note in alone.notes())
-    # Not excluded, or not needed: nothing to say.
-    assert plan(GraphmemSettings(), ()).excluded_fallback == ""
-    with_design = plan(GraphmemSettings(exclude=("hybrid",)), ("premem",))
-    assert with_design.members == ("premem", "fulltext")
-    assert not any("fallback" in note for note in with_design.notes())
+def test_budget_scope_puts_what_the_budget_holds_first_in_rank_order() -> None:
+    results = {
+        "a": result(*(turns_hit(n) for n in range(1, 80))),
+        "b": result(*(text_hit(f"f{n}", f"fact {n}", n) for n in range(1, 80))),
+    }
+    current = Plan(("a", "b"), {"a": 1.0, "b": 1.0})
+    config = GraphmemSettings(redundant_scope="budget")
+    hits = compose(results, current, config, 100, words)
+    held = len(pack(hits, 100, words).items)
+    turn_of = [int(h.passages[0].source_id.split(":")[1]) for h in hits[:held]]
+    assert hits[0].label == "Passage" and turn_of[0] == 1
+    assert turn_of == sorted(turn_of)
