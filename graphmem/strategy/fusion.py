@@ -173,8 +173,13 @@ def adds(keep: Filter, text: str, passages: Sequence[PassageRef]) -> bool:
     if keep == "any":
         return True
     seen = " ".join(f"{p.date_text} {p.speaker} {p.text} {p.caption}" for p in passages)
-    new = set(_WORD.findall(text.lower())) - set(_WORD.findall(seen.lower()))
-    return any(w.isdigit() for w in new) if keep == "new_numbers" else bool(new)
+    known = set(_WORD.findall(seen.lower()))
+    said = _WORD.findall(text.lower())
+    if keep == "new_numbers":
+        # By value: the "02" of an ISO date header is the "2" of "2 March".
+        values = {int(w) for w in known if w.isdecimal()}
+        return any(w.isdecimal() and int(w) not in values for w in said)
+    return bool(set(said) - known)
 
 
 def redundant(

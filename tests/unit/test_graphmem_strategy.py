@@ -13,6 +13,7 @@ from graphmem.strategy.compose import compose
 from graphmem.strategy.fusion import (
     Derived,
     FusedTurn,
+    adds,
     derived_items,
     fuse_turns,
     interleave,
@@ -310,3 +311,9 @@ def test_budget_scope_puts_what_the_budget_holds_first_in_rank_order() -> None:
     turn_of = [int(h.passages[0].source_id.split(":")[1]) for h in hits[:held]]
     assert hits[0].label == "Passage" and turn_of[0] == 1
     assert turn_of == sorted(turn_of)
+
+
+def test_a_number_is_new_by_its_value_not_its_spelling() -> None:
+    iso = ref(1).model_copy(update={"date_text": "2024-03-02 18:10"})
+    assert not adds("new_numbers", "[dog, 2 March 2024]: Ana adopted a dog", [iso])
+    assert adds("new_numbers", "Ana adopted a dog on 5 March 2024", [iso])
