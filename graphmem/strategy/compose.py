@@ -52,17 +52,36 @@ def compose(
         k=config.rrf_k,
     )
     ranks = {t.ref.id: i for i, t in enumerate(turns, start=1)}
-    out: list[Hit] = []
-    for item, _ in place(turns, derived, config, budget, count):
-        if isinstance(item, FusedTurn):
-            # The votes only go into an agreement path; counting them for every turn of
-            # every member's list cost a few ms a query.
-            agreeing = config.fusion == "agreement"
-            agreed = votes_within(item, plan.weights, depth) if agreeing else 0.0
-            out.append(_turn_hit(item, ranks[item.ref.id], len(voting), config, (agreed, depth)))
-        else:
-            out.append(_derived_hit(item, ranks, config.derived_rank))
-    return out
+    shown: dict[tuple[bool, str], Hit] = {}
+
+    def show(item: FusedTurn | Derived) -> Hit:
+        # Each item's hit is built once: the budget scope packs the list before it is final.
+        key = (
+            isinstance(item, FusedTurn),
+            item.ref.id if isinstance(item, FusedTurn) else item.hit.node_id,
+        )
+        found = shown.get(key)
+        if found is None:
+            found = shown[key] = _hit(item, ranks, len(voting), config, (plan.weights, depth))
+        return found
+
+    return [show(item) for item, _ in place(turns, derived, config, budget, count, show)]
+
+
+def _hit(
+    item: FusedTurn | Derived,
+    ranks: dict[str, int],
+    members: int,
+    config: GraphmemSettings,
+    agreement: tuple[Mapping[str, float], int],
+) -> Hit:
+    if isinstance(item, Derived):
+        return _derived_hit(item, ranks, config.derived_rank)
+    # The votes only go into an agreement path; counting them for every turn of every
+    # member's list cost a few ms a query.
+    weights, depth = agreement
+    agreed = votes_within(item, weights, depth) if config.fusion == "agreement" else 0.0
+    return _turn_hit(item, ranks[item.ref.id], members, config, (agreed, depth))
 
 
 Placed = list[tuple[FusedTurn | Derived, int]]
@@ -74,6 +93,7 @@ def place(
     config: GraphmemSettings,
     budget: int,
     count: Count,
+    show: Callable[[FusedTurn | Derived], Hit],
 ) -> Placed:
     """Turns and derived items in one list (``interleave``). With ``redundant_scope =
     "budget"`` the list is placed again knowing which turns the budget's context shows, so
@@ -85,7 +105,7 @@ def place(
     placed = interleave(turns, derived, *rule)
     if config.redundant_scope != "budget" or config.redundant == "keep":
         return placed
-    ahead = frozenset(p.id for p in _packed(placed, budget, count).passages)
+    ahead = frozenset(p.id for p in _packed(placed, budget, count, show).passages)
     placed = interleave(turns, derived, *rule, ahead=ahead)
     if config.derived_rank != "turn":
         return placed
@@ -93,7 +113,7 @@ def place(
     # included) and none of the rest (each found at most the room the chosen leave), so
     # putting the chosen first in rank order keeps the context; the one exception, a turn
     # left out whose session header a later chosen turn paid, can only fit in addition.
-    chosen = {item.rank for item in _packed(placed, budget, count).items}
+    chosen = {item.rank for item in _packed(placed, budget, count, show).items}
     position = {t.ref.id: i for i, t in enumerate(turns)}
 
     def rank(index: int) -> tuple[int, int]:
@@ -107,23 +127,12 @@ def place(
     return [placed[i] for i in first] + [p for i, p in enumerate(placed) if i not in chosen]
 
 
-def _packed(placed: Placed, budget: int, count: Count) -> PackedContext:
+def _packed(
+    placed: Placed, budget: int, count: Count, show: Callable[[FusedTurn | Derived], Hit]
+) -> PackedContext:
     """What the packer takes from this list at ``budget`` (the packer itself, so session
     headers and skipped misfits count as they will)."""
-    hits = [
-        item.hit
-        if isinstance(item, Derived)
-        else Hit.model_construct(
-            node_id=item.ref.id,
-            label="Passage",
-            score=item.score,
-            strategy=STRATEGY,
-            path=[],
-            passages=[item.ref],
-        )
-        for item, _ in placed
-    ]
-    return pack(hits, budget, count)
+    return pack([show(item) for item, _ in placed], budget, count)
 
 
 def _turn_hit(
