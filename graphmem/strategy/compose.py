@@ -52,17 +52,13 @@ def compose(
         k=config.rrf_k,
     )
     ranks = {t.ref.id: i for i, t in enumerate(turns, start=1)}
-    shown: dict[tuple[bool, str], Hit] = {}
+    shown: dict[int, Hit] = {}  # by the item's identity: turns and items live for the call
 
     def show(item: FusedTurn | Derived) -> Hit:
         # Each item's hit is built once: the budget scope packs the list before it is final.
-        key = (
-            isinstance(item, FusedTurn),
-            item.ref.id if isinstance(item, FusedTurn) else item.hit.node_id,
-        )
-        found = shown.get(key)
+        found = shown.get(id(item))
         if found is None:
-            found = shown[key] = _hit(item, ranks, len(voting), config, (plan.weights, depth))
+            found = shown[id(item)] = _hit(item, ranks, len(voting), config, (plan.weights, depth))
         return found
 
     return [show(item) for item, _ in place(turns, derived, config, budget, count, show)]
