@@ -99,9 +99,11 @@ _COMPILED = tuple((kind, re.compile(rf"\b(?:{p})\b", re.IGNORECASE)) for kind, p
 _FUTURE_CUES = re.compile(
     r"\b(?:will|shall|gonna|going\s+to|plan(?:s|ning)?\s+(?:to|on)|hope\s+to|"
     r"can'?t\s+wait|looking\s+forward|upcoming|next)\b|\w'll\b|"
-    # The present progressive is how plans are usually told: "I'm seeing her on Friday".
-    r"\b(?:am|are|'m|'re)\s+(?!(?:amaz|interest|excit|bor|inspir|exhaust|annoy|relax|"
-    r"go\s+through|going\s+through)ing\b)\w+ing\b",
+    # The present progressive is how plans are usually told: "I'm seeing her on Friday";
+    # "is" because the builders restate turns in the third person ("Maya is moving ...").
+    # Adjectives in -ing and "going through" tell a state, not a plan.
+    r"\b(?:am|is|are|'m|'re)\s+(?!(?:(?:amaz|interest|excit|bor|inspir|exhaust|annoy|relax)"
+    r"ing|going\s+through)\b)\w+ing\b",
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.!?\n]")
@@ -225,7 +227,9 @@ def _resolve(
     if kind == "in_n":
         tense = "future"
         phrase = f"{phrase} from now"
-    prefer = tense or ("future" if future_sentence else "past")
+    # "since March" starts in the past, whatever the sentence plans.
+    since = span.lower().startswith("since")
+    prefer = tense or ("future" if future_sentence and not since else "past")
     parsed = _dateparse(phrase, reference.replace(tzinfo=None), prefer)
     if parsed is None:
         return None

@@ -118,6 +118,16 @@ def test_weekday_follows_tense_of_its_sentence() -> None:
     assert only("I will go hiking on Saturday.").value == "2023-05-13"
 
 
+def test_present_progressive_plans_resolve_forward_in_every_person() -> None:
+    # A turn said on 8 May 2023 and the builders' third-person restatement of it name the
+    # same August.
+    assert only("I'm moving to Porto in August.").value == "2023-08"
+    assert only("Maya is moving to Porto in August.").value == "2023-08"
+    assert only("Maya moved to Porto in August.").value == "2022-08"
+    assert only("Maya is going through a lot in March.").value == "2023-03"
+    assert only("I'm working there since March.").value == "2023-03"
+
+
 def test_offsets_point_at_the_span_and_render_week() -> None:
     text = "I went yesterday and next month I'll travel; last week was busy."
     mentions = normalise_temporal(text, REF)
