@@ -98,11 +98,12 @@ def place(
     which keeps the token share in every prefix, is no ranking: ``ER@k`` and a reader of
     the hits want the best first), the rest after it."""
     rule = (config.derived_share, count, config.redundant, config.cited_turns)
-    placed = interleave(turns, derived, *rule)
+    numbers = config.annotate_against
+    placed = interleave(turns, derived, *rule, numbers=numbers)
     if config.redundant_scope != "budget" or config.redundant == "keep":
         return placed
     ahead = frozenset(p.id for p in _packed(placed, budget, count, show).passages)
-    placed = interleave(turns, derived, *rule, ahead=ahead)
+    placed = interleave(turns, derived, *rule, ahead=ahead, numbers=numbers)
     if config.derived_rank != "turn":
         return placed
     # The packer takes every chosen item in any order (they fit together, session headers

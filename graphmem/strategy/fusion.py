@@ -35,6 +35,7 @@ Redundancy = Literal["keep", "drop", "annotate"]
 Compress = Literal["off", "cited", "best"]
 CitedTurns = Literal["show", "skip"]
 DerivedRank = Literal["turn", "own", "both"]
+AnnotateAgainst = Literal["turns", "context"]
 _WORD = re.compile(r"\w+")
 
 
@@ -172,25 +173,46 @@ def adds(keep: Filter, text: str, passages: Sequence[PassageRef]) -> bool:
     date header included): any word, or a number (a resolved date, a count)."""
     if keep == "any":
         return True
-    seen = " ".join(f"{p.date_text} {p.speaker} {p.text} {p.caption}" for p in passages)
-    known = set(_WORD.findall(seen.lower()))
-    said = _WORD.findall(text.lower())
     if keep == "new_numbers":
-        # By value: the "02" of an ISO date header is the "2" of "2 March".
-        values = {int(w) for w in known if w.isdecimal()}
-        return any(w.isdecimal() and int(w) not in values for w in said)
-    return bool(set(said) - known)
+        return bool(new_numbers(text, passages))
+    said = _WORD.findall(text.lower())
+    return bool(set(said) - _words(passages))
+
+
+def _words(passages: Sequence[PassageRef]) -> set[str]:
+    seen = " ".join(f"{p.date_text} {p.speaker} {p.text} {p.caption}" for p in passages)
+    return set(_WORD.findall(seen.lower()))
+
+
+def new_numbers(text: str, passages: Sequence[PassageRef]) -> set[int]:
+    """The numbers ``text`` says that its turns (as the reader sees them) do not, by value:
+    the "02" of an ISO date header is the "2" of "2 March"."""
+    values = {int(w) for w in _words(passages) if w.isdecimal()}
+    said = {int(w) for w in _WORD.findall(text.lower()) if w.isdecimal()}
+    return said - values
 
 
 def redundant(
-    mode: Redundancy, item: Derived, inside: set[str], ahead: frozenset[str] = frozenset()
+    mode: Redundancy,
+    item: Derived,
+    inside: set[str],
+    ahead: frozenset[str] = frozenset(),
+    noted: Mapping[str, set[int]] | None = None,
 ) -> bool:
     """An item every turn of which the context already holds (shown, or cited by a better
     item) or will show (``ahead``) adds no evidence: ``drop`` leaves it out, ``annotate``
-    keeps it only when it adds a number its turns lack (a resolved date), ``keep`` keeps it."""
-    if mode == "keep" or not all(p.id in inside or p.id in ahead for p in item.hit.passages):
+    keeps it only when it adds a number its turns lack (a resolved date) and, given
+    ``noted`` (turn -> the numbers items kept before it added to that turn), that no such
+    item added already; ``keep`` keeps it."""
+    passages = item.hit.passages
+    if mode == "keep" or not all(p.id in inside or p.id in ahead for p in passages):
         return False
-    return mode == "drop" or not adds("new_numbers", item.hit.text, item.hit.passages)
+    if mode == "drop":
+        return True
+    new = new_numbers(item.hit.text, passages)
+    if noted is not None:
+        new -= set().union(*(noted.get(p.id, set()) for p in passages))
+    return not new
 
 
 def interleave(
@@ -201,16 +223,20 @@ def interleave(
     mode: Redundancy = "keep",
     cited_turns: CitedTurns = "show",
     ahead: frozenset[str] = frozenset(),
+    numbers: AnnotateAgainst = "context",
 ) -> list[tuple[FusedTurn | Derived, int]]:
     """Both queues in one list with their token costs: the next item is derived while the
     derived items hold at most ``share`` of the tokens so far (and derived are left).
     Derived items that would be redundant when their turn comes are skipped, redundant
     against the turns in the context so far and the turns ``ahead`` (those the budget's
-    context will show later in the list); with ``cited_turns = "skip"`` so is a turn a
-    derived item already stands in for."""
+    context will show later in the list), and with ``numbers = "context"`` against the
+    numbers derived items kept before them added to the same turns (a second item giving
+    a shown turn the same resolved date tells the reader nothing); with ``cited_turns =
+    "skip"`` so is a turn a derived item already stands in for."""
     out: list[tuple[FusedTurn | Derived, int]] = []
     used = {"turns": 0, "derived": 0}
     inside: set[str] = set()
+    noted: dict[str, set[int]] | None = {} if numbers == "context" else None
     t = d = 0
     while t < len(turns) or d < len(derived):
         total = used["turns"] + used["derived"]
@@ -218,11 +244,13 @@ def interleave(
         if d < len(derived) and (t >= len(turns) or wants):
             item = derived[d]
             d += 1
-            if redundant(mode, item, inside, ahead):
+            if redundant(mode, item, inside, ahead, noted):
                 continue
             cost = count(item.hit.text)
             used["derived"] += cost
             inside.update(p.id for p in item.hit.passages)
+            if noted is not None:
+                _note(noted, item)
             out.append((item, cost))
         elif cited_turns == "skip" and turns[t].ref.id in inside:
             t += 1
@@ -233,3 +261,11 @@ def interleave(
             out.append((turns[t], cost))
             t += 1
     return out
+
+
+def _note(noted: dict[str, set[int]], item: Derived) -> None:
+    """The numbers ``item`` gives each of its turns, for the items after it."""
+    added = new_numbers(item.hit.text, item.hit.passages)
+    if added:
+        for p in item.hit.passages:
+            noted.setdefault(p.id, set()).update(added)

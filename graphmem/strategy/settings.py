@@ -98,6 +98,12 @@ class GraphmemSettings(DesignSettings):
         "by a better item): keep it, drop it, or keep it only when it adds a number its "
         "turns lack (annotate: a resolved date)",
     )
+    annotate_against: Literal["turns", "context"] = Field(
+        default="context",
+        description="annotate: the numbers an item must add are those its turns lack "
+        "(turns), and also those the items kept before it gave the same turns (context: a "
+        "second item with the same resolved date for a shown turn is left out)",
+    )
     redundant_scope: Literal["placed", "budget"] = Field(
         default="budget",
         description="which turns make a derived item redundant: those placed before it in the "

@@ -131,6 +131,24 @@ def test_redundant_items_are_left_out_unless_they_add_a_date(mode: str, kept: li
     assert [item.ref.id for item, _ in order if isinstance(item, FusedTurn)] == ["p1", "p2"]
 
 
+@pytest.mark.parametrize(("numbers", "kept"), [("context", ["x", "z"]), ("turns", ["x", "y", "z"])])
+def test_a_second_item_with_the_same_date_for_a_shown_turn_is_left_out(
+    numbers: str, kept: list[str]
+) -> None:
+    results = {
+        "a": result(turns_hit(1)),
+        "b": result(
+            text_hit("x", "Ana went [7 May 2023]", 1),
+            text_hit("y", "Ana left on 7 May", 1),  # the same date for the same turn
+            text_hit("z", "Ana came back on 9 May", 1),  # another number: still news
+        ),
+    }
+    fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
+    derived = derived_items(results, fused, words, "off")
+    order = interleave(fused, derived, 0.9, words, "annotate", numbers=numbers)  # type: ignore[arg-type]
+    assert [item.hit.node_id for item, _ in order if isinstance(item, Derived)] == kept
+
+
 def test_the_same_node_from_two_members_is_one_item_found_by_both() -> None:
     results = {"a": result(text_hit("x", "fact", 1)), "b": result(text_hit("x", "fact", 1))}
     fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
