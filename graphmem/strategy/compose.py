@@ -102,8 +102,17 @@ def place(
     placed = interleave(turns, derived, *rule, numbers=numbers)
     if config.redundant_scope != "budget" or config.redundant == "keep":
         return placed
-    ahead = frozenset(p.id for p in _packed(placed, budget, count, show).passages)
-    placed = interleave(turns, derived, *rule, ahead=ahead, numbers=numbers)
+    # Leaving items out frees room, so the new list's context can show turns the last one
+    # did not: place again until every turn shown was known ahead. ``ahead`` only grows, so
+    # this ends (in two or three rounds); an item is then never kept for a turn the context
+    # shows, though it may be left out for one the context then does not show.
+    ahead: frozenset[str] = frozenset()
+    while True:
+        shown = frozenset(p.id for p in _packed(placed, budget, count, show).passages)
+        if shown <= ahead:
+            break
+        ahead |= shown
+        placed = interleave(turns, derived, *rule, ahead=ahead, numbers=numbers)
     if config.derived_rank != "turn":
         return placed
     # The packer takes every chosen item in any order (they fit together, session headers
@@ -120,7 +129,7 @@ def place(
         best = item.best_turn
         return (position[best.ref.id] if best else len(turns), 1)
 
-    first = sorted(chosen, key=rank)
+    first = sorted(chosen, key=lambda index: (rank(index), index))
     return [placed[i] for i in first] + [p for i, p in enumerate(placed) if i not in chosen]
 
 

@@ -20,7 +20,7 @@ from graphmem.ingest.formats import load
 from graphmem.memory import Memory, QueryResult
 from graphmem.retrieval.packer import turn_line
 from graphmem.store import GraphStore
-from graphmem.strategy.fusion import adds
+from graphmem.strategy.fusion import adds, new_numbers
 from graphmem.strategy.reads import QueryReads
 from graphmem.strategy.settings import GraphmemSettings
 from tests.integration.helpers import recorded_calls
@@ -218,3 +218,10 @@ def test_no_item_restates_turns_the_context_shows_unless_it_adds_a_number(
         if item.passage is None and item.cites and {p.id for p in item.cites} <= shown
     ]
     assert all(adds("new_numbers", item.text, item.cites) for item in restating)
+    # ... and only for a number no item before it gave the same turns (annotate_against).
+    given: dict[str, set[int]] = {}
+    for item in sorted(restating, key=lambda i: i.rank):
+        new = new_numbers(item.text, item.cites)
+        assert new - set().union(*(given.get(p.id, set()) for p in item.cites)), item.text
+        for p in item.cites:
+            given.setdefault(p.id, set()).update(new)
