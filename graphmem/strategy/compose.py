@@ -81,6 +81,7 @@ def _hit(
 
 
 Placed = list[tuple[FusedTurn | Derived, int]]
+_EXACT_ROUNDS = 3  # placements judged against exactly the turns the last one showed
 
 
 def place(
@@ -103,15 +104,18 @@ def place(
     if config.redundant_scope != "budget" or config.redundant == "keep":
         return placed
     # Leaving items out frees room, so the new list's context can show turns the last one
-    # did not: place again until every turn shown was known ahead. ``ahead`` only grows, so
-    # this ends (in two or three rounds); an item is then never kept for a turn the context
-    # shows, though it may be left out for one the context then does not show.
+    # did not: place again until the turns shown are the turns known ahead (then every item
+    # was judged against exactly what the reader sees). Should that not settle in
+    # ``_EXACT_ROUNDS``, ``ahead`` only grows from then on, which ends: an item is then never
+    # kept for a turn the context shows, though it may be left out for one it does not show.
     ahead: frozenset[str] = frozenset()
+    rounds = 0
     while True:
         shown = frozenset(p.id for p in _packed(placed, budget, count, show).passages)
-        if shown <= ahead:
+        if shown == ahead or (rounds >= _EXACT_ROUNDS and shown <= ahead):
             break
-        ahead |= shown
+        rounds += 1
+        ahead = shown if rounds <= _EXACT_ROUNDS else ahead | shown
         placed = interleave(turns, derived, *rule, ahead=ahead, numbers=numbers)
     if config.derived_rank != "turn":
         return placed
