@@ -60,6 +60,15 @@ class Derived:
     members: list[str]
     score: float
     best_turn: FusedTurn | None
+    _numbers: frozenset[int] | None = field(default=None, repr=False)
+
+    @property
+    def numbers(self) -> frozenset[int]:
+        """The numbers the item adds to its turns (``new_numbers``), worked out once: every
+        placement of the list asks again."""
+        if self._numbers is None:
+            self._numbers = frozenset(new_numbers(self.hit.text, self.hit.passages))
+        return self._numbers
 
 
 def member_turns(result: RetrievalResult) -> list[tuple[PassageRef, Hit]]:
@@ -209,9 +218,9 @@ def redundant(
         return False
     if mode == "drop":
         return True
-    new = new_numbers(item.hit.text, passages)
+    new = item.numbers
     if noted is not None:
-        new -= set().union(*(noted.get(p.id, set()) for p in passages))
+        new = new.difference(*(noted.get(p.id, ()) for p in passages))
     return not new
 
 
@@ -265,7 +274,7 @@ def interleave(
 
 def _note(noted: dict[str, set[int]], item: Derived) -> None:
     """The numbers ``item`` gives each of its turns, for the items after it."""
-    added = new_numbers(item.hit.text, item.hit.passages)
+    added = item.numbers
     if added:
         for p in item.hit.passages:
             noted.setdefault(p.id, set()).update(added)
