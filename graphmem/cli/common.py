@@ -8,7 +8,7 @@ import logging
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 from neo4j.exceptions import DriverError, Neo4jError
@@ -18,8 +18,10 @@ from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
 from graphmem.errors import ConfigError, GraphmemError, InputError
 from graphmem.ingest.validate import check_space
-from graphmem.memory import Memory
 from graphmem.store import driver_error
+
+if TYPE_CHECKING:  # imported when a command needs it: it loads spaCy and torch
+    from graphmem.memory import Memory
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -55,6 +57,8 @@ class AppContext:
         return self._configs
 
     def memory(self) -> Memory:
+        from graphmem.memory import Memory
+
         return Memory(self.settings, configs=self.configs())
 
 

@@ -1,24 +1,114 @@
-"""Entry point of the ``graphmem`` console script."""
+"""Entry point of the ``graphmem`` console script.
+
+Commands load on first use (``LazyGroup``): most of them import spaCy, torch and the
+designs, about 3 s that ``graphmem --help`` or ``graphmem server status`` should not pay.
+"""
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import click
 
 from graphmem import __version__
-from graphmem.cli.admin_cmds import doctor, init
-from graphmem.cli.browser_cmds import browser
-from graphmem.cli.designs_cmds import designs
-from graphmem.cli.eval_cmds import eval_group
-from graphmem.cli.llm_cmds import llm_group
-from graphmem.cli.mcp_cmds import mcp
-from graphmem.cli.memory_cmds import ask, forget, ingest, query, stats
-from graphmem.cli.profile_cmds import profile
-from graphmem.cli.server_cmds import server
+
+# name -> (module, attribute, the command's one-line help as ``--help`` lists it; a unit
+# test keeps each line equal to the command's own)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "server": (
+        "server_cmds",
+        "server",
+        "Run a local Neo4j 5.26 with GDS (fetched with mvn; no Docker needed).",
+    ),
+    "init": (
+        "admin_cmds",
+        "init",
+        "Create constraints and indexes (idempotent) and pin the embedder in a meta node.",
+    ),
+    "doctor": (
+        "admin_cmds",
+        "doctor",
+        "Check server, versions, GDS + PageRank, vector indexes, embedder, spaCy and LLM.",
+    ),
+    "eval": (
+        "eval_cmds",
+        "eval_group",
+        "Benchmark retrieval strategies (LoCoMo, LongMemEval): evidence recall@k, recall and "
+        "answer-token recall within a token budget, latency; answer F1/BLEU-1/judge with an "
+        "LLM.",
+    ),
+    "designs": (
+        "designs_cmds",
+        "designs",
+        "List the memory designs, shared layers and baselines: their node labels, "
+        "strategies, presets and settings.",
+    ),
+    "mcp": (
+        "mcp_cmds",
+        "mcp",
+        "Run an MCP server on stdin/stdout with the tools query, ask, stats and spaces (and "
+        "ingest_messages, forget_space with --allow-writes).",
+    ),
+    "browser": (
+        "browser_cmds",
+        "browser",
+        "Print the Neo4j Browser's address and login, and serve the graphmem guide and graph "
+        "style so the Browser can load them (`:play`, `:style`).",
+    ),
+    "ingest": ("memory_cmds", "ingest", "Ingest conversations from PATH into a space."),
+    "query": (
+        "memory_cmds",
+        "query",
+        "Retrieve a cited, chronological context for QUESTION within a token budget.",
+    ),
+    "ask": ("memory_cmds", "ask", "Answer QUESTION from memory with the configured LLM."),
+    "forget": ("memory_cmds", "forget", "Delete everything stored in a space."),
+    "stats": (
+        "memory_cmds",
+        "stats",
+        "Counts of every kind of memory in a space, and each design's own ratios.",
+    ),
+    "llm": (
+        "llm_cmds",
+        "llm_group",
+        "The LLM backend: serve a local model, check the configured one (docs/llm.md).",
+    ),
+    "profile": (
+        "profile_cmds",
+        "profile",
+        "A character profile built by `--builders cast`: scenes, roles (MC/SC), dates, summaries.",
+    ),
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose commands are imported when they run, not when the group is listed."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module, attribute, _ = COMMANDS[cmd_name]
+        command = getattr(importlib.import_module(f"graphmem.cli.{module}"), attribute)
+        assert isinstance(command, click.Command)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # click's own listing calls get_command for every name (importing them all).
+        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        # A bare command with the same help shortens it as the real one would.
+        rows = [
+            (name, click.Command(name, help=COMMANDS[name][2]).get_short_help_str(limit))
+            for name in self.list_commands(ctx)
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="graphmem")
 @click.option(
     "--config",
@@ -40,17 +130,6 @@ def cli(ctx: click.Context, config_file: Path | None) -> None:
     """
     if config_file is not None:
         ctx.ensure_object(dict)["config_file"] = config_file
-
-
-cli.add_command(server)
-cli.add_command(init)
-cli.add_command(doctor)
-cli.add_command(eval_group)
-cli.add_command(designs)
-cli.add_command(mcp)
-cli.add_command(browser)
-for command in (ingest, query, ask, forget, stats, llm_group, profile):
-    cli.add_command(command)
 
 
 def main() -> None:

@@ -1,0 +1,42 @@
+"""The command line's lazy command table matches the commands it loads."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from graphmem.cli.main import COMMANDS, cli
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_each_listed_help_line_is_the_commands_own(name: str) -> None:
+    command = cli.get_command(click.Context(cli), name)
+    assert command is not None
+    assert command.name == name
+    assert COMMANDS[name][2] == command.get_short_help_str(limit=1_000)
+
+
+def test_help_lists_every_command_without_importing_them() -> None:
+    # A fresh interpreter: this test process has imported the commands already.
+    script = (
+        "import sys; from click.testing import CliRunner; from graphmem.cli.main import cli; "
+        "out = CliRunner().invoke(cli, ['--help']).output; "
+        "print(sorted(m for m in ('spacy', 'torch', 'graphmem.memory') if m in sys.modules)); "
+        "print(out)"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    loaded, _, listing = run.stdout.partition("\n")
+    assert run.returncode == 0, run.stderr
+    assert loaded == "[]"
+    for name in COMMANDS:
+        assert f"  {name} " in listing
+
+
+def test_an_unknown_command_is_a_usage_error() -> None:
+    result = CliRunner().invoke(cli, ["no-such-command"])
+    assert result.exit_code == 2
+    assert "No such command 'no-such-command'" in result.output
