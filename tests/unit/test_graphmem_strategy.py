@@ -3,7 +3,11 @@ agreement promotion, derived items, the token split, who votes and what is missi
 
 from __future__ import annotations
 
+from typing import Literal
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from graphmem.designs.configure import DesignConfigs
 from graphmem.designs.registry import registry
@@ -17,6 +21,7 @@ from graphmem.strategy.fusion import (
     derived_items,
     fuse_turns,
     interleave,
+    new_numbers,
     promote,
 )
 from graphmem.strategy.members import Plan, plan
@@ -303,7 +308,7 @@ def test_budget_scope_drops_items_restating_turns_the_context_shows(budget: int)
     }
     current = Plan(("a", "b"), {"a": 1.0, "b": 1.0})
 
-    def context(scope: str) -> tuple[set[str], set[str]]:
+    def context(scope: Literal["placed", "budget"]) -> tuple[set[str], set[str]]:
         config = GraphmemSettings(redundant_scope=scope)
         packed = pack(compose(results, current, config, budget, words), budget, words)
         shown = {p.source_id for p in packed.passages}
@@ -335,3 +340,44 @@ def test_a_number_is_new_by_its_value_not_its_spelling() -> None:
     iso = ref(1).model_copy(update={"date_text": "2024-03-02 18:10"})
     assert not adds("new_numbers", "[dog, 2 March 2024]: Ana adopted a dog", [iso])
     assert adds("new_numbers", "Ana adopted a dog on 5 March 2024", [iso])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    a=st.lists(st.integers(1, 30), min_size=1, max_size=30, unique=True),
+    b=st.lists(
+        st.tuples(
+            st.lists(st.integers(1, 30), min_size=1, max_size=3, unique=True),
+            st.sampled_from(["", " on 7 May", " on 9 May", " [2 June 2023]"]),
+            st.integers(1, 12),
+        ),
+        max_size=30,
+    ),
+    budget=st.integers(10, 400),
+)
+def test_no_kept_item_restates_a_shown_turn_without_a_new_number(
+    a: list[int], b: list[tuple[list[int], str, int]], budget: int
+) -> None:
+    # Whatever the members return and whatever the budget, the placement ends, and every
+    # derived item in the context whose turns it all shows adds a number that neither
+    # those turns nor an item ranked before it gave them.
+    results = {
+        "a": result(*(turns_hit(n) for n in a)),
+        "b": result(
+            *(
+                text_hit(f"f{i}", " ".join(["word"] * length) + date, *turns)
+                for i, (turns, date, length) in enumerate(b)
+            )
+        ),
+    }
+    current = Plan(("a", "b"), {"a": 1.0, "b": 1.0})
+    packed = pack(compose(results, current, GraphmemSettings(), budget, words), budget, words)
+    shown = {p.id for p in packed.passages}
+    given_numbers: dict[str, set[int]] = {}
+    for item in sorted(packed.items, key=lambda i: i.rank):
+        if item.passage is not None or not {p.id for p in item.cites} <= shown:
+            continue
+        new = new_numbers(item.text, item.cites)
+        assert new - set().union(*(given_numbers.get(p.id, set()) for p in item.cites))
+        for p in item.cites:
+            given_numbers.setdefault(p.id, set()).update(new)
