@@ -6,6 +6,7 @@ designs, about 3 s that ``graphmem --help`` or ``graphmem server status`` should
 
 from __future__ import annotations
 
+import difflib
 import importlib
 from pathlib import Path
 
@@ -83,29 +84,48 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 
 
 class LazyGroup(click.Group):
-    """A group whose commands are imported when they run, not when the group is listed."""
+    """A group whose commands are imported when they run, not when the group is listed
+    (commands added with ``add_command`` still work as in any group)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(COMMANDS)
+        return sorted({*COMMANDS, *self.commands})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in COMMANDS:
-            return None
+            return super().get_command(ctx, cmd_name)
         module, attribute, _ = COMMANDS[cmd_name]
         command = getattr(importlib.import_module(f"graphmem.cli.{module}"), attribute)
         assert isinstance(command, click.Command)
         return command
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        # click suggests a close name from the commands it holds, which here are none.
+        name = args[0]
+        known = self.list_commands(ctx)
+        if name in known or name.startswith("-") or ctx.resilient_parsing:
+            return super().resolve_command(ctx, args)
+        close = difflib.get_close_matches(name, known)
+        hint = f" Did you mean {close[0]!r}?" if len(close) == 1 else ""
+        if len(close) > 1:
+            hint = f" (Did you mean one of: {', '.join(repr(c) for c in sorted(close))}?)"
+        raise click.UsageError(f"No such command {name!r}.{hint}", ctx)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # click's own listing calls get_command for every name (importing them all).
-        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
-        # A bare command with the same help shortens it as the real one would.
-        rows = [
-            (name, click.Command(name, help=COMMANDS[name][2]).get_short_help_str(limit))
-            for name in self.list_commands(ctx)
-        ]
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = [(name, self._short_help(ctx, name, limit)) for name in names]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
+
+    def _short_help(self, ctx: click.Context, name: str, limit: int) -> str:
+        if name not in COMMANDS:
+            command = self.get_command(ctx, name)
+            return command.get_short_help_str(limit) if command else ""
+        # A bare command with the same help shortens it as the real one would.
+        return click.Command(name, help=COMMANDS[name][2]).get_short_help_str(limit)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -9,7 +9,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from graphmem.cli.main import COMMANDS, cli
+from graphmem.cli.main import COMMANDS, LazyGroup, cli
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -36,7 +36,25 @@ def test_help_lists_every_command_without_importing_them() -> None:
         assert f"  {name} " in listing
 
 
-def test_an_unknown_command_is_a_usage_error() -> None:
+def test_an_unknown_command_is_a_usage_error_with_a_suggestion() -> None:
     result = CliRunner().invoke(cli, ["no-such-command"])
     assert result.exit_code == 2
-    assert "No such command 'no-such-command'" in result.output
+    assert "No such command 'no-such-command'." in result.output
+    assert "Did you mean" not in result.output
+    typo = CliRunner().invoke(cli, ["qury"])
+    assert typo.exit_code == 2
+    assert "No such command 'qury'. Did you mean 'query'?" in typo.output
+
+
+def test_a_command_added_to_the_group_is_listed_and_runs() -> None:
+    group = LazyGroup(name="g")
+
+    @click.command(name="extra", help="An extra command.")
+    def extra() -> None:
+        click.echo("ran")
+
+    group.add_command(extra)
+    listing = CliRunner().invoke(group, ["--help"]).output
+    assert "extra" in listing and "An extra command." in listing
+    assert "query" in listing
+    assert CliRunner().invoke(group, ["extra"]).output == "ran\n"
