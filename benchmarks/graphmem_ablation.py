@@ -60,7 +60,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "share 1": {"derived_share": 1.0},
     "redundant keep": {"redundant": "keep"},
     "redundant drop": {"redundant": "drop"},
-    "annotate against turns (session 9)": {"annotate_against": "turns"},
+    "annotate against turns": {"annotate_against": "turns"},
     "placed scope, annotate": {"redundant_scope": "placed"},
     "placed scope, drop (session 7)": {"redundant_scope": "placed", "redundant": "drop"},
     "compress cited": {"compress": "cited"},

@@ -111,7 +111,8 @@ def place(
     ahead: frozenset[str] = frozenset()
     rounds = 0
     while True:
-        shown = frozenset(p.id for p in _packed(placed, budget, count, show).passages)
+        packed = _packed(placed, budget, count, show)
+        shown = frozenset(p.id for p in packed.passages)
         if shown == ahead or (rounds >= _EXACT_ROUNDS and shown <= ahead):
             break
         rounds += 1
@@ -119,21 +120,26 @@ def place(
         placed = interleave(turns, derived, *rule, ahead=ahead, numbers=numbers)
     if config.derived_rank != "turn":
         return placed
-    # The packer takes every chosen item in any order (they fit together, session headers
-    # included) and none of the rest (each found at most the room the chosen leave), so
-    # putting the chosen first in rank order keeps the context; the one exception, a turn
-    # left out whose session header a later chosen turn paid, can only fit in addition.
-    chosen = {item.rank for item in _packed(placed, budget, count, show).items}
+    return _best_first(placed, {item.rank for item in packed.items}, turns)
+
+
+def _best_first(placed: Placed, chosen: set[int], turns: Sequence[FusedTurn]) -> Placed:
+    """The ``chosen`` places first, in rank order (a turn at its fused rank, an item just
+    after its best turn), the rest after them in their order. The packer takes every chosen
+    item in any order (they fit together, session headers included) and none of the rest
+    (each found at most the room the chosen leave), so this keeps the context; the one
+    exception, a turn left out whose session header a later chosen turn paid, can only fit
+    in addition."""
     position = {t.ref.id: i for i, t in enumerate(turns)}
 
-    def rank(index: int) -> tuple[int, int]:
+    def rank(index: int) -> tuple[int, int, int]:
         item = placed[index][0]
         if isinstance(item, FusedTurn):
-            return (position[item.ref.id], 0)
+            return (position[item.ref.id], 0, index)
         best = item.best_turn
-        return (position[best.ref.id] if best else len(turns), 1)
+        return (position[best.ref.id] if best else len(turns), 1, index)
 
-    first = sorted(chosen, key=lambda index: (rank(index), index))
+    first = sorted(chosen, key=rank)
     return [placed[i] for i in first] + [p for i, p in enumerate(placed) if i not in chosen]
 
 

@@ -60,7 +60,7 @@ class Derived:
     members: list[str]
     score: float
     best_turn: FusedTurn | None
-    _numbers: frozenset[int] | None = field(default=None, repr=False)
+    _numbers: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def numbers(self) -> frozenset[int]:
@@ -211,17 +211,17 @@ def redundant(
     """An item every turn of which the context already holds (shown, or cited by a better
     item) or will show (``ahead``) adds no evidence: ``drop`` leaves it out, ``annotate``
     keeps it only when it adds a number its turns lack (a resolved date) and, given
-    ``noted`` (turn -> the numbers items kept before it added to that turn), that no such
-    item added already; ``keep`` keeps it."""
+    ``noted`` (turn -> the numbers items kept before it added to that turn), gives one of
+    its turns a number no such item gave that turn; ``keep`` keeps it."""
     passages = item.hit.passages
     if mode == "keep" or not all(p.id in inside or p.id in ahead for p in passages):
         return False
     if mode == "drop":
         return True
-    new = item.numbers
-    if noted is not None:
-        new = new.difference(*(noted.get(p.id, ()) for p in passages))
-    return not new
+    if noted is None:
+        return not item.numbers
+    # Per turn: an item dating one turn already dated and one not still dates the second.
+    return not any(item.numbers - noted.get(p.id, set()) for p in passages)
 
 
 def interleave(
