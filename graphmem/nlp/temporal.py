@@ -101,12 +101,24 @@ _FUTURE_CUES = re.compile(
     r"can'?t\s+wait|looking\s+forward|upcoming|next)\b|\w'll\b|"
     # The present progressive is how plans are usually told: "I'm seeing her on Friday";
     # "is" because the builders restate turns in the third person ("Maya is moving ...").
-    # Adjectives in -ing and "going through" tell a state, not a plan.
-    r"\b(?:am|is|are|'m|'re)\s+(?!(?:(?:amaz|interest|excit|bor|inspir|exhaust|annoy|relax)"
+    # Adjectives and nouns in -ing and "going through" tell a state, not a plan.
+    r"\b(?:am|is|are|'m|'re)\s+(?!(?:(?:amaz|interest|excit|bor|inspir|exhaust|annoy|relax|"
+    r"surpris|disappoint|frustrat|heartwarm|touch|stunn|overwhelm|challeng|reward|fascinat|"
+    r"charm|refresh|encourag|thrill|calm|sooth|uplift|daunt|lov|car|intimidat|terrify|"
+    r"satisfy|fulfill|entertain|embarrass|depress|confus|\w*th|dur|morn|even|spr|wedd|ceil)"
     r"ing|going\s+through)\b)\w+ing\b",
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.!?\n]")
+# A past-tense verb between a future cue and a date: the date belongs to the past clause
+# ("I'm reading a book I bought in April").
+_PAST_BETWEEN = re.compile(
+    r"\b(?:was|were|had|did|\w+ed|bought|took|went|got|made|came|began|saw|met|said|told|"
+    r"found|left|lost|gave|thought|felt|ran|won|wrote|sent|spent|built|kept|brought|caught|"
+    r"taught|paid|heard|held|stood|sat|ate|drank|flew|drove|rode|swam|sang|grew|knew|threw|"
+    r"wore|broke|chose|fell|forgot|hid)\b",
+    re.IGNORECASE,
+)
 _BOUND_FORMS: dict[str, Form] = {
     "before": "before",
     "until": "before",
@@ -139,10 +151,21 @@ def _spans(text: str) -> list[tuple[int, int, Kind]]:
     return sorted(chosen)
 
 
-def _sentence_around(text: str, start: int, end: int) -> str:
+def _future_cue(text: str, start: int, end: int) -> bool:
+    """Whether the sentence around ``text[start:end]`` speaks of the future there: it holds
+    a future cue with no past-tense verb between the cue and the date (and, for a cue after
+    the date, none before the date either: "she lost her job in May and is starting ...")."""
     left = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
     right_match = _SENTENCE_END.search(text, end)
-    return text[left : right_match.start() if right_match else len(text)]
+    right = right_match.start() if right_match else len(text)
+    for cue in _FUTURE_CUES.finditer(text, left, right):
+        if cue.end() <= start:
+            between = text[cue.end() : start]
+        else:
+            between = f"{text[left:start]} {text[end : cue.start()]}"
+        if not _PAST_BETWEEN.search(between):
+            return True
+    return False
 
 
 def _canonical(span: str) -> tuple[str, Literal["past", "future"] | None]:
@@ -219,8 +242,7 @@ def _resolve(
         form: Form = "before" if kind == "past" else "after"
         value = reference.date().isoformat()
         return TemporalMention(span, start, end, value, "day", form, explicit)
-    sentence = _sentence_around(text, start, end)
-    future_sentence = _FUTURE_CUES.search(sentence) is not None
+    future_sentence = _future_cue(text, start, end)
     if kind == "in_n" and not future_sentence:
         return None  # "finished it in two days" is a duration, not a date
     phrase, tense = _canonical(span)

@@ -125,7 +125,30 @@ def test_present_progressive_plans_resolve_forward_in_every_person() -> None:
     assert only("Maya is moving to Porto in August.").value == "2023-08"
     assert only("Maya moved to Porto in August.").value == "2022-08"
     assert only("Maya is going through a lot in March.").value == "2023-03"
+    assert only("I'm going through a lot in March.").value == "2023-03"
     assert only("I'm working there since March.").value == "2023-03"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # A past-tense verb between the cue and the date: the date is in the past clause.
+        ("Melanie is reading a book she bought in April.", "2023-04"),
+        ("I will show you the book I bought on Friday.", "2023-05-05"),
+        ("Gina lost her job in January and is starting a business.", "2023-01"),
+        # -ing words that are no plan.
+        ("There is nothing like the concert in April.", "2023-04"),
+        ("It is surprising what she did in March.", "2023-03"),
+        # Plans still are.
+        ("I'm meeting Sarah on Friday.", "2023-05-12"),
+        ("We're so excited, we're moving in August.", "2023-08"),
+        ("I booked it yesterday and I'm flying on Friday.", "2023-05-12"),
+    ],
+)
+def test_a_future_cue_governs_a_date_only_without_a_past_verb_between(
+    text: str, value: str
+) -> None:
+    assert normalise_temporal(text, REF)[-1].value == value
 
 
 def test_offsets_point_at_the_span_and_render_week() -> None:
