@@ -100,9 +100,9 @@ class GraphmemSettings(DesignSettings):
     )
     annotate_against: Literal["turns", "context"] = Field(
         default="context",
-        description="annotate: the numbers an item must add are those its turns lack "
-        "(turns), and also those the items kept before it gave the same turns (context: a "
-        "second item with the same resolved date for a shown turn is left out)",
+        description="annotate: an item must add a number its turns lack (turns), and one "
+        "that no item kept before it gave the same turn (context: a second item with the same "
+        "resolved date for a shown turn is left out)",
     )
     redundant_scope: Literal["placed", "budget"] = Field(
         default="budget",
