@@ -4,7 +4,9 @@ members found it, at which rank, and why it sits where it does."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from math import ceil
+from typing import NamedTuple
 
 from graphmem.retrieval.base import Hit, RetrievalResult
 from graphmem.retrieval.packer import PackedContext, pack
@@ -36,6 +38,26 @@ def compose(
 ) -> list[Hit]:
     """One ranked list of turns and derived items (``fusion.py`` has the rule; ``fuse``
     replaces its turn ranking, for experiments such as ``benchmarks.graphmem_union``)."""
+    return arrange(results, plan, config, budget, count, fuse).hits
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    hits: list[Hit]
+    ahead: frozenset[str]  # turns (passage ids) items were left out for as shown (budget scope)
+    exact: bool  # the budget's context shows exactly ``ahead``
+
+
+def arrange(
+    results: Mapping[str, RetrievalResult],
+    plan: Plan,
+    config: GraphmemSettings,
+    budget: int,
+    count: Count,
+    fuse: Fuse = fuse_turns,
+) -> Arrangement:
+    """``compose`` with what its placement was judged against (tests check the rule's
+    promises on it)."""
     voting = {m: r for m, r in results.items() if m in plan.weights}
     turns = fuse(voting, plan.weights, config.rrf_k)
     depth = ceil(budget / config.agreement_turn_tokens)
@@ -61,7 +83,8 @@ def compose(
             found = shown[id(item)] = _hit(item, ranks, len(voting), config, (plan.weights, depth))
         return found
 
-    return [show(item) for item, _ in place(turns, derived, config, budget, count, show)]
+    placement = place(turns, derived, config, budget, count, show)
+    return Arrangement([show(item) for item, _ in placement.placed], *placement[1:])
 
 
 def _hit(
@@ -81,6 +104,14 @@ def _hit(
 
 
 Placed = list[tuple[FusedTurn | Derived, int]]
+
+
+class Placement(NamedTuple):
+    placed: Placed
+    ahead: frozenset[str]
+    exact: bool
+
+
 _EXACT_ROUNDS = 3  # placements judged against exactly the turns the last one showed
 
 
@@ -91,7 +122,7 @@ def place(
     budget: int,
     count: Count,
     show: Callable[[FusedTurn | Derived], Hit],
-) -> Placed:
+) -> Placement:
     """Turns and derived items in one list (``interleave``). With ``redundant_scope =
     "budget"`` the list is placed again knowing which turns the budget's context shows, so
     an item restating one of them leaves its tokens to an item for a turn the reader would
@@ -99,28 +130,46 @@ def place(
     which keeps the token share in every prefix, is no ranking: ``ER@k`` and a reader of
     the hits want the best first), the rest after it."""
     rule = (config.derived_share, count, config.redundant, config.cited_turns)
-    numbers = config.annotate_against
-    placed = interleave(turns, derived, *rule, numbers=numbers)
+    placed = interleave(turns, derived, *rule, numbers=config.annotate_against)
     if config.redundant_scope != "budget" or config.redundant == "keep":
-        return placed
+        return Placement(placed, frozenset(), True)
+    placed, packed, ahead = settle(placed, (turns, derived, config), budget, count, show)
+    exact = ahead == frozenset(p.id for p in packed.passages)
+    if config.derived_rank == "turn":
+        placed = _best_first(placed, {item.rank for item in packed.items}, turns)
+    return Placement(placed, ahead, exact)
+
+
+def settle(
+    placed: Placed,
+    queues: tuple[Sequence[FusedTurn], Sequence[Derived], GraphmemSettings],
+    budget: int,
+    count: Count,
+    show: Callable[[FusedTurn | Derived], Hit],
+) -> tuple[Placed, PackedContext, frozenset[str]]:
+    """Place again until the context shows the turns the items were judged against: the
+    final list, its context and those turns (``ahead``). Every turn in ``ahead`` is shown,
+    so no item is left out for a turn the reader does not get; when the context shows
+    exactly ``ahead`` (all but a few questions in 100), no kept item restates a shown turn
+    either."""
+    turns, derived, config = queues
+    rule = (config.derived_share, count, config.redundant, config.cited_turns)
     # Leaving items out frees room, so the new list's context can show turns the last one
-    # did not: place again until the turns shown are the turns known ahead (then every item
-    # was judged against exactly what the reader sees). Should that not settle in
-    # ``_EXACT_ROUNDS``, ``ahead`` only grows from then on, which ends: an item is then never
-    # kept for a turn the context shows, though it may be left out for one it does not show.
+    # did not, and a turn can come and go with the items left out for it. Three rounds are
+    # judged against exactly the turns the last one showed; from then on ``ahead`` keeps
+    # only the turns every context shows, so it shrinks until they are all shown, which
+    # ends. The price of ending so is an item kept for a turn that is shown after all (a
+    # few tokens), not a turn lost with its item: the rule is there to gain evidence.
     ahead: frozenset[str] = frozenset()
     rounds = 0
     while True:
         packed = _packed(placed, budget, count, show)
         shown = frozenset(p.id for p in packed.passages)
-        if shown == ahead or (rounds >= _EXACT_ROUNDS and shown <= ahead):
-            break
+        if shown == ahead or (rounds >= _EXACT_ROUNDS and shown >= ahead):
+            return placed, packed, ahead
         rounds += 1
-        ahead = shown if rounds <= _EXACT_ROUNDS else ahead | shown
-        placed = interleave(turns, derived, *rule, ahead=ahead, numbers=numbers)
-    if config.derived_rank != "turn":
-        return placed
-    return _best_first(placed, {item.rank for item in packed.items}, turns)
+        ahead = shown if rounds <= _EXACT_ROUNDS else ahead & shown
+        placed = interleave(turns, derived, *rule, ahead=ahead, numbers=config.annotate_against)
 
 
 def _best_first(placed: Placed, chosen: set[int], turns: Sequence[FusedTurn]) -> Placed:

@@ -231,20 +231,23 @@ def interleave(
     count: Count,
     mode: Redundancy = "keep",
     cited_turns: CitedTurns = "show",
-    ahead: frozenset[str] = frozenset(),
+    ahead: frozenset[str] | None = None,
     numbers: AnnotateAgainst = "context",
 ) -> list[tuple[FusedTurn | Derived, int]]:
     """Both queues in one list with their token costs: the next item is derived while the
     derived items hold at most ``share`` of the tokens so far (and derived are left).
     Derived items that would be redundant when their turn comes are skipped, redundant
-    against the turns in the context so far and the turns ``ahead`` (those the budget's
-    context will show later in the list), and with ``numbers = "context"`` against the
-    numbers derived items kept before them added to the same turns (a second item giving
-    a shown turn the same resolved date tells the reader nothing); with ``cited_turns =
-    "skip"`` so is a turn a derived item already stands in for."""
+    against the turns the context holds so far and the turns ``ahead``, and with ``numbers
+    = "context"`` against the numbers derived items kept before them added to the same
+    turns (a second item giving a shown turn the same resolved date tells the reader
+    nothing); with ``cited_turns = "skip"`` so is a turn a derived item already stands in
+    for. Without ``ahead`` a turn placed before an item is held; given ``ahead`` (the turns
+    the budget's context shows), only a turn in it is: a turn placed but cut by the
+    packer shows nothing, and an item left out for it would lose it."""
     out: list[tuple[FusedTurn | Derived, int]] = []
     used = {"turns": 0, "derived": 0}
     inside: set[str] = set()
+    known = frozenset() if ahead is None else ahead
     noted: dict[str, set[int]] | None = {} if numbers == "context" else None
     t = d = 0
     while t < len(turns) or d < len(derived):
@@ -253,7 +256,7 @@ def interleave(
         if d < len(derived) and (t >= len(turns) or wants):
             item = derived[d]
             d += 1
-            if redundant(mode, item, inside, ahead, noted):
+            if redundant(mode, item, inside, known, noted):
                 continue
             cost = count(item.hit.text)
             used["derived"] += cost
@@ -266,7 +269,8 @@ def interleave(
         else:
             cost = count(turn_line(turns[t].ref))
             used["turns"] += cost
-            inside.add(turns[t].ref.id)
+            if ahead is None or turns[t].ref.id in ahead:
+                inside.add(turns[t].ref.id)
             out.append((turns[t], cost))
             t += 1
     return out
