@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from math import ceil
 from typing import NamedTuple
 
 from graphmem.retrieval.base import Hit, RetrievalResult
@@ -59,8 +58,9 @@ def arrange(
     """``compose`` with what its placement was judged against (tests check the rule's
     promises on it)."""
     voting = {m: r for m, r in results.items() if m in plan.weights}
-    turns = fuse(voting, plan.weights, config.rrf_k)
-    depth = ceil(budget / config.agreement_turn_tokens)
+    k = config.k_for(budget)
+    turns = fuse(voting, plan.weights, k)
+    depth = config.depth(budget)
     if config.fusion == "agreement":
         turns = promote(turns, plan.weights, depth, config.agreement_min)
     derived = derived_items(
@@ -71,7 +71,7 @@ def arrange(
         config.derived_filter,
         rank=config.derived_rank,
         weights=plan.weights,
-        k=config.rrf_k,
+        k=k,
     )
     ranks = {t.ref.id: i for i, t in enumerate(turns, start=1)}
     shown: dict[int, Hit] = {}  # by the item's identity: turns and items live for the call

@@ -6,6 +6,7 @@ Why each default is what it is: ``docs/graphmem-strategy.md``. Reading them does
 
 from __future__ import annotations
 
+from math import ceil
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
@@ -58,7 +59,13 @@ class GraphmemSettings(DesignSettings):
         "turns several members rank near the top first (CAST's Algorithm 2 generalised), "
         "each group in RRF order",
     )
-    rrf_k: int = Field(default=60, ge=1, description="k of 1 / (k + rank) (Cormack et al. 2009)")
+    rrf_k: Annotated[int, Field(ge=1)] | Literal["depth"] = Field(
+        default="depth",
+        description="k of 1 / (k + rank): depth, about the turns a member would show in the "
+        "budget (budget / agreement_turn_tokens), so that its vote for the last of them "
+        "weighs about half its vote for its first; or a number (60: Cormack et al. 2009, "
+        "the default until session 11)",
+    )
     agreement_min: float = Field(
         default=2.0, gt=0.0, description="agreement: votes a turn needs to be promoted"
     )
@@ -118,6 +125,14 @@ class GraphmemSettings(DesignSettings):
     parallel: bool = Field(
         default=False, description="run the members in threads instead of one after another"
     )
+
+    def k_for(self, budget: int) -> int:
+        """The RRF k at ``budget``."""
+        return self.depth(budget) if self.rrf_k == "depth" else self.rrf_k
+
+    def depth(self, budget: int) -> int:
+        """About how many turns a member would show in ``budget``."""
+        return ceil(budget / self.agreement_turn_tokens)
 
     @field_validator("members", "baselines", "exclude", mode="before")
     @classmethod

@@ -420,3 +420,25 @@ def test_no_kept_item_restates_a_shown_turn_without_a_new_number(
         assert any(new - given_numbers.get(p.id, set()) for p in item.cites)
         for p in item.cites:
             given_numbers.setdefault(p.id, set()).update(new)
+
+
+@pytest.mark.parametrize(("budget", "k"), [(500, 13), (1000, 25), (2000, 50)])
+def test_rrf_k_is_the_depth_a_member_would_show_unless_set(budget: int, k: int) -> None:
+    results = {"a": result(turns_hit(1), turns_hit(2)), "b": result(turns_hit(2))}
+    current = Plan(("a", "b"), {"a": 1.0, "b": 1.0})
+    top = compose(results, current, GraphmemSettings(), budget, words)[0]
+    assert top.score == pytest.approx(1 / (k + 2) + 1 / (k + 1))
+    fixed = compose(results, current, GraphmemSettings(rrf_k=60), budget, words)[0]
+    assert fixed.score == pytest.approx(1 / 62 + 1 / 61)
+
+
+def test_rrf_k_reads_a_number_or_depth_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("GRAPHMEM_GRAPHMEM_RRF_K", "20")
+    assert GraphmemSettings().k_for(1000) == 20
+    monkeypatch.setenv("GRAPHMEM_GRAPHMEM_RRF_K", "depth")
+    assert GraphmemSettings().k_for(1000) == 25
+    monkeypatch.setenv("GRAPHMEM_GRAPHMEM_RRF_K", "0")
+    with pytest.raises(ValueError, match="rrf_k"):
+        GraphmemSettings()
