@@ -152,14 +152,21 @@ def record(
         into.setdefault(budget, []).append(Scored(question.group, latency, values))
 
 
-def arguments(description: str) -> argparse.Namespace:
+def arguments(
+    description: str, extra: Callable[[argparse.ArgumentParser], None] | None = None
+) -> argparse.Namespace:
+    """The options of this harness; a tool built on its cache (``extra``) replaces the
+    variants and the output directory with its own options."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("data", type=Path)
     parser.add_argument("--space-prefix", default="def")
     parser.add_argument("--budget", type=int, action="append", dest="budgets")
     parser.add_argument("--limit", type=int, help="only the first N conversations")
-    parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--cache", type=Path, help="keep the members' results here (pickle)")
+    if extra is not None:
+        extra(parser)
+        return parser.parse_args()
+    parser.add_argument("--out", type=Path, required=True)
     parser.add_argument(
         "--variant", action="append", dest="variants", default=[], help="only these (repeatable)"
     )
