@@ -204,8 +204,9 @@ def _turn_hit(
     turn: FusedTurn, rank: int, members: int, config: GraphmemSettings, agreed: tuple[float, int]
 ) -> Hit:
     found_by = ", ".join(f"{v.member} #{v.rank}" for v in turn.votes)
+    k = agreed[1] if config.rrf_k == "depth" else config.rrf_k  # agreed[1]: the depth
     head = (
-        f"graphmem {config.fusion}: turn rank {rank}, score {turn.score:.4f}; "
+        f"graphmem {config.fusion}: turn rank {rank}, score {turn.score:.4f} (k {k}); "
         f"found by {len(turn.votes)} of {members}: {found_by}"
     )
     if config.fusion == "agreement":

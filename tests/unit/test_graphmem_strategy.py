@@ -428,6 +428,7 @@ def test_rrf_k_is_the_depth_a_member_would_show_unless_set(budget: int, k: int) 
     current = Plan(("a", "b"), {"a": 1.0, "b": 1.0})
     top = compose(results, current, GraphmemSettings(), budget, words)[0]
     assert top.score == pytest.approx(1 / (k + 2) + 1 / (k + 1))
+    assert f"(k {k})" in top.path[0]  # --explain says which k the score is of
     fixed = compose(results, current, GraphmemSettings(rrf_k=60), budget, words)[0]
     assert fixed.score == pytest.approx(1 / 62 + 1 / 61)
 
