@@ -56,6 +56,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "agreement": {"fusion": "agreement"},
     "rrf k 10": {"rrf_k": 10},
     "rrf k 20": {"rrf_k": 20},
+    "rrf k 60 (session 10)": {"rrf_k": 60},
     "rrf k 120": {"rrf_k": 120},
     "rrf k = depth": {"rrf_k": "depth"},
     "share 0": {"derived_share": 0.0},

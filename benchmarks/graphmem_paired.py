@@ -7,8 +7,11 @@ each covers better, and a paired bootstrap interval of the difference, per categ
 
 It reads the members' results as ``benchmarks.graphmem_ablation`` does (the same
 ``--cache``): the strategy is fused at B from the lists retrieved for 2 x B, the design
-alone is its own list for 2 x B packed at B (its ``graphmem eval`` numbers: the ablation's
-``only:<name>`` rows). Questions of categories 1-4 with evidence; file categories.
+alone is its own list for 2 x B packed at B (the ablation's ``only:<name>`` rows: a
+prefix-consistent design's ``graphmem eval`` numbers; Amory's list depends on the budget
+it is asked for, so its row can differ a little from its own eval). Only questions of
+categories 1-4 that have evidence are paired (1,033 of the 1,035 dev questions); file
+categories.
 """
 
 from __future__ import annotations
@@ -69,10 +72,13 @@ def main() -> None:
     count = token_counter(memory)
     config = GraphmemSettings()
     diffs: dict[int, dict[str, list[float]]] = {b: {"overall": []} for b in budgets}
-    for _, built, rows, history in conversations(args, memory, budgets, count):
+    for space, built, rows, history in conversations(args, memory, budgets, count):
         current = plan(config, built)
         for budget, questions in rows.items():
             for question, results, _ in questions:
+                if args.against not in results:
+                    known = ", ".join(sorted(results))
+                    raise SystemExit(f"--against {args.against}: not a member in {space} ({known})")
                 if not question.evidence or question.group == "adversarial":
                     continue
                 ours = pack(compose(results, current, config, budget, count), budget, count)

@@ -43,8 +43,9 @@ def compose(
 @dataclass(frozen=True)
 class Arrangement:
     hits: list[Hit]
-    ahead: frozenset[str]  # turns (passage ids) items were left out for as shown (budget scope)
-    exact: bool  # the budget's context shows exactly ``ahead``
+    # The budget scope: the turns and items the derived items were judged against (every
+    # one of them is in the budget's context); None for the placed scope.
+    held: Held | None
 
 
 def arrange(
@@ -84,7 +85,7 @@ def arrange(
         return found
 
     placement = place(turns, derived, config, budget, count, show)
-    return Arrangement([show(item) for item, _ in placement.placed], *placement[1:])
+    return Arrangement([show(item) for item, _ in placement.placed], placement.held)
 
 
 def _hit(
@@ -108,11 +109,10 @@ Placed = list[tuple[FusedTurn | Derived, int]]
 
 class Placement(NamedTuple):
     placed: Placed
-    ahead: frozenset[str]
-    exact: bool
+    held: Held | None
 
 
-_EXACT_ROUNDS = 3  # placements judged against exactly the turns the last one showed
+_EXACT_ROUNDS = 3  # placements judged against exactly what the last context held
 
 
 def place(
@@ -132,12 +132,11 @@ def place(
     rule = (config.derived_share, count, config.redundant, config.cited_turns)
     placed = interleave(turns, derived, *rule, numbers=config.annotate_against)
     if config.redundant_scope != "budget" or config.redundant == "keep":
-        return Placement(placed, frozenset(), True)
-    placed, packed, ahead = settle(placed, (turns, derived, config), budget, count, show)
-    exact = ahead == frozenset(p.id for p in packed.passages)
+        return Placement(placed, None)
+    placed, packed, held = settle(placed, (turns, derived, config), budget, count, show)
     if config.derived_rank == "turn":
         placed = _best_first(placed, {item.rank for item in packed.items}, turns)
-    return Placement(placed, ahead, exact)
+    return Placement(placed, held)
 
 
 def settle(
@@ -146,30 +145,73 @@ def settle(
     budget: int,
     count: Count,
     show: Callable[[FusedTurn | Derived], Hit],
-) -> tuple[Placed, PackedContext, frozenset[str]]:
-    """Place again until the context shows the turns the items were judged against: the
-    final list, its context and those turns (``ahead``). Every turn in ``ahead`` is shown,
-    so no item is left out for a turn the reader does not get; when the context shows
-    exactly ``ahead`` (all but a few questions in 100), no kept item restates a shown turn
-    either."""
+) -> tuple[Placed, PackedContext, Held]:
+    """Place again until the context holds what the items were judged against: the final
+    list, its context, and what it was judged against (``Held``: the turns taken as shown,
+    the items taken as cut). Every turn taken as shown is shown and every item that held
+    its turns is in the context, so no item is left out for a turn the reader does not
+    get; when the judgement was exact (all but a few questions in 100), no kept item
+    restates a shown turn either."""
     turns, derived, config = queues
     rule = (config.derived_share, count, config.redundant, config.cited_turns)
     # Leaving items out frees room, so the new list's context can show turns the last one
-    # did not, and a turn can come and go with the items left out for it. Three rounds are
-    # judged against exactly the turns the last one showed; from then on ``ahead`` keeps
-    # only the turns every context shows, so it shrinks until they are all shown, which
-    # ends. The price of ending so is an item kept for a turn that is shown after all (a
-    # few tokens), not a turn lost with its item: the rule is there to gain evidence.
-    ahead: frozenset[str] = frozenset()
+    # did not, and a turn (or an item) can come and go with the items left out for it.
+    # Three rounds are judged against exactly what the last context held; from then on the
+    # turns taken as shown only shrink and the items taken as cut only grow, until the
+    # context shows every such turn and keeps every item that held one, which ends. The
+    # price of ending so is an item kept for a turn that is shown after all (a few tokens),
+    # not a turn lost with its item: the rule is there to gain evidence.
+    known: Held | None = None  # the first list was placed without knowing: judge it
     rounds = 0
     while True:
         packed = _packed(placed, budget, count, show)
-        shown = frozenset(p.id for p in packed.passages)
-        if shown == ahead or (rounds >= _EXACT_ROUNDS and shown >= ahead):
-            return placed, packed, ahead
+        got = _held(placed, packed)
+        if known is not None and got.settles(known, exact=rounds < _EXACT_ROUNDS):
+            return placed, packed, known
         rounds += 1
-        ahead = shown if rounds <= _EXACT_ROUNDS else ahead & shown
-        placed = interleave(turns, derived, *rule, ahead=ahead, numbers=config.annotate_against)
+        known = got if known is None or rounds <= _EXACT_ROUNDS else known.narrow(got)
+        placed = interleave(
+            turns,
+            derived,
+            *rule,
+            ahead=known.turns,
+            numbers=config.annotate_against,
+            cut=known.cut,
+        )
+
+
+@dataclass(frozen=True)
+class Held:
+    """What a placement's context held (node ids): the turns it shows, the derived items
+    it keeps, and the items the list placed that it cut."""
+
+    turns: frozenset[str]
+    items: frozenset[str]
+    cut: frozenset[str]
+
+    def settles(self, known: Held, exact: bool) -> bool:
+        """Whether a list judged against ``known`` gave this context: exactly (the turns
+        taken as shown are the shown ones, no item taken as cut came back); or, once
+        ``exact`` is off, safely (every turn taken as shown is shown, every item that held
+        its turns is kept)."""
+        safe = self.cut <= known.cut
+        if exact:
+            return safe and self.turns == known.turns and not self.items & known.cut
+        return safe and self.turns >= known.turns
+
+    def narrow(self, got: Held) -> Held:
+        """The turns every context showed; the items any cut."""
+        return Held(self.turns & got.turns, self.items & got.items, self.cut | got.cut)
+
+
+def _held(placed: Placed, packed: PackedContext) -> Held:
+    kept = {i.rank for i in packed.items if i.passage is None}
+    items = [(i, item) for i, (item, _) in enumerate(placed) if isinstance(item, Derived)]
+    return Held(
+        frozenset(p.id for p in packed.passages),
+        frozenset(d.hit.node_id for i, d in items if i in kept),
+        frozenset(d.hit.node_id for i, d in items if i not in kept),
+    )
 
 
 def _best_first(placed: Placed, chosen: set[int], turns: Sequence[FusedTurn]) -> Placed:

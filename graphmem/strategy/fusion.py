@@ -233,6 +233,7 @@ def interleave(
     cited_turns: CitedTurns = "show",
     ahead: frozenset[str] | None = None,
     numbers: AnnotateAgainst = "context",
+    cut: frozenset[str] = frozenset(),
 ) -> list[tuple[FusedTurn | Derived, int]]:
     """Both queues in one list with their token costs: the next item is derived while the
     derived items hold at most ``share`` of the tokens so far (and derived are left).
@@ -243,7 +244,9 @@ def interleave(
     nothing); with ``cited_turns = "skip"`` so is a turn a derived item already stands in
     for. Without ``ahead`` a turn placed before an item is held; given ``ahead`` (the turns
     the budget's context shows), only a turn in it is: a turn placed but cut by the
-    packer shows nothing, and an item left out for it would lose it."""
+    packer shows nothing, and an item left out for it would lose it. Likewise a kept item
+    in ``cut`` (node ids: items the packer cut from the last list) holds neither its turns
+    nor its numbers for the items after it."""
     out: list[tuple[FusedTurn | Derived, int]] = []
     used = {"turns": 0, "derived": 0}
     inside: set[str] = set()
@@ -260,9 +263,10 @@ def interleave(
                 continue
             cost = count(item.hit.text)
             used["derived"] += cost
-            inside.update(p.id for p in item.hit.passages)
-            if noted is not None:
-                _note(noted, item)
+            if item.hit.node_id not in cut:
+                inside.update(p.id for p in item.hit.passages)
+                if noted is not None:
+                    _note(noted, item)
             out.append((item, cost))
         elif cited_turns == "skip" and turns[t].ref.id in inside:
             t += 1
