@@ -43,8 +43,9 @@ def compose(
 @dataclass(frozen=True)
 class Arrangement:
     hits: list[Hit]
-    # The budget scope: the turns and items the derived items were judged against (every
-    # one of them is in the budget's context); None for the placed scope.
+    # The budget scope: what the derived items were judged against, the turns taken as
+    # shown (all shown) and the items taken as cut (the rest hold only if kept); None for
+    # the placed scope, which judges no context.
     held: Held | None
 
 
