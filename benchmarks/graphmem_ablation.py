@@ -40,7 +40,7 @@ from graphmem.ingest.formats import load
 from graphmem.memory import Memory
 from graphmem.retrieval.base import Hit, RetrievalResult
 from graphmem.retrieval.packer import PackedContext, pack
-from graphmem.strategy.compose import compose
+from graphmem.strategy.compose import arrange
 from graphmem.strategy.members import plan
 from graphmem.strategy.retriever import GraphmemRetriever
 from graphmem.strategy.settings import GraphmemSettings
@@ -125,7 +125,7 @@ def score(
                 config = GraphmemSettings(**overrides)
                 current = plan(config, built)
                 started = time.perf_counter()
-                hits = compose(results, current, config, budget, count)
+                hits = arrange(results, current, config, budget, count).hits
                 fusion = (time.perf_counter() - started) * 1000
                 latency = fusion + sum(timings[m] for m in current.members)
                 record(scored.setdefault(name, {}), question, hits, latency, how)

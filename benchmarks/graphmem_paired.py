@@ -25,7 +25,7 @@ from benchmarks.graphmem_ablation import arguments, conversations, token_counter
 from graphmem.eval.harness import budget_values
 from graphmem.memory import Memory
 from graphmem.retrieval.packer import pack
-from graphmem.strategy.compose import compose
+from graphmem.strategy.compose import arrange
 from graphmem.strategy.members import plan
 from graphmem.strategy.settings import GraphmemSettings
 
@@ -81,7 +81,7 @@ def main() -> None:
                     raise SystemExit(f"--against {args.against}: not a member in {space} ({known})")
                 if not question.evidence or question.group == "adversarial":
                     continue
-                ours = pack(compose(results, current, config, budget, count), budget, count)
+                ours = pack(arrange(results, current, config, budget, count).hits, budget, count)
                 theirs = pack(results[args.against].hits, budget, count)
                 a = budget_values(question, ours, None, history)[args.metric]
                 b = budget_values(question, theirs, None, history)[args.metric]

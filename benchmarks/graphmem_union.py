@@ -43,7 +43,7 @@ from benchmarks.graphmem_ablation import (
 )
 from graphmem.memory import Memory
 from graphmem.retrieval.base import Hit, RetrievalResult
-from graphmem.strategy.compose import Fuse, compose
+from graphmem.strategy.compose import Fuse, arrange
 from graphmem.strategy.fusion import FusedTurn, fuse_turns
 from graphmem.strategy.members import plan
 from graphmem.strategy.settings import GraphmemSettings
@@ -125,7 +125,7 @@ def score(
             members_ms = sum(timings[m] for m in current.members)
             for name, fuse in variants(graph).items():
                 started = time.perf_counter()
-                hits = compose(results, current, config, budget, count, fuse)
+                hits = arrange(results, current, config, budget, count, fuse).hits
                 latency = members_ms + (time.perf_counter() - started) * 1000
                 how = ((budget,), count, history)
                 record(scored.setdefault(name, {}), question, hits, latency, how)

@@ -27,19 +27,6 @@ STRATEGY = "graphmem"
 Fuse = Callable[[Mapping[str, RetrievalResult], Mapping[str, float], int], list[FusedTurn]]
 
 
-def compose(
-    results: Mapping[str, RetrievalResult],
-    plan: Plan,
-    config: GraphmemSettings,
-    budget: int,
-    count: Count,
-    fuse: Fuse = fuse_turns,
-) -> list[Hit]:
-    """One ranked list of turns and derived items (``fusion.py`` has the rule; ``fuse``
-    replaces its turn ranking, for experiments such as ``benchmarks.graphmem_union``)."""
-    return arrange(results, plan, config, budget, count, fuse).hits
-
-
 @dataclass(frozen=True)
 class Arrangement:
     hits: list[Hit]
@@ -57,8 +44,9 @@ def arrange(
     count: Count,
     fuse: Fuse = fuse_turns,
 ) -> Arrangement:
-    """``compose`` with what its placement was judged against (tests check the rule's
-    promises on it)."""
+    """One ranked list of turns and derived items (``.hits``; ``fusion.py`` has the rule;
+    ``fuse`` replaces its turn ranking, for experiments such as ``benchmarks.graphmem_union``),
+    with what its placement was judged against (tests check the rule's promises on it)."""
     voting = {m: r for m, r in results.items() if m in plan.weights}
     k = config.k_for(budget)
     turns = fuse(voting, plan.weights, k)

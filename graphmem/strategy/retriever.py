@@ -17,7 +17,7 @@ from typing import cast
 
 from graphmem.retrieval.base import RetrievalContext, RetrievalResult, Retriever, TokenCounter
 from graphmem.store import GraphStore
-from graphmem.strategy.compose import compose
+from graphmem.strategy.compose import arrange
 from graphmem.strategy.embedding import SharedQueryEmbedder
 from graphmem.strategy.members import Plan, plan
 from graphmem.strategy.reads import QueryReads
@@ -87,7 +87,7 @@ class GraphmemRetriever(Retriever):
         with self._reads.scope():
             results, timings = self.run_members(current.members, query, self.member_budget(budget))
         fusing = time.perf_counter()
-        hits = compose(results, current, self.config, budget, self._count)
+        hits = arrange(results, current, self.config, budget, self._count).hits
         timings["fusion"] = (time.perf_counter() - fusing) * 1000
         timings["total"] = (time.perf_counter() - started) * 1000
         notes = [f"members: {', '.join(f'{m} x{current.weights[m]:.2g}' for m in current.members)}"]

@@ -13,7 +13,7 @@ from graphmem.designs.configure import DesignConfigs
 from graphmem.designs.registry import registry
 from graphmem.retrieval.base import Hit, PassageRef, RetrievalResult
 from graphmem.retrieval.packer import pack, turn_line
-from graphmem.strategy.compose import arrange, compose
+from graphmem.strategy.compose import arrange
 from graphmem.strategy.fusion import (
     Derived,
     FusedTurn,
@@ -255,7 +255,7 @@ def test_compose_cites_turns_and_packs_within_the_budget() -> None:
     }
     config = GraphmemSettings(derived_share=0.25)
     current = Plan(("a", "b"), {"a": 1.0, "b": 1.0})
-    hits = compose(results, current, config, 200, words)
+    hits = arrange(results, current, config, 200, words).hits
     assert all(h.passages for h in hits)
     assert hits[0].path[0].startswith("graphmem rrf: turn rank 1")
     context = pack(hits, 200, words)
@@ -325,7 +325,7 @@ def test_budget_scope_drops_items_restating_turns_the_context_shows(budget: int)
 
     def context(scope: Literal["placed", "budget"]) -> tuple[set[str], set[str]]:
         config = GraphmemSettings(redundant_scope=scope)
-        packed = pack(compose(results, current, config, budget, words), budget, words)
+        packed = pack(arrange(results, current, config, budget, words).hits, budget, words)
         shown = {p.source_id for p in packed.passages}
         return shown, {p.source_id for i in packed.items for p in i.cites}
 
@@ -344,7 +344,7 @@ def test_budget_scope_puts_what_the_budget_holds_first_in_rank_order() -> None:
     }
     current = Plan(("a", "b"), {"a": 1.0, "b": 1.0})
     config = GraphmemSettings(redundant_scope="budget")
-    hits = compose(results, current, config, 100, words)
+    hits = arrange(results, current, config, 100, words).hits
     held = len(pack(hits, 100, words).items)
     turn_of = [int(h.passages[0].source_id.split(":")[1]) for h in hits[:held]]
     assert hits[0].label == "Passage" and turn_of[0] == 1
@@ -486,10 +486,10 @@ def test_no_item_is_left_out_for_a_turn_the_reader_does_not_get(
 def test_rrf_k_is_the_depth_a_member_would_show_unless_set(budget: int, k: int) -> None:
     results = {"a": result(turns_hit(1), turns_hit(2)), "b": result(turns_hit(2))}
     current = Plan(("a", "b"), {"a": 1.0, "b": 1.0})
-    top = compose(results, current, GraphmemSettings(), budget, words)[0]
+    top = arrange(results, current, GraphmemSettings(), budget, words).hits[0]
     assert top.score == pytest.approx(1 / (k + 2) + 1 / (k + 1))
     assert f"(k {k})" in top.path[0]  # --explain says which k the score is of
-    fixed = compose(results, current, GraphmemSettings(rrf_k=60), budget, words)[0]
+    fixed = arrange(results, current, GraphmemSettings(rrf_k=60), budget, words).hits[0]
     assert fixed.score == pytest.approx(1 / 62 + 1 / 61)
 
 
