@@ -70,7 +70,8 @@ def arrange(
         # Each item's hit is built once: the budget scope packs the list before it is final.
         found = shown.get(id(item))
         if found is None:
-            found = shown[id(item)] = _hit(item, ranks, len(voting), config, (plan.weights, depth))
+            scoring = (plan.weights, depth, k)
+            found = shown[id(item)] = _hit(item, ranks, len(voting), config, scoring)
         return found
 
     placement = place(turns, derived, config, budget, count, show)
@@ -82,15 +83,15 @@ def _hit(
     ranks: dict[str, int],
     members: int,
     config: GraphmemSettings,
-    agreement: tuple[Mapping[str, float], int],
+    agreement: tuple[Mapping[str, float], int, int],
 ) -> Hit:
     if isinstance(item, Derived):
         return _derived_hit(item, ranks, config.derived_rank)
     # The votes only go into an agreement path; counting them for every turn of every
     # member's list cost a few ms a query.
-    weights, depth = agreement
+    weights, depth, k = agreement
     agreed = votes_within(item, weights, depth) if config.fusion == "agreement" else 0.0
-    return _turn_hit(item, ranks[item.ref.id], members, config, (agreed, depth))
+    return _turn_hit(item, ranks[item.ref.id], members, config, (agreed, depth), k)
 
 
 Placed = list[tuple[FusedTurn | Derived, int]]
@@ -232,10 +233,14 @@ def _packed(
 
 
 def _turn_hit(
-    turn: FusedTurn, rank: int, members: int, config: GraphmemSettings, agreed: tuple[float, int]
+    turn: FusedTurn,
+    rank: int,
+    members: int,
+    config: GraphmemSettings,
+    agreed: tuple[float, int],
+    k: int,
 ) -> Hit:
     found_by = ", ".join(f"{v.member} #{v.rank}" for v in turn.votes)
-    k = agreed[1] if config.rrf_k == "depth" else config.rrf_k  # agreed[1]: the depth
     head = (
         f"graphmem {config.fusion}: turn rank {rank}, score {turn.score:.4f} (k {k}); "
         f"found by {len(turn.votes)} of {members}: {found_by}"
