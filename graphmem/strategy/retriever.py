@@ -83,9 +83,7 @@ class GraphmemRetriever(Retriever):
     def retrieve(self, query: str, budget: int) -> RetrievalResult:
         started = time.perf_counter()
         current = self.plan()
-        self._embedder.remember(query)
-        with self._reads.scope():
-            results, timings = self.run_members(current.members, query, self.member_budget(budget))
+        results, timings = self.run_members(current.members, query, self.member_budget(budget))
         fusing = time.perf_counter()
         hits = arrange(results, current, self.config, budget, self._count).hits
         timings["fusion"] = (time.perf_counter() - fusing) * 1000
@@ -105,6 +103,18 @@ class GraphmemRetriever(Retriever):
         return math.ceil(budget * self.config.member_budget_factor)
 
     def run_members(
+        self, members: tuple[str, ...], query: str, budget: int
+    ) -> tuple[dict[str, RetrievalResult], dict[str, float]]:
+        """Every member's result for one question, and its time. The members share the
+        question's identical reads (SEEM's and CAST's PageRank) and embeddings; the
+        ablation harness calls this directly, so the sharing lives here, not in
+        ``retrieve`` (until session 12 it did, and the harness's member times counted the
+        PageRank twice)."""
+        self._embedder.remember(query)
+        with self._reads.scope():
+            return self._run_members(members, query, budget)
+
+    def _run_members(
         self, members: tuple[str, ...], query: str, budget: int
     ) -> tuple[dict[str, RetrievalResult], dict[str, float]]:
         def run(strategy: str) -> tuple[RetrievalResult, float]:

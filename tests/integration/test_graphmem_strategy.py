@@ -226,3 +226,23 @@ def test_no_item_restates_turns_the_context_shows_unless_it_adds_a_number(
         assert any(new - given.get(p.id, set()) for p in item.cites), item.text
         for p in item.cites:
             given.setdefault(p.id, set()).update(new)
+
+
+def test_members_asked_directly_share_one_pagerank(
+    memory: Memory, store: GraphStore, full_space: str
+) -> None:
+    """SEEM and CAST rank with the same HippoRAG 2 PageRank: asked for one question, through
+    ``retrieve`` or ``run_members`` (the ablation harness), GDS runs it once."""
+    from graphmem.strategy.retriever import GraphmemRetriever
+
+    retriever = GraphmemRetriever(memory.retrieval_context(full_space), GraphmemSettings())
+    members = retriever.plan().members
+    assert {"seem", "cast"} <= set(members)
+    retriever.prepare()
+    with recorded_calls(store, "read") as calls:
+        results, _ = retriever.run_members(members, QUESTION, 400)
+    assert calls.count("semantic.ppr_scores") == 1
+    assert results["seem"].hits and results["cast"].hits
+    with recorded_calls(store, "read") as calls:
+        retriever.retrieve("Where does Maya work?", 400)
+    assert calls.count("semantic.ppr_scores") == 1

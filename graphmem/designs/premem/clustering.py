@@ -11,8 +11,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
-from sklearn.cluster import KMeans
-from sklearn.metrics import silhouette_score
 
 Matrix = npt.NDArray[np.float32]
 
@@ -25,6 +23,11 @@ def cluster_labels(vectors: Matrix, max_clusters: int, random_state: int, n_init
         return [0] * n
     if np.allclose(vectors, vectors[0]):
         return [0] * n  # identical points: every k > 1 is arbitrary
+    # Imported here: scikit-learn takes about a second to import, and every command that
+    # lists the designs (``query`` included) imports this module; only a build clusters.
+    from sklearn.cluster import KMeans
+    from sklearn.metrics import silhouette_score
+
     best: tuple[float, list[int]] | None = None
     for k in range(2, min(n - 1, max_clusters) + 1):
         model = KMeans(n_clusters=k, random_state=random_state, n_init=n_init)
