@@ -5,7 +5,10 @@ For each budget B, every member strategy retrieves each question once for
 left out, another rule, another split) are then fused from those same results at B, packed
 and scored with the harness's metrics, so the default variant is the live strategy. A
 variant's latency is the sum of its members' measured times plus its own fusion time (the
-strategy runs them one after another). Each member alone (``only:<name>``) is its list for
+strategy runs them one after another). Work the members share for one question (its parse
+and embedding, the PageRank SEEM, CAST and HippoRAG run alike) is timed in the first member
+that does it, SEEM here, so a variant without SEEM shows less time than it takes: time
+such a variant live (``GRAPHMEM_GRAPHMEM_EXCLUDE=seem,cast graphmem eval locomo ...``). Each member alone (``only:<name>``) is its list for
 2 x B packed at B: the member's own ``graphmem eval`` numbers for prefix-consistent members.
 
     python -m benchmarks.graphmem_ablation ../shared/data/locomo/locomo10-dev.json \
