@@ -8,8 +8,9 @@ variant's latency is the sum of its members' measured times plus its own fusion 
 strategy runs them one after another). Work the members share for one question (its parse
 and embedding, the PageRank SEEM, CAST and HippoRAG run alike) is timed in the first member
 that does it, SEEM here, so a variant without SEEM shows less time than it takes: time
-such a variant live (``GRAPHMEM_GRAPHMEM_EXCLUDE=seem,cast graphmem eval locomo ...``). Each member alone (``only:<name>``) is its list for
-2 x B packed at B: the member's own ``graphmem eval`` numbers for prefix-consistent members.
+such a variant live (``GRAPHMEM_GRAPHMEM_EXCLUDE=seem,cast graphmem eval locomo ...``).
+Each member alone (``only:<name>``) is its list for 2 x B packed at B: the member's own
+``graphmem eval`` numbers for prefix-consistent members.
 
     python -m benchmarks.graphmem_ablation ../shared/data/locomo/locomo10-dev.json \
         --space-prefix def --budget 1000 --cache /tmp/strategy-cache --out /tmp/ablation \
