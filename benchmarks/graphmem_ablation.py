@@ -55,6 +55,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "default": {},
     **{f"-{name}": {"exclude": (name,)} for name in DESIGNS},
     "seem+cast->hipporag": {"exclude": ("seem", "cast")},
+    "no pagerank": {"exclude": ("seem", "cast", "hipporag")},
     "+dense": {"baselines": ("fulltext", "dense")},
     "equal votes": {"family": {}, "exclude": ("hipporag",)},
     "agreement": {"fusion": "agreement"},

@@ -152,6 +152,18 @@ def test_a_design_left_out_does_not_vote(
     )
 
 
+def test_the_fast_preset_runs_no_pagerank(
+    settings: Settings, store: GraphStore, embedder: Embedder, full_space: str
+) -> None:
+    configs = DesignConfigs(presets={"graphmem": "fast"})
+    memory = Memory(settings, store=store, embedder=embedder, configs=configs)
+    with recorded_calls(store, "read") as calls:
+        found = memory.query(QUESTION, full_space, strategy="graphmem", budget=400)
+    assert "semantic.ppr_scores" not in calls
+    assert _members(found) == {"anchormem", "premem", "amory", "fulltext"}
+    assert found.context.passages
+
+
 def test_agreement_puts_promoted_turns_first(
     settings: Settings, store: GraphStore, embedder: Embedder, full_space: str
 ) -> None:
