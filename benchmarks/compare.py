@@ -5,7 +5,9 @@
 
 prints one Markdown row per (strategy, run): overall and each LoCoMo category (the file's
 numbering, docs/eval.md), each cell "evidence recall / answer-token recall" in percent,
-with MCov@B and Compr@B overall. Rows follow the --strategy order, runs in the given order.
+with MCov@B and Compr@B overall. ``--cells coverage`` puts "memory coverage / context
+compression" (MCov@B / Compr@B) in the category cells instead. Rows follow the --strategy
+order, runs in the given order.
 """
 
 from __future__ import annotations
@@ -28,16 +30,23 @@ def _load(spec: str) -> tuple[str, list[dict[str, Any]]]:
     return (label if path else found.name), results
 
 
-def _cell(summary: dict[str, Any] | None) -> str:
-    if not summary or summary.get("evidence_recall_at_budget") is None:
+CELLS = {
+    "er-atr": ("evidence_recall_at_budget", "answer_token_recall_at_budget"),
+    "coverage": ("memory_coverage_at_budget", "context_compression_at_budget"),
+}
+
+
+def _cell(summary: dict[str, Any] | None, keys: tuple[str, str] = CELLS["er-atr"]) -> str:
+    if not summary or summary.get(keys[0]) is None or summary.get(keys[1]) is None:
         return "–"
-    er = 100 * summary["evidence_recall_at_budget"]
-    atr = 100 * summary["answer_token_recall_at_budget"]
-    return f"{er:.1f} / {atr:.1f}"
+    return f"{100 * summary[keys[0]]:.1f} / {100 * summary[keys[1]]:.1f}"
 
 
 def rows(
-    runs: list[tuple[str, list[dict[str, Any]]]], budget: int, strategies: list[str] | None
+    runs: list[tuple[str, list[dict[str, Any]]]],
+    budget: int,
+    strategies: list[str] | None,
+    cells: str = "er-atr",
 ) -> list[str]:
     head = ["strategy", "run", "overall", *(f"{c} ({_NUMBERS[c]})" for c in _CATEGORIES)]
     head += ["MCov@B", "Compr@B", "p95 ms"]
@@ -51,13 +60,15 @@ def rows(
             result = found[0]
             overall = result["overall"]
             groups = result.get("by_category", {})
-            cells = [name, label, _cell(overall), *(_cell(groups.get(c)) for c in _CATEGORIES)]
+            keys = CELLS[cells]
+            row = [name, label, _cell(overall, keys)]
+            row += [_cell(groups.get(c), keys) for c in _CATEGORIES]
             for key in ("memory_coverage_at_budget", "context_compression_at_budget"):
                 value = overall.get(key)
-                cells.append("–" if value is None else f"{100 * value:.1f}")
+                row.append("–" if value is None else f"{100 * value:.1f}")
             latency = overall.get("latency_ms") or {}
-            cells.append(f"{latency['p95']:.0f}" if "p95" in latency else "–")
-            out.append("| " + " | ".join(cells) + " |")
+            row.append(f"{latency['p95']:.0f}" if "p95" in latency else "–")
+            out.append("| " + " | ".join(row) + " |")
     return out
 
 
@@ -66,11 +77,15 @@ def main() -> None:
     parser.add_argument("runs", nargs="+", help="LABEL=DIR (or DIR) of an eval --out")
     parser.add_argument("--budget", type=int, default=1000)
     parser.add_argument("--strategy", default="", help="comma list; default: all, in order")
+    parser.add_argument(
+        "--cells", choices=sorted(CELLS), default="er-atr", help="what the category cells show"
+    )
     args = parser.parse_args()
     runs = [_load(spec) for spec in args.runs]
     strategies = [s for s in args.strategy.split(",") if s] or None
-    print(f"Budget {args.budget} tokens; cells: ER@B / ATR@B in percent.\n")
-    print("\n".join(rows(runs, args.budget, strategies)))
+    shown = "ER@B / ATR@B" if args.cells == "er-atr" else "MCov@B / Compr@B"
+    print(f"Budget {args.budget} tokens; cells: {shown} in percent.\n")
+    print("\n".join(rows(runs, args.budget, strategies, args.cells)))
 
 
 if __name__ == "__main__":
