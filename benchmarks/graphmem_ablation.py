@@ -71,6 +71,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "redundant keep": {"redundant": "keep"},
     "redundant drop": {"redundant": "drop"},
     "annotate against turns": {"annotate_against": "turns"},
+    "annotate against the reader": {"annotate_against": "reader"},
     "placed scope, annotate": {"redundant_scope": "placed"},
     "placed scope, drop (session 7)": {"redundant_scope": "placed", "redundant": "drop"},
     "compress cited": {"compress": "cited"},

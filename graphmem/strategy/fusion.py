@@ -22,7 +22,7 @@ Everything here is pure (no database, no model): ``retriever.py`` feeds it the m
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -35,7 +35,7 @@ Redundancy = Literal["keep", "drop", "annotate"]
 Compress = Literal["off", "cited", "best"]
 CitedTurns = Literal["show", "skip"]
 DerivedRank = Literal["turn", "own", "both"]
-AnnotateAgainst = Literal["turns", "context"]
+AnnotateAgainst = Literal["turns", "context", "reader"]
 _WORD = re.compile(r"\w+")
 
 
@@ -61,6 +61,7 @@ class Derived:
     score: float
     best_turn: FusedTurn | None
     _numbers: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
+    _said: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def numbers(self) -> frozenset[int]:
@@ -69,6 +70,14 @@ class Derived:
         if self._numbers is None:
             self._numbers = frozenset(new_numbers(self.hit.text, self.hit.passages))
         return self._numbers
+
+    @property
+    def said(self) -> frozenset[int]:
+        """Every number the item's text says: what a reader who does not see its turns gets
+        from it."""
+        if self._said is None:
+            self._said = frozenset(_numbers_in(self.hit.text))
+        return self._said
 
 
 def member_turns(result: RetrievalResult) -> list[tuple[PassageRef, Hit]]:
@@ -97,7 +106,9 @@ def fuse_turns(
 
 def _order(turn: FusedTurn) -> tuple[float, int, int, int]:
     best = min(v.rank for v in turn.votes)
-    return (-turn.score, best, turn.ref.session_index, turn.ref.turn_index)
+    # Rounded: equal ranks summed in another member order differ in the last bit, and the
+    # documented tie-break (best single rank, then conversation order) would never run.
+    return (-round(turn.score, 12), best, turn.ref.session_index, turn.ref.turn_index)
 
 
 def votes_within(turn: FusedTurn, weights: Mapping[str, float], depth: int) -> float:
@@ -197,8 +208,11 @@ def new_numbers(text: str, passages: Sequence[PassageRef]) -> set[int]:
     """The numbers ``text`` says that its turns (as the reader sees them) do not, by value:
     the "02" of an ISO date header is the "2" of "2 March"."""
     values = {int(w) for w in _words(passages) if w.isdecimal()}
-    said = {int(w) for w in _WORD.findall(text.lower()) if w.isdecimal()}
-    return said - values
+    return _numbers_in(text) - values
+
+
+def _numbers_in(text: str) -> set[int]:
+    return {int(w) for w in _WORD.findall(text.lower()) if w.isdecimal()}
 
 
 def redundant(
@@ -207,12 +221,18 @@ def redundant(
     inside: set[str],
     ahead: frozenset[str] = frozenset(),
     noted: Mapping[str, set[int]] | None = None,
+    said: Mapping[str, set[int]] | None = None,
+    shown: Collection[str] = frozenset(),
 ) -> bool:
     """An item every turn of which the context already holds (shown, or cited by a better
     item) or will show (``ahead``) adds no evidence: ``drop`` leaves it out, ``annotate``
     keeps it only when it adds a number its turns lack (a resolved date) and, given
     ``noted`` (turn -> the numbers items kept before it added to that turn), gives one of
-    its turns a number no such item gave that turn; ``keep`` keeps it."""
+    its turns a number no such item gave that turn; ``keep`` keeps it. A turn held only by
+    items (not in ``shown`` or ``ahead``) is not read: given ``said`` (turn -> every number
+    of the items kept for it), what counts there is whether the item says a number those
+    items did not (the cheaper item for a long turn may say what happened, this one
+    when)."""
     passages = item.hit.passages
     if mode == "keep" or not all(p.id in inside or p.id in ahead for p in passages):
         return False
@@ -220,8 +240,14 @@ def redundant(
         return True
     if noted is None:
         return not item.numbers
+
+    def adds(p: PassageRef) -> frozenset[int]:
+        if said is None or p.id in ahead or p.id in shown:
+            return item.numbers - noted.get(p.id, set())
+        return item.said - said.get(p.id, set())
+
     # Per turn: an item dating one turn already dated and one not still dates the second.
-    return not any(item.numbers - noted.get(p.id, set()) for p in passages)
+    return not any(adds(p) for p in passages)
 
 
 def interleave(
@@ -241,9 +267,11 @@ def interleave(
     against the turns the context holds so far and the turns ``ahead``, and with ``numbers
     = "context"`` against the numbers derived items kept before them added to the same
     turns (a second item giving a shown turn the same resolved date tells the reader
-    nothing); with ``cited_turns = "skip"`` so is a turn a derived item already stands in
-    for. Without ``ahead`` a turn placed before an item is held; given ``ahead`` (the turns
-    the budget's context shows), only a turn in it is: a turn placed but cut by the
+    nothing), with ``"reader"`` also a turn held only by items against the numbers those
+    items say (the reader does not see the turn's own); with ``cited_turns = "skip"`` so is
+    a turn a derived item already stands in for. Without ``ahead`` a turn placed before an
+    item is held; given ``ahead`` (the turns the budget's context shows), only a turn in
+    it is: a turn placed but cut by the
     packer shows nothing, and an item left out for it would lose it. Likewise a kept item
     in ``cut`` (node ids: items the packer cut from the last list) holds neither its turns
     nor its numbers for the items after it."""
@@ -251,7 +279,11 @@ def interleave(
     used = {"turns": 0, "derived": 0}
     inside: set[str] = set()
     known = frozenset() if ahead is None else ahead
-    noted: dict[str, set[int]] | None = {} if numbers == "context" else None
+    noted: dict[str, set[int]] | None = {} if numbers != "turns" else None
+    # turn -> every number of the items kept for it (``reader``: what stands for a turn the
+    # context does not show)
+    said: dict[str, set[int]] | None = {} if numbers == "reader" else None
+    shown: set[str] = set()  # turns placed that the context shows
     t = d = 0
     while t < len(turns) or d < len(derived):
         total = used["turns"] + used["derived"]
@@ -259,7 +291,7 @@ def interleave(
         if d < len(derived) and (t >= len(turns) or wants):
             item = derived[d]
             d += 1
-            if redundant(mode, item, inside, known, noted):
+            if redundant(mode, item, inside, known, noted, said, shown):
                 continue
             cost = count(item.hit.text)
             used["derived"] += cost
@@ -267,6 +299,9 @@ def interleave(
                 inside.update(p.id for p in item.hit.passages)
                 if noted is not None:
                     _note(noted, item)
+                if said is not None:
+                    for p in item.hit.passages:
+                        said.setdefault(p.id, set()).update(item.said)
             out.append((item, cost))
         elif cited_turns == "skip" and turns[t].ref.id in inside:
             t += 1
@@ -275,6 +310,7 @@ def interleave(
             used["turns"] += cost
             if ahead is None or turns[t].ref.id in ahead:
                 inside.add(turns[t].ref.id)
+                shown.add(turns[t].ref.id)
             out.append((turns[t], cost))
             t += 1
     return out

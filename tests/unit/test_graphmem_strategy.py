@@ -503,3 +503,51 @@ def test_rrf_k_reads_a_number_or_depth_from_the_environment(
     monkeypatch.setenv("GRAPHMEM_GRAPHMEM_RRF_K", "0")
     with pytest.raises(ValueError, match="rrf_k"):
         GraphmemSettings()
+
+
+def test_reader_annotation_keeps_the_date_of_a_turn_only_items_stand_for() -> None:
+    """A long turn the context cannot show, two items for it: the cheaper says what, the
+    other when. By default the date counts as read (it is the turn's own header); with
+    ``annotate_against = "reader"`` only what the kept items say counts, so the date stays."""
+    long_turn = ref(5).model_copy(
+        update={"date_text": "7 May 2023", "text": "I adopted the dog today " + "so " * 40}
+    )
+    what = Hit(
+        node_id="x",
+        label="Fact",
+        score=1.0,
+        strategy="m",
+        text="Ana adopted a dog",
+        passages=[long_turn],
+    )
+    when = what.model_copy(update={"node_id": "y", "text": "Ana adopted a dog on 7 May 2023"})
+    turn = Hit(node_id="t", label="Passage", score=1.0, strategy="m", passages=[long_turn])
+    results = {"a": result(turn), "b": result(what), "c": result(when)}
+    members = Plan(("a", "b", "c"), {"a": 1.0, "b": 1.0, "c": 1.0})
+
+    def texts(against: Literal["context", "reader"]) -> list[str]:
+        config = GraphmemSettings(annotate_against=against)
+        hits = arrange(results, members, config, 20, words).hits
+        return [item.text for item in pack(hits, 20, words).items]
+
+    assert texts("reader") == ["Ana adopted a dog", "Ana adopted a dog on 7 May 2023"]
+    assert texts("context") == ["Ana adopted a dog"]
+
+
+def test_equal_fused_scores_tie_break_by_best_rank_then_conversation_order() -> None:
+    """Turn 2 ranked (1, 5, 3) and turn 9 ranked (5, 3, 1) by the same three members have
+    the same score; summed in member order they differ in the last bit, which must not
+    decide: both have a first place, so conversation order does (turn 2 first)."""
+    two, nine = turns_hit(2), turns_hit(9)
+    a, b, c = (turns_hit(n) for n in (20, 21, 22))
+    lists = {
+        "a": [two, a, b, c, nine],
+        "b": [a, b, nine, c, two],
+        "c": [nine, a, two, b, c],
+    }
+    results = {m: result(*hits) for m, hits in lists.items()}
+    fused = fuse_turns(results, {"a": 1.0, "b": 1.0, "c": 1.0}, 25)
+    scores = {t.ref.source_id: t.score for t in fused}
+    assert scores["D1:2"] == pytest.approx(scores["D1:9"], abs=1e-15)
+    order = [t.ref.source_id for t in fused]
+    assert order.index("D1:2") < order.index("D1:9")
