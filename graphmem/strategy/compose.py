@@ -122,11 +122,35 @@ def place(
     rule = (config.derived_share, count, config.redundant, config.cited_turns)
     placed = interleave(turns, derived, *rule, numbers=config.annotate_against)
     if config.redundant_scope != "budget" or config.redundant == "keep":
+        if config.cited_turns == "skip":
+            placed = _uncut(placed, (turns, derived, config), budget, count, show)
         return Placement(placed, None)
     placed, packed, held = settle(placed, (turns, derived, config), budget, count, show)
     if config.derived_rank == "turn":
         placed = _best_first(placed, {item.rank for item in packed.items}, turns)
     return Placement(placed, held)
+
+
+def _uncut(
+    placed: Placed,
+    queues: tuple[Sequence[FusedTurn], Sequence[Derived], GraphmemSettings],
+    budget: int,
+    count: Count,
+    show: Callable[[FusedTurn | Derived], Hit],
+) -> Placed:
+    """``cited_turns = "skip"`` without the budget scope: a turn is skipped for an item
+    placed before it, but an item the packer cuts stands for nothing, and the turn would be
+    lost with it. Placed again with the cut items known (they only grow) until no item is
+    newly cut."""
+    turns, derived, config = queues
+    rule = (config.derived_share, count, config.redundant, config.cited_turns)
+    cut: frozenset[str] = frozenset()
+    while True:
+        got = _held(placed, _packed(placed, budget, count, show)).cut
+        if got <= cut:
+            return placed
+        cut |= got
+        placed = interleave(turns, derived, *rule, numbers=config.annotate_against, cut=cut)
 
 
 def settle(

@@ -551,3 +551,32 @@ def test_equal_fused_scores_tie_break_by_best_rank_then_conversation_order() -> 
     assert scores["D1:2"] == pytest.approx(scores["D1:9"], abs=1e-15)
     order = [t.ref.source_id for t in fused]
     assert order.index("D1:2") < order.index("D1:9")
+
+
+@pytest.mark.parametrize(
+    "mode", [{"redundant": "keep"}, {"redundant_scope": "placed"}, {"redundant": "annotate"}]
+)
+def test_a_skipped_turn_comes_back_when_the_item_standing_for_it_is_cut(
+    mode: dict[str, str],
+) -> None:
+    """``cited_turns = "skip"``: turn 2 (short) is skipped for item x, which cites it, but x
+    is longer than the budget; the context must show turn 2 rather than nothing."""
+    long_turn = ref(1).model_copy(update={"text": "word " * 30})
+    short_turn = ref(2).model_copy(update={"text": "a dog"})
+    x = Hit(
+        node_id="x",
+        label="Fact",
+        score=1.0,
+        strategy="m",
+        text=" ".join(["w"] * 20),
+        passages=[long_turn, short_turn],
+    )
+    turns = [
+        Hit(node_id=f"t{t.id}", label="Passage", score=1.0, strategy="m", passages=[t])
+        for t in (long_turn, short_turn)
+    ]
+    results = {"a": result(*turns), "b": result(x)}
+    members = Plan(("a", "b"), {"a": 1.0, "b": 1.0})
+    config = GraphmemSettings(cited_turns="skip", **mode)
+    context = pack(arrange(results, members, config, 15, words).hits, 15, words)
+    assert context.source_ids == {"D1:2"}
