@@ -119,43 +119,53 @@ def place(
     not see; what the budget holds then comes first in rank order (the interleave order,
     which keeps the token share in every prefix, is no ranking: ``ER@k`` and a reader of
     the hits want the best first), the rest after it."""
-    rule = (config.derived_share, count, config.redundant, config.cited_turns)
-    placed = interleave(turns, derived, *rule, numbers=config.annotate_against)
+    queues = (turns, derived, config)
+    placed = _interleave(queues, count)
     if config.redundant_scope != "budget" or config.redundant == "keep":
         if config.cited_turns == "skip":
-            placed = _uncut(placed, (turns, derived, config), budget, count, show)
+            placed = _uncut(placed, queues, (budget, count, show))
         return Placement(placed, None)
-    placed, packed, held = settle(placed, (turns, derived, config), budget, count, show)
+    placed, packed, held = settle(placed, queues, budget, count, show)
     if config.derived_rank == "turn":
         placed = _best_first(placed, {item.rank for item in packed.items}, turns)
     return Placement(placed, held)
 
 
-def _uncut(
-    placed: Placed,
-    queues: tuple[Sequence[FusedTurn], Sequence[Derived], GraphmemSettings],
-    budget: int,
+Queues = tuple[Sequence[FusedTurn], Sequence[Derived], GraphmemSettings]
+
+
+def _interleave(
+    queues: Queues,
     count: Count,
-    show: Callable[[FusedTurn | Derived], Hit],
+    ahead: frozenset[str] | None = None,
+    cut: frozenset[str] = frozenset(),
+) -> Placed:
+    """``interleave`` with the settings' rule."""
+    turns, derived, config = queues
+    rule = (config.derived_share, count, config.redundant, config.cited_turns)
+    return interleave(turns, derived, *rule, ahead=ahead, numbers=config.annotate_against, cut=cut)
+
+
+def _uncut(
+    placed: Placed, queues: Queues, packing: tuple[int, Count, Callable[[FusedTurn | Derived], Hit]]
 ) -> Placed:
     """``cited_turns = "skip"`` without the budget scope: a turn is skipped for an item
     placed before it, but an item the packer cuts stands for nothing, and the turn would be
     lost with it. Placed again with the cut items known (they only grow) until no item is
     newly cut."""
-    turns, derived, config = queues
-    rule = (config.derived_share, count, config.redundant, config.cited_turns)
+    budget, count, show = packing
     cut: frozenset[str] = frozenset()
     while True:
         got = _held(placed, _packed(placed, budget, count, show)).cut
         if got <= cut:
             return placed
         cut |= got
-        placed = interleave(turns, derived, *rule, numbers=config.annotate_against, cut=cut)
+        placed = _interleave(queues, count, cut=cut)
 
 
 def settle(
     placed: Placed,
-    queues: tuple[Sequence[FusedTurn], Sequence[Derived], GraphmemSettings],
+    queues: Queues,
     budget: int,
     count: Count,
     show: Callable[[FusedTurn | Derived], Hit],
@@ -166,8 +176,6 @@ def settle(
     its turns is in the context, so no item is left out for a turn the reader does not
     get; when the judgement was exact (all but a few questions in 100), no kept item
     restates a shown turn either."""
-    turns, derived, config = queues
-    rule = (config.derived_share, count, config.redundant, config.cited_turns)
     # Leaving items out frees room, so the new list's context can show turns the last one
     # did not, and a turn (or an item) can come and go with the items left out for it.
     # Three rounds are judged against exactly what the last context held; from then on the
@@ -184,14 +192,7 @@ def settle(
             return placed, packed, known
         rounds += 1
         known = got if known is None or rounds <= _EXACT_ROUNDS else known.narrow(got)
-        placed = interleave(
-            turns,
-            derived,
-            *rule,
-            ahead=known.turns,
-            numbers=config.annotate_against,
-            cut=known.cut,
-        )
+        placed = _interleave(queues, count, ahead=known.turns, cut=known.cut)
 
 
 @dataclass(frozen=True)
