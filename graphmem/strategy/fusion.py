@@ -271,10 +271,9 @@ def interleave(
     items say (the reader does not see the turn's own); with ``cited_turns = "skip"`` so is
     a turn a derived item already stands in for. Without ``ahead`` a turn placed before an
     item is held; given ``ahead`` (the turns the budget's context shows), only a turn in
-    it is: a turn placed but cut by the
-    packer shows nothing, and an item left out for it would lose it. Likewise a kept item
-    in ``cut`` (node ids: items the packer cut from the last list) holds neither its turns
-    nor its numbers for the items after it."""
+    it is: a turn placed but cut by the packer shows nothing, and an item left out for it
+    would lose it. Likewise a kept item in ``cut`` (node ids: items the packer cut from the
+    last list) holds neither its turns nor its numbers for the items after it."""
     out: list[tuple[FusedTurn | Derived, int]] = []
     used = {"turns": 0, "derived": 0}
     inside: set[str] = set()
