@@ -22,6 +22,7 @@ from graphmem.retrieval.packer import turn_line
 from graphmem.store import GraphStore
 from graphmem.strategy.fusion import adds, new_numbers
 from graphmem.strategy.reads import QueryReads
+from graphmem.strategy.retriever import GraphmemRetriever
 from graphmem.strategy.settings import GraphmemSettings
 from tests.integration.helpers import recorded_calls
 from tests.integration.sample_space import SAMPLE, sample_space
@@ -245,8 +246,6 @@ def test_members_asked_directly_share_one_pagerank(
 ) -> None:
     """SEEM and CAST rank with the same HippoRAG 2 PageRank: asked for one question, through
     ``retrieve`` or ``run_members`` (the ablation harness), GDS runs it once."""
-    from graphmem.strategy.retriever import GraphmemRetriever
-
     retriever = GraphmemRetriever(memory.retrieval_context(full_space), GraphmemSettings())
     members = retriever.plan().members
     assert {"seem", "cast"} <= set(members)
