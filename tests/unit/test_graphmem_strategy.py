@@ -512,14 +512,7 @@ def test_reader_annotation_keeps_the_date_of_a_turn_only_items_stand_for() -> No
     long_turn = ref(5).model_copy(
         update={"date_text": "7 May 2023", "text": "I adopted the dog today " + "so " * 40}
     )
-    what = Hit(
-        node_id="x",
-        label="Fact",
-        score=1.0,
-        strategy="m",
-        text="Ana adopted a dog",
-        passages=[long_turn],
-    )
+    what = text_hit("x", "Ana adopted a dog").model_copy(update={"passages": [long_turn]})
     when = what.model_copy(update={"node_id": "y", "text": "Ana adopted a dog on 7 May 2023"})
     turn = Hit(node_id="t", label="Passage", score=1.0, strategy="m", passages=[long_turn])
     results = {"a": result(turn), "b": result(what), "c": result(when)}
