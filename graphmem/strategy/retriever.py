@@ -128,6 +128,10 @@ class GraphmemRetriever(Retriever):
         # Fusion does not depend on this order (results are kept in plan order).
         first = sorted(members, key=lambda m: m not in self.config.family)
         if self.config.parallel and len(members) > 1:
+            # Alone, not in whichever member's batch reaches the model first: a vector
+            # embedded in a batch differs in the seventh decimal, and the members' results
+            # would depend on the threads' timing.
+            self._embedder.embed([query])
             with ThreadPoolExecutor(max_workers=len(members)) as pool:
                 outcomes = dict(zip(first, pool.map(run, first), strict=True))
         else:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import gc
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 from click.testing import CliRunner
@@ -16,8 +16,10 @@ from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
 from graphmem.designs.registry import builders_for, registry
 from graphmem.embed import Embedder
+from graphmem.embed.base import Vectors
 from graphmem.ingest.formats import load
 from graphmem.memory import Memory, QueryResult
+from graphmem.retrieval.base import RetrievalContext
 from graphmem.retrieval.packer import turn_line
 from graphmem.store import GraphStore
 from graphmem.strategy.fusion import adds, new_numbers
@@ -257,3 +259,39 @@ def test_members_asked_directly_share_one_pagerank(
     with recorded_calls(store, "read") as calls:
         retriever.retrieve("Where does Maya work?", 400)
     assert calls.count("semantic.ppr_scores") == 1
+
+
+def test_members_in_threads_give_what_they_give_in_turn(
+    settings: Settings, store: GraphStore, embedder: Embedder, full_space: str
+) -> None:
+    """``parallel`` changes when the members run, not what they find: the same hits in the
+    same order, one PageRank shared by SEEM and CAST, and the question embedded alone
+    before the threads start (in whichever member's batch came first, its vector would
+    differ in the seventh decimal from one run to the next)."""
+
+    class Recording(Embedder):
+        def __init__(self) -> None:
+            self.name, self.dim = embedder.name, embedder.dim
+            self.calls: list[list[str]] = []
+
+        def embed(self, texts: Sequence[str]) -> Vectors:
+            self.calls.append(list(texts))
+            return embedder.embed(texts)
+
+        def count_tokens(self, text: str) -> int:
+            return embedder.count_tokens(text)
+
+    def hits(config: GraphmemSettings, recording: Recording) -> list[tuple[str, float]]:
+        context = RetrievalContext(store, recording, settings, full_space)
+        retriever = GraphmemRetriever(context, config)
+        retriever.prepare()
+        recording.calls.clear()
+        with recorded_calls(store, "read") as calls:
+            found = retriever.retrieve(QUESTION, 400)
+        assert calls.count("semantic.ppr_scores") == 1
+        return [(h.node_id, round(h.score, 6)) for h in found.hits]
+
+    in_turn = hits(GraphmemSettings(), Recording())
+    threaded = Recording()
+    assert in_turn and hits(GraphmemSettings(parallel=True), threaded) == in_turn
+    assert threaded.calls[0] == [QUESTION]
