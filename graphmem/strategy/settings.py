@@ -53,11 +53,12 @@ class GraphmemSettings(DesignSettings):
     )
 
     # --- the rule ------------------------------------------------------------------------
-    fusion: Literal["rrf", "agreement"] = Field(
+    fusion: Literal["rrf", "agreement", "combsum", "combmnz", "borda"] = Field(
         default="rrf",
         description="rrf: reciprocal-rank fusion of the members' ranked turns; agreement: "
         "turns several members rank near the top first (CAST's Algorithm 2 generalised), "
-        "each group in RRF order",
+        "each group in RRF order; combsum / combmnz: the sum of the members' min-max "
+        "normalised scores (combmnz: times the votes); borda: the sum of (n - rank + 1) / n",
     )
     rrf_k: Annotated[int, Field(ge=1)] | Literal["depth"] = Field(
         default="depth",
