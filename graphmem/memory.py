@@ -117,6 +117,7 @@ class Memory:
 
     def _ready(self) -> None:
         if not self._checked:
+            self.configs.check()
             use_model(self.settings.spacy_model)  # GRAPHMEM_SPACY_MODEL for the nlp helpers
             limit_blas_threads(self.settings.blas_threads)
             check_embedder(self.store, self.embedder)

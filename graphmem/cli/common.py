@@ -49,11 +49,13 @@ class AppContext:
         the environment."""
         if self._configs is None:
             global_preset, per_design = parse_preset(self.preset_spec)
-            self._configs = DesignConfigs(
+            configs = DesignConfigs(
                 preset=global_preset or self.settings.preset,
                 presets=per_design,
                 config_file=self.settings.design_config_file,
             )
+            configs.check()
+            self._configs = configs
         return self._configs
 
     def memory(self) -> Memory:

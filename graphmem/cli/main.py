@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import importlib
 from pathlib import Path
+from typing import IO, Any
 
 import click
 
@@ -83,6 +84,18 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+class OneLineUsageError(click.UsageError):
+    """click shows a usage error as the usage block, a hint and the message; graphmem's
+    errors are one line (the exit code stays click's 2, as for an unknown strategy)."""
+
+    def __init__(self, error: click.UsageError) -> None:
+        super().__init__(error.format_message(), error.ctx)
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        where = f" (see '{self.ctx.command_path} --help')" if self.ctx else ""
+        click.secho(f"error: {self.format_message()}{where}", fg="red", err=True)
+
+
 class LazyGroup(click.Group):
     """A group whose commands are imported when they run, not when the group is listed
     (commands added with ``add_command`` still work as in any group)."""
@@ -111,6 +124,28 @@ class LazyGroup(click.Group):
         if len(close) > 1:
             hint = f" (Did you mean one of: {', '.join(repr(c) for c in sorted(close))}?)"
         raise click.UsageError(f"No such command {name!r}.{hint}", ctx)
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except OneLineUsageError:
+            raise
+        except click.UsageError as exc:  # the group's own options
+            raise OneLineUsageError(exc) from exc
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except OneLineUsageError:
+            raise
+        except click.UsageError as exc:  # a command's arguments (parsed when it is invoked)
+            raise OneLineUsageError(exc) from exc
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # click's own listing calls get_command for every name (importing them all).

@@ -71,6 +71,26 @@ class DesignConfigs:
         self._overrides = {name: dict(values) for name, values in (overrides or {}).items()}
         self._resolved: dict[str, DesignSettings] = {}
 
+    def check(self) -> None:
+        """Every name the caller chose exists: a per-design preset in its design (and the
+        design), a global preset in at least one design (a design without it uses its
+        defaults, which is why resolution alone cannot catch a misspelt one), and every
+        ``[designs.NAME]`` table of the file a design. Raises ``ConfigError``."""
+        for name, preset_name in self._presets.items():
+            if preset_name not in design(name).preset_names:
+                raise ConfigError(
+                    f"design {name} has no preset {preset_name!r}",
+                    hint=f"choose from {', '.join(design(name).preset_names)}",
+                )
+        for name in self._tables:
+            design(name)
+        chosen = self._global_preset
+        offered = sorted({p for d in registry().values() for p in d.preset_names})
+        if chosen and chosen not in offered:
+            raise ConfigError(
+                f"no design has a preset {chosen!r}", hint=f"choose from {', '.join(offered)}"
+            )
+
     def preset_of(self, design: Design) -> str:
         if design.name in self._presets:
             return self._presets[design.name]

@@ -46,6 +46,24 @@ def test_an_unknown_command_is_a_usage_error_with_a_suggestion() -> None:
     assert "No such command 'qury'. Did you mean 'query'?" in typo.output
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bogus"], "error: No such option '--bogus'. (see 'graphmem --help')"),
+        (
+            ["query", "x", "--budget", "0"],
+            "error: Invalid value for '--budget': 0 is not in the range x>=1. "
+            "(see 'graphmem query --help')",
+        ),
+        (["eval", "locomo"], "error: Missing argument 'PATH'. (see 'graphmem eval locomo --help')"),
+    ],
+)
+def test_a_usage_error_is_one_line_with_exit_code_2(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(cli, args, prog_name="graphmem")
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [message]  # no usage block
+
+
 def test_a_command_added_to_the_group_is_listed_and_runs() -> None:
     group = LazyGroup(name="g")
 

@@ -121,6 +121,24 @@ def test_a_global_preset_a_design_lacks_falls_back_but_a_named_one_is_an_error()
         DesignConfigs(presets={"toy": "nope"}).get("toy")
 
 
+def test_check_refuses_names_no_design_has_before_any_is_resolved() -> None:
+    DesignConfigs(preset="paper", presets={"toy": "default"}).check()  # all exist
+    with pytest.raises(ConfigError, match="no design has a preset 'papr'"):
+        DesignConfigs(preset="papr").check()  # every design would fall back silently
+    with pytest.raises(ConfigError, match="unknown design 'nosuchdesign'"):
+        DesignConfigs(presets={"nosuchdesign": "paper"}).check()
+    with pytest.raises(ConfigError, match="design toy has no preset 'nope'"):
+        DesignConfigs(presets={"toy": "nope"}).check()
+    with pytest.raises(ConfigError, match="unknown design 'tyo'"):
+        DesignConfigs(file_data={"designs": {"tyo": {"alpha": 2.0}}}).check()
+
+
+def test_the_cli_refuses_a_preset_no_design_has() -> None:
+    result = CliRunner().invoke(cli, ["designs"], env={"GRAPHMEM_PRESET": "papr"})
+    assert result.exit_code == 2
+    assert "no design has a preset 'papr'" in result.output
+
+
 def test_config_file_errors_name_the_file_and_key(tmp_path: Path) -> None:
     bad = tmp_path / "graphmem.toml"
     bad.write_text("[designs.toy]\ngamma = 1\n", encoding="utf-8")
