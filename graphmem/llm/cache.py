@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import sqlite3
 import threading
 import time
@@ -75,7 +76,11 @@ class ResponseCache:
         # Caller holds self._lock.
         if self._conn is None:
             try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                # Prompts and answers quote the conversations: this user's only, like the
+                # files under GRAPHMEM_HOME (sqlite gives its journals the file's mode).
+                self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+                os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
+                os.chmod(self.path, 0o600)  # a file made before this rule
                 conn = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False)
                 conn.execute(_SCHEMA_SQL)
                 conn.commit()

@@ -7,6 +7,8 @@ Structured-output negotiation and per-item fallback: tests/unit/test_llm_structu
 from __future__ import annotations
 
 import json
+import os
+import stat
 import time
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
@@ -317,6 +319,26 @@ def test_cache_key_and_override_path(tmp_path: Path, server: FakeOpenAIServer) -
     assert json.loads(cache.get(cache_key("fake-model", ASK, Person)) or "null") == ADA
     assert cache.get(cache_key("fake-model", ASK, Topic)) is None
     cache.close()
+
+
+def test_the_cache_is_readable_by_this_user_only(tmp_path: Path) -> None:
+    """It holds prompts made from the conversations: 0600 in a 0700 folder whatever the
+    umask, and a file made before that rule is tightened when opened."""
+    old_umask = os.umask(0o022)
+    try:
+        fresh = ResponseCache(tmp_path / "new" / "answers.sqlite")
+        fresh.put(cache_key("m", ASK, Person), json.dumps(ADA))
+        fresh.close()
+        older = tmp_path / "older.sqlite"
+        older.touch(mode=0o644)
+        reopened = ResponseCache(older)
+        assert reopened.get("anything") is None
+        reopened.close()
+    finally:
+        os.umask(old_umask)
+    assert stat.S_IMODE((tmp_path / "new").stat().st_mode) == 0o700
+    assert stat.S_IMODE((tmp_path / "new" / "answers.sqlite").stat().st_mode) == 0o600
+    assert stat.S_IMODE(older.stat().st_mode) == 0o600
 
 
 def test_cache_entry_the_schema_rejects_is_asked_again(
