@@ -25,7 +25,7 @@ from graphmem.ingest.formats import load
 from graphmem.ingest.jsonl import api_session
 from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.ingest.stored import stored_sessions
-from graphmem.ingest.validate import check_budget, check_space
+from graphmem.ingest.validate import check_budget, check_question, check_space
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id
 from graphmem.llm import Message, StructuredLLM, build_llm
 from graphmem.nlp.spacy_loader import use_model
@@ -255,6 +255,7 @@ class Memory:
     def query(
         self, question: str, space: str, strategy: str = DEFAULT_STRATEGY, budget: int = 1000
     ) -> QueryResult:
+        check_question(question)
         check_space(space)
         check_budget(budget)
         self._ready()

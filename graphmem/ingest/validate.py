@@ -104,6 +104,23 @@ def check_space(space: object) -> str:
     return space
 
 
+def check_question(question: object) -> str:
+    """A question: non-empty text of at most MAX_TEXT_CHARS characters (an empty one would
+    be answered with an arbitrary context)."""
+    if not isinstance(question, str):
+        raise InputError(f"expected a string, got {type_name(question)}", field="question")
+    if not question.strip():
+        raise InputError("must not be empty", field="question")
+    if len(question) > MAX_TEXT_CHARS:
+        raise InputError(
+            f"has {len(question):,} characters, more than the {MAX_TEXT_CHARS:,} allowed",
+            field="question",
+        )
+    if not encodable(question):
+        raise InputError("holds unencodable characters", field="question")
+    return question
+
+
 def check_budget(budget: object) -> int:
     """A context budget: a whole number of tokens, at least 1."""
     if not isinstance(budget, int) or isinstance(budget, bool):

@@ -9,10 +9,12 @@ from typing import Any
 
 import pytest
 
+from graphmem.config import Settings
 from graphmem.errors import InputError
 from graphmem.ingest.formats import load
 from graphmem.ingest.jsonl import api_session
-from graphmem.ingest.validate import MAX_ID_CHARS, check_budget, check_space
+from graphmem.ingest.validate import MAX_ID_CHARS, check_budget, check_question, check_space
+from graphmem.memory import Memory
 
 
 def _message(**over: Any) -> dict[str, Any]:
@@ -98,3 +100,16 @@ def test_bad_budgets(budget: Any) -> None:
     with pytest.raises(InputError) as caught:
         check_budget(budget)
     assert caught.value.field == "budget"
+
+
+@pytest.mark.parametrize("question", ["", "  \n ", "q" * 20_001, "bad\udc80", None, 3])
+def test_bad_questions(question: Any) -> None:
+    with pytest.raises(InputError) as caught:
+        check_question(question)
+    assert caught.value.field == "question"
+
+
+def test_an_empty_question_is_refused_before_the_database_is_asked() -> None:
+    memory = Memory(Settings(neo4j_uri="bolt://127.0.0.1:1"))  # nothing listens there
+    with pytest.raises(InputError, match="must not be empty"):
+        memory.query(" ", space="any")
