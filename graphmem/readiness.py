@@ -18,7 +18,9 @@ def required_builders(strategy: str) -> list[str]:
         return []
 
 
-def check_ready(store: GraphStore, space: str, strategy: str) -> None:
+def check_stored(store: GraphStore, space: str) -> list[str]:
+    """The builders recorded on the space's sessions; an input error when it has none (a
+    misspelt space reads as empty, which no command should report as a result)."""
     row = store.read("core.space_built", space=space)[0]
     if not row["sessions"]:
         raise InputError(
@@ -26,7 +28,12 @@ def check_ready(store: GraphStore, space: str, strategy: str) -> None:
             field="space",
             hint=f"ingest into it first: graphmem ingest FILE --space {space}",
         )
-    missing = [b for b in required_builders(strategy) if b not in row["builders"]]
+    return list(row["builders"])
+
+
+def check_ready(store: GraphStore, space: str, strategy: str) -> None:
+    built = check_stored(store, space)
+    missing = [b for b in required_builders(strategy) if b not in built]
     if missing:
         raise InputError(
             f"strategy {strategy!r} needs the {', '.join(missing)} layer, which space "

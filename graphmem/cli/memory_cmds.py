@@ -20,7 +20,9 @@ from graphmem.cli.common import (
 )
 from graphmem.digest import space_digest
 from graphmem.ingest.formats import load
+from graphmem.ingest.validate import check_space
 from graphmem.memory import QueryResult
+from graphmem.readiness import check_stored
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, strategy_names
 from graphmem.stats import space_stats
 
@@ -214,6 +216,7 @@ def forget(ctx: click.Context, space: str, yes: bool, as_json: bool) -> None:
 def stats(ctx: click.Context, space: str, digest: bool, as_json: bool) -> None:
     """Counts of every kind of memory in a space, and each design's own ratios."""
     with app(ctx).memory() as memory:
+        check_stored(memory.store, check_space(space))
         if digest:
             emit(space_digest(memory.store, space).model_dump(), as_json)
             return

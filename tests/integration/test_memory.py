@@ -180,6 +180,12 @@ def test_query_and_ask_commands(memory: Memory, space: str) -> None:
     assert asked.exit_code == 0 and "no LLM configured" in asked.output
 
 
+def test_stats_of_a_space_that_holds_nothing_is_an_input_error(settings: Settings) -> None:
+    # A misspelt space would read as all zeros, which query and ask already refuse.
+    out = CliRunner().invoke(cli, ["stats", "--space", "no-such-space-13", "--json"])
+    assert out.exit_code == 3 and "holds no memories" in out.output
+
+
 def test_unknown_space_strategy_is_a_clean_error(space: str) -> None:
     out = CliRunner().invoke(cli, ["query", "x", "--space", space, "--strategy", "nope"])
     assert out.exit_code == 2 and "nope" in out.output
