@@ -95,10 +95,20 @@ def _checks(settings: Settings, store: GraphStore) -> list[Check]:
     ]
 
 
+# Checks that ask the server: after the server check failed they would fail too, with
+# fixes that do not apply, and with a wrong password each login counts towards Neo4j's
+# lock-out of the account.
+_ASK_THE_SERVER = frozenset({"gds", "pagerank", "vector_index"})
+
+
 def run_checks(settings: Settings) -> list[dict[str, Any]]:
     results: list[dict[str, Any]] = []
     with GraphStore(settings) as store:
         for name, check, fix in _checks(settings, store):
+            if name in _ASK_THE_SERVER and not results[0]["ok"]:
+                detail = "skipped: the server check failed"
+                results.append({"check": name, "ok": False, "skipped": True, "detail": detail})
+                continue
             try:
                 results.append({"check": name, "ok": True, "detail": check()})
             except Exception as exc:  # a doctor reports every failure instead of stopping
@@ -111,8 +121,10 @@ def _render(results: list[dict[str, Any]]) -> str:
     lines = []
     for r in results:
         mark = click.style("ok  ", fg="green") if r["ok"] else click.style("FAIL", fg="red")
+        if r.get("skipped"):
+            mark = click.style("skip", fg="yellow")
         lines.append(f"{mark} {r['check']:<13} {r['detail']}")
-        if not r["ok"]:
+        if not r["ok"] and "fix" in r:
             lines.append(f"     {'':<13} fix: {r['fix']}")
     return "\n".join(lines)
 
