@@ -55,6 +55,8 @@ class QueryResult:
                 "text": item.text,
                 "tokens": item.tokens,
                 "source_id": item.passage.source_id if item.passage else None,
+                # a turn: itself; a memory: the turns it comes from (shown or not)
+                "turns": [t.source_id for t in item.turns],
                 **({"strategy": item.strategy, "path": item.path} if explain else {}),
             }
             for item in self.context.items
@@ -65,7 +67,7 @@ class QueryResult:
             "budget": self.context.budget,
             "tokens": self.context.tokens,
             "latency_ms": round(self.result.timings_ms.get("total", 0.0), 1),
-            "citations": sorted(self.context.source_ids),
+            "citations": self.context.cited_in_order,
             **({"notes": self.result.notes} if explain and self.result.notes else {}),
             "items": items,
             "context": self.context.render(),

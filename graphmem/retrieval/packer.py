@@ -30,6 +30,12 @@ class PackedItem:
     strategy: str = ""
     path: list[str] = field(default_factory=list)
     cites: list[PassageRef] = field(default_factory=list)  # a cite-only item's unshown turns
+    sources: list[PassageRef] = field(default_factory=list)  # the turns a memory comes from
+
+    @property
+    def turns(self) -> list[PassageRef]:
+        """The turns this item stands for: a turn itself, or the turns a memory comes from."""
+        return [self.passage] if self.passage is not None else self.sources
 
     @property
     def position(self) -> tuple[int, int]:
@@ -64,6 +70,16 @@ class PackedContext:
         """Turns the context cites: those shown and those cite-only items stand in for."""
         cited = {p.source_id for i in self.items for p in i.cites}
         return cited | {p.source_id for p in self.passages}
+
+    @property
+    def cited_in_order(self) -> list[str]:
+        """``source_ids`` in conversation order (D1:3 before D10:1)."""
+        refs = {p.source_id: p for p in self.passages}
+        refs.update({p.source_id: p for i in self.items for p in i.cites})
+        return [
+            r.source_id
+            for r in sorted(refs.values(), key=lambda r: (r.session_index, r.turn_index))
+        ]
 
     def render(self) -> str:
         # Cite-only items replace their turns, so they take their turns' place: conversation
@@ -126,7 +142,17 @@ def pack(hits: Sequence[Hit], budget: int, count: TokenCounter) -> PackedContext
                 seen_texts.add(hit.text)
                 cites = list(hit.passages) if hit.cite_only else []
                 items.append(
-                    PackedItem(hit.label, hit.text, cost, rank, None, hit.strategy, hit.path, cites)
+                    PackedItem(
+                        hit.label,
+                        hit.text,
+                        cost,
+                        rank,
+                        None,
+                        hit.strategy,
+                        hit.path,
+                        cites,
+                        list(hit.passages),
+                    )
                 )
         for passage in [] if hit.cite_only else hit.passages:
             if passage.id in seen_passages:
