@@ -84,7 +84,12 @@ def eval_options(fn: F) -> F:
             show_default=True,
             help="Context budget in tokens; repeatable.",
         ),
-        click.option("--limit", type=click.IntRange(min=1), help="Only the first N conversations."),
+        click.option(
+            "--limit",
+            type=click.IntRange(min=1),
+            help="Only the first N conversations (LongMemEval: the first N questions, each "
+            "with its own haystack).",
+        ),
         click.option("--space-prefix", help="Space name prefix (default: the dataset name)."),
         click.option(
             "--out",

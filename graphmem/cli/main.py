@@ -66,6 +66,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     ),
     "ask": ("memory_cmds", "ask", "Answer QUESTION from memory with the configured LLM."),
     "forget": ("memory_cmds", "forget", "Delete everything stored in a space."),
+    "spaces": (
+        "memory_cmds",
+        "spaces",
+        "The spaces in the database, with their conversations, sessions and turns.",
+    ),
     "stats": (
         "memory_cmds",
         "stats",

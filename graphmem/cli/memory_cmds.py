@@ -202,6 +202,32 @@ def forget(ctx: click.Context, space: str, yes: bool, as_json: bool) -> None:
     emit({"space": space, "deleted_nodes": deleted}, as_json)
 
 
+@click.command("spaces")
+@json_option
+@click.pass_context
+@handle_errors
+def spaces(ctx: click.Context, as_json: bool) -> None:
+    """The spaces in the database, with their conversations, sessions and turns."""
+    with app(ctx).memory() as memory:
+        rows = [
+            {k: row[k] for k in ("space", "conversations", "sessions", "turns")}
+            for row in memory.store.read("analyst.spaces")
+        ]
+    emit({"spaces": rows} if as_json else rows, as_json, _spaces_table)
+
+
+def _spaces_table(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "no spaces yet: graphmem ingest FILE --space NAME"
+    width = max(len("space"), *(len(r["space"]) for r in rows))
+    head = f"{'space':<{width}}  conversations  sessions  turns"
+    body = [
+        f"{r['space']:<{width}}  {r['conversations']:>13}  {r['sessions']:>8}  {r['turns']:>5}"
+        for r in rows
+    ]
+    return "\n".join([head, *body])
+
+
 @click.command("stats")
 @space_option
 @click.option(

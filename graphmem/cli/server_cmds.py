@@ -11,7 +11,7 @@ from graphmem.cli.common import app, emit, handle_errors, json_option
 from graphmem.config import Settings
 from graphmem.errors import GraphmemError
 from graphmem.server import process
-from graphmem.server.runtime import fetch_runtime
+from graphmem.server.runtime import Runtime, fetch_runtime
 from graphmem.store import GraphStore
 
 
@@ -41,7 +41,9 @@ def start_cmd(ctx: click.Context, as_json: bool) -> None:
     """Start the server (no-op when it already runs) and wait until Bolt answers."""
     settings = app(ctx).settings
     if not as_json and not settings.external and process.running_pid(settings) is None:
-        click.echo("starting Neo4j (the first start fetches ~160 MB of jars with mvn)...", err=True)
+        fetching = not Runtime(settings.runtime_dir).is_complete()
+        note = " (fetching ~160 MB of jars with mvn first)" if fetching else ""
+        click.echo(f"starting Neo4j{note}...", err=True)
     result = process.start(settings)
     if result.get("external"):
         msg = f"NEO4J_URI is set ({settings.neo4j_uri}): using that server, not starting one"

@@ -180,6 +180,22 @@ def test_query_and_ask_commands(memory: Memory, space: str) -> None:
     assert asked.exit_code == 0 and "no LLM configured" in asked.output
 
 
+def test_spaces_lists_what_each_space_holds(memory: Memory, space: str) -> None:
+    report, _ = memory.ingest_dataset(_dataset(), space)
+    out = CliRunner().invoke(cli, ["spaces", "--json"])
+    assert out.exit_code == 0, out.output
+    mine = [row for row in json.loads(out.output)["spaces"] if row["space"] == space]
+    assert mine == [
+        {
+            "space": space,
+            "conversations": 1,
+            "sessions": report.sessions_written,
+            "turns": report.passages_written,
+        }
+    ]
+    assert space in CliRunner().invoke(cli, ["spaces"]).output
+
+
 def test_stats_of_a_space_that_holds_nothing_is_an_input_error(settings: Settings) -> None:
     # A misspelt space would read as all zeros, which query and ask already refuse.
     out = CliRunner().invoke(cli, ["stats", "--space", "no-such-space-13", "--json"])
