@@ -28,7 +28,6 @@ from graphmem.ingest.stored import stored_sessions
 from graphmem.ingest.validate import check_budget, check_question, check_space
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id
 from graphmem.llm import Message, StructuredLLM, build_llm
-from graphmem.nlp.spacy_loader import use_model
 from graphmem.projections import drop_space_graphs
 from graphmem.readiness import check_ready
 from graphmem.retrieval.base import RetrievalContext, RetrievalResult, Retriever, settle
@@ -120,6 +119,10 @@ class Memory:
     def _ready(self) -> None:
         if not self._checked:
             self.configs.check()
+            # Here, not at import: spaCy (and torch under it) costs 3 s that `graphmem spaces`,
+            # `stats` and `forget` never need.
+            from graphmem.nlp.spacy_loader import use_model
+
             use_model(self.settings.spacy_model)  # GRAPHMEM_SPACY_MODEL for the nlp helpers
             limit_blas_threads(self.settings.blas_threads)
             check_embedder(self.store, self.embedder)

@@ -49,13 +49,13 @@ class AppContext:
         the environment."""
         if self._configs is None:
             global_preset, per_design = parse_preset(self.preset_spec)
-            configs = DesignConfigs(
+            # Checked where a command first uses them (``Memory``'s first ingest or query,
+            # `designs`): the check loads every design, which `spaces` or `stats` never need.
+            self._configs = DesignConfigs(
                 preset=global_preset or self.settings.preset,
                 presets=per_design,
                 config_file=self.settings.design_config_file,
             )
-            configs.check()
-            self._configs = configs
         return self._configs
 
     def memory(self) -> Memory:

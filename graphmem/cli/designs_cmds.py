@@ -52,6 +52,7 @@ def designs(ctx: click.Context, name: str | None, as_json: bool) -> None:
     presets and settings. With NAME, one design in detail, with each setting's resolved value
     (after preset, config file and environment)."""
     configs = app(ctx).configs()
+    configs.check()
     chosen = [design(name)] if name else list(registry().values())
     entries = []
     for found in chosen:
