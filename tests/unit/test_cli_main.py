@@ -36,6 +36,19 @@ def test_help_lists_every_command_without_importing_them() -> None:
         assert f"  {name} " in listing
 
 
+def test_commands_that_only_read_the_graph_load_no_model() -> None:
+    # `spaces`, `forget` and the like build a Memory and read; spaCy and torch (3 s) load
+    # at a Memory's first ingest or query, not with the module.
+    script = (
+        "import sys; import graphmem.cli.memory_cmds; "
+        "from graphmem.cli.common import AppContext; AppContext().memory(); "
+        "print(sorted(m for m in ('spacy', 'torch', 'sentence_transformers') if m in sys.modules))"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
+
+
 def test_an_unknown_command_is_a_usage_error_with_a_suggestion() -> None:
     result = CliRunner().invoke(cli, ["no-such-command"])
     assert result.exit_code == 2
