@@ -66,8 +66,17 @@ def parse_json(text: str, src: str, record: str | None = None) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno} column {exc.colno}"
+        # One JSON value per line is the JSONL format, which a reader of one document
+        # (LoCoMo, LongMemEval) sees as extra data after the first line.
+        jsonl = exc.msg == "Extra data" and exc.colno == 1 and record is None
         raise InputError(
-            f"broken JSON: {exc.msg} at {where}", path=src, record=record or where
+            f"broken JSON: {exc.msg} at {where}",
+            path=src,
+            record=record or where,
+            hint="this looks like JSONL (one message a line): `graphmem ingest --format "
+            "jsonl` reads it; `eval` needs the benchmark's own JSON file"
+            if jsonl
+            else None,
         ) from None
     except RecursionError:
         raise InputError("JSON nested too deeply", path=src, record=record) from None

@@ -13,7 +13,13 @@ from graphmem.config import Settings
 from graphmem.errors import InputError
 from graphmem.ingest.formats import load
 from graphmem.ingest.jsonl import api_session
-from graphmem.ingest.validate import MAX_ID_CHARS, check_budget, check_question, check_space
+from graphmem.ingest.validate import (
+    MAX_ID_CHARS,
+    check_budget,
+    check_question,
+    check_space,
+    parse_json,
+)
 from graphmem.memory import Memory
 
 
@@ -113,3 +119,12 @@ def test_an_empty_question_is_refused_before_the_database_is_asked() -> None:
     memory = Memory(Settings(neo4j_uri="bolt://127.0.0.1:1"))  # nothing listens there
     with pytest.raises(InputError, match="must not be empty"):
         memory.query(" ", space="any")
+
+
+def test_jsonl_read_as_one_document_says_what_it_is() -> None:
+    with pytest.raises(InputError) as caught:
+        parse_json('{"a": 1}\n{"a": 2}\n', "chat.jsonl")
+    assert "Extra data" in str(caught.value) and "JSONL" in (caught.value.hint or "")
+    with pytest.raises(InputError) as broken:
+        parse_json('{"a": 1,,}', "conv.json")
+    assert broken.value.hint is None  # plainly broken JSON: no guess
