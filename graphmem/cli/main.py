@@ -89,6 +89,15 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+# click >= 8.2 shows the help of a group called bare as a usage error of this kind: it is
+# help, and stays as click prints it (click 8.1 has no such class).
+_HELP_AS_ERROR: tuple[type[Exception], ...] = tuple(
+    getattr(click.exceptions, name)
+    for name in ("NoArgsIsHelpError",)
+    if hasattr(click.exceptions, name)
+)
+
+
 class OneLineUsageError(click.UsageError):
     """click shows a usage error as the usage block, a hint and the message; graphmem's
     errors are one line (the exit code stays click's 2, as for an unknown strategy)."""
@@ -99,6 +108,9 @@ class OneLineUsageError(click.UsageError):
     def show(self, file: IO[Any] | None = None) -> None:
         where = f" (see '{self.ctx.command_path} --help')" if self.ctx else ""
         click.secho(f"error: {self.format_message()}{where}", fg="red", err=True)
+
+
+_AS_CLICK_SHOWS: tuple[type[Exception], ...] = (OneLineUsageError, *_HELP_AS_ERROR)
 
 
 class LazyGroup(click.Group):
@@ -139,7 +151,7 @@ class LazyGroup(click.Group):
     ) -> click.Context:
         try:
             return super().make_context(info_name, args, parent, **extra)
-        except OneLineUsageError:
+        except _AS_CLICK_SHOWS:
             raise
         except click.UsageError as exc:  # the group's own options
             raise OneLineUsageError(exc) from exc
@@ -147,7 +159,7 @@ class LazyGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except OneLineUsageError:
+        except _AS_CLICK_SHOWS:
             raise
         except click.UsageError as exc:  # a command's arguments (parsed when it is invoked)
             raise OneLineUsageError(exc) from exc

@@ -36,6 +36,13 @@ def test_help_lists_every_command_without_importing_them() -> None:
         assert f"  {name} " in listing
 
 
+@pytest.mark.parametrize("args", [[], ["eval"], ["server"]])
+def test_a_group_called_bare_prints_its_help_not_an_error(args: list[str]) -> None:
+    result = CliRunner().invoke(cli, args, prog_name="graphmem")
+    assert result.output.startswith(f"Usage: {' '.join(['graphmem', *args])} [OPTIONS] COMMAND")
+    assert "error:" not in result.output
+
+
 def test_commands_that_only_read_the_graph_load_no_model() -> None:
     # `spaces`, `forget` and the like build a Memory and read; spaCy and torch (3 s) load
     # at a Memory's first ingest or query, not with the module.
