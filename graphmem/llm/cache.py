@@ -56,6 +56,24 @@ def cache_key(model: str, messages: Sequence[Message], schema: type[BaseModel]) 
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
+def _private(path: Path) -> None:
+    """Prompts and answers quote the conversations: a new cache file is this user's only,
+    like the files under GRAPHMEM_HOME (sqlite gives its journals the file's mode). One
+    of this user's made before that rule is tightened; someone else's (a shared cache) or
+    a read-only one is left as it is and still read."""
+    try:
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
+        return
+    except FileExistsError:
+        pass
+    try:
+        mode = path.stat()
+        if mode.st_uid == os.geteuid() and mode.st_mode & 0o077:
+            os.chmod(path, mode.st_mode & 0o700)  # the owner's own bits as they were
+    except OSError as exc:
+        log.warning("LLM cache %s keeps its permissions: %s", path, exc)
+
+
 class ResponseCache:
     """An sqlite file shared by threads (one connection behind a lock) and processes
     (sqlite's own file locking). Opening is lazy: constructing one does no I/O."""
@@ -76,11 +94,8 @@ class ResponseCache:
         # Caller holds self._lock.
         if self._conn is None:
             try:
-                # Prompts and answers quote the conversations: this user's only, like the
-                # files under GRAPHMEM_HOME (sqlite gives its journals the file's mode).
                 self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-                os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
-                os.chmod(self.path, 0o600)  # a file made before this rule
+                _private(self.path)
                 conn = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False)
                 conn.execute(_SCHEMA_SQL)
                 conn.commit()

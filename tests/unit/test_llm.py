@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import time
 from datetime import UTC, datetime, timedelta
@@ -334,11 +335,18 @@ def test_the_cache_is_readable_by_this_user_only(tmp_path: Path) -> None:
         reopened = ResponseCache(older)
         assert reopened.get("anything") is None
         reopened.close()
+        frozen = tmp_path / "frozen.sqlite"  # a cache its owner made read-only: still read
+        shutil.copy(tmp_path / "new" / "answers.sqlite", frozen)
+        frozen.chmod(0o444)
+        kept = ResponseCache(frozen)
+        assert json.loads(kept.get(cache_key("m", ASK, Person)) or "null") == ADA
+        kept.close()
     finally:
         os.umask(old_umask)
     assert stat.S_IMODE((tmp_path / "new").stat().st_mode) == 0o700
     assert stat.S_IMODE((tmp_path / "new" / "answers.sqlite").stat().st_mode) == 0o600
     assert stat.S_IMODE(older.stat().st_mode) == 0o600
+    assert stat.S_IMODE(frozen.stat().st_mode) == 0o400
 
 
 def test_cache_entry_the_schema_rejects_is_asked_again(
