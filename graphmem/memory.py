@@ -276,6 +276,7 @@ class Memory:
         key = (strategy, space)
         found = self._retrievers.pop(key, None)
         if found is None:
+            self.configs.check()  # once: `query` checked already, a direct caller may not
             found = build_retriever(strategy, self.retrieval_context(space))
         self._retrievers[key] = found
         while len(self._retrievers) > _MAX_RETRIEVERS:

@@ -113,6 +113,7 @@ def _run(
     params: dict[str, Any],
 ) -> None:
     strategies = parse_strategies(params["strategies"])
+    app(ctx).configs().check()  # before the dataset loads and the report records presets
     with app(ctx).memory() as memory:
         results = runner(
             memory,

@@ -36,6 +36,7 @@ def mcp(ctx: click.Context, allow_writes: bool, spaces: str) -> None:
         allow_writes=allow_writes, spaces=[s.strip() for s in spaces.split(",") if s.strip()]
     )
     context = app(ctx)
+    context.configs().check()  # a misspelt --preset stops here, not at every query
     tools = MemoryTools(context.memory, options)
     try:
         build_server(tools).run("stdio")

@@ -45,6 +45,14 @@ def read_config_file(path: Path | None) -> dict[str, Any]:
     return data
 
 
+def _has_preset(found: Design, name: str, where: str) -> None:
+    if name not in found.preset_names:
+        raise ConfigError(
+            f"{where}design {found.name} has no preset {name!r}",
+            hint=f"choose from {', '.join(found.preset_names)}",
+        )
+
+
 class DesignConfigs:
     """The resolved settings of every design, built once and passed down (in the build and
     retrieval contexts). Resolution is lazy per design so a broken plug-in's settings do not
@@ -70,26 +78,32 @@ class DesignConfigs:
         self._presets = dict(presets or {})
         self._overrides = {name: dict(values) for name, values in (overrides or {}).items()}
         self._resolved: dict[str, DesignSettings] = {}
+        self._checked = False
 
     def check(self) -> None:
         """Every name the caller chose exists: a per-design preset in its design (and the
         design), a global preset in at least one design (a design without it uses its
         defaults, which is why resolution alone cannot catch a misspelt one), and every
         ``[designs.NAME]`` table of the file a design. Raises ``ConfigError``."""
+        if self._checked:
+            return
         for name, preset_name in self._presets.items():
-            if preset_name not in design(name).preset_names:
+            _has_preset(design(name), preset_name, "")
+        for name, table in self._tables.items():
+            if name not in registry():
                 raise ConfigError(
-                    f"design {name} has no preset {preset_name!r}",
-                    hint=f"choose from {', '.join(design(name).preset_names)}",
+                    f"{self._source}: [designs.{name}]: unknown design {name!r}",
+                    hint=f"choose from {', '.join(registry())}",
                 )
-        for name in self._tables:
-            design(name)
+            if "preset" in table:
+                _has_preset(design(name), str(table["preset"]), f"{self._source}: ")
         chosen = self._global_preset
         offered = sorted({p for d in registry().values() for p in d.preset_names})
         if chosen and chosen not in offered:
             raise ConfigError(
                 f"no design has a preset {chosen!r}", hint=f"choose from {', '.join(offered)}"
             )
+        self._checked = True
 
     def preset_of(self, design: Design) -> str:
         if design.name in self._presets:

@@ -13,6 +13,7 @@ from pydantic_settings import SettingsConfigDict
 
 from graphmem.cli.common import parse_preset
 from graphmem.cli.main import cli
+from graphmem.config import Settings
 from graphmem.designs.base import Design, DesignSettings, Preset
 from graphmem.designs.configure import DesignConfigs
 from graphmem.designs.registry import (
@@ -24,6 +25,7 @@ from graphmem.designs.registry import (
     unregister,
 )
 from graphmem.errors import ConfigError
+from graphmem.memory import Memory
 from tests.example_design.design import DESIGN as EXAMPLE
 
 
@@ -131,6 +133,14 @@ def test_check_refuses_names_no_design_has_before_any_is_resolved() -> None:
         DesignConfigs(presets={"toy": "nope"}).check()
     with pytest.raises(ConfigError, match="unknown design 'tyo'"):
         DesignConfigs(file_data={"designs": {"tyo": {"alpha": 2.0}}}).check()
+    with pytest.raises(ConfigError, match="design toy has no preset 'papr'"):
+        DesignConfigs(file_data={"designs": {"toy": {"preset": "papr"}}}).check()
+
+
+def test_the_python_api_checks_presets_before_building_a_retriever() -> None:
+    memory = Memory(Settings(neo4j_uri="bolt://127.0.0.1:1"), preset="papr")  # no server
+    with pytest.raises(ConfigError, match="no design has a preset 'papr'"):
+        memory.retriever("hybrid", "any")
 
 
 def test_the_cli_refuses_a_preset_no_design_has() -> None:
