@@ -21,6 +21,7 @@ from graphmem import __version__
 from graphmem.builders.registry import builder_names
 from graphmem.errors import ConfigError, GraphmemError
 from graphmem.memory import Memory
+from graphmem.readiness import check_stored
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, strategy_names
 from graphmem.stats import space_stats
 
@@ -94,7 +95,9 @@ class MemoryTools:
         return {"answer": answer, "llm": self.memory.settings.llm_model, **found.as_dict()}
 
     def stats(self, space: str) -> dict[str, Any]:
-        return space_stats(self.memory.store, self._space(space))
+        allowed = self._space(space)
+        check_stored(self.memory.store, allowed)  # a misspelt space is an error, not zeros
+        return space_stats(self.memory.store, allowed)
 
     def spaces(self) -> dict[str, Any]:
         rows = self.memory.store.read("analyst.spaces")

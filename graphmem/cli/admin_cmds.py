@@ -105,7 +105,8 @@ def run_checks(settings: Settings) -> list[dict[str, Any]]:
     results: list[dict[str, Any]] = []
     with GraphStore(settings) as store:
         for name, check, fix in _checks(settings, store):
-            if name in _ASK_THE_SERVER and not results[0]["ok"]:
+            server_failed = any(r["check"] == "server" and not r["ok"] for r in results)
+            if name in _ASK_THE_SERVER and server_failed:
                 detail = "skipped: the server check failed"
                 results.append({"check": name, "ok": False, "skipped": True, "detail": detail})
                 continue

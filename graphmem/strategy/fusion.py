@@ -23,6 +23,7 @@ Everything here is pure (no database, no model): ``retriever.py`` feeds it the m
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -113,18 +114,24 @@ def fuse_scores(
     """Score fusion (Fox and Shaw 1994), best first, ties as ``fuse_turns``. A member scores
     its turns on [0, 1]: ``combsum`` and ``combmnz`` min-max normalise the score of the hit
     that first cited the turn (cosines, PageRank mass and BM25 are not on one scale; all
-    equal: 1), ``borda`` gives (n - rank + 1) / n for n turns. The turn's score is the sum
-    over members of weight(m) x that; ``combmnz`` multiplies the sum by the weight of the
-    members that found the turn."""
+    equal: 1), ``borda`` gives (n - rank + 1) / n for n turns. Scores, not the members'
+    order: a member that re-orders its hits after scoring them (CAST's promotion, Amory's
+    stories) is fused by the scores it reports, which is what score fusion means. The
+    turn's score is the sum over members of weight(m) x that; ``combmnz`` multiplies the
+    sum by the weight of the members that found the turn. A score that is not a finite
+    number counts as the member's lowest."""
     fused: dict[str, FusedTurn] = {}
     for member, result in results.items():
         weight = weights.get(member, 1.0)
         turns = member_turns(result)
-        scores = [float(hit.score) for _, hit in turns]
+        # A score that is no number (NaN, inf) counts as the member's lowest.
+        scores = [float(hit.score) for _, hit in turns if math.isfinite(hit.score)]
         low, spread = min(scores, default=0.0), max(scores, default=0.0) - min(scores, default=0.0)
         for rank, (ref, hit) in enumerate(turns, start=1):
             if how == "borda":
                 norm = (len(turns) - rank + 1) / len(turns)
+            elif not math.isfinite(hit.score):
+                norm = 0.0
             else:
                 norm = (float(hit.score) - low) / spread if spread > 0 else 1.0
             turn = fused.setdefault(ref.id, FusedTurn(ref))

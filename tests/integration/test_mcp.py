@@ -73,6 +73,9 @@ def test_read_only_by_default_and_spaces_are_enforced(settings: Settings) -> Non
         outside = await client.call_tool("stats", {"space": "another-space"})
         assert outside.is_error
         assert "not served here" in outside.content[0].text  # type: ignore[union-attr]
+        empty = await client.call_tool("stats", {"space": "only-this"})  # nothing ingested
+        assert empty.is_error
+        assert "holds no memories" in empty.content[0].text  # type: ignore[union-attr]
 
     _drive(_server("--spaces", "only-this"), body)
 

@@ -96,6 +96,17 @@ def test_combmnz_multiplies_by_the_votes_and_borda_ignores_scores() -> None:
     assert [t.score for t in flat] == [1.0, 1.0]
 
 
+def test_score_fusion_counts_a_score_that_is_no_number_as_the_lowest() -> None:
+    results = {"a": scored((1, float("nan")), (2, 0.9), (3, 0.5), (4, float("inf")))}
+    fused = fuse_scores(results, {"a": 1.0}, "combsum")
+    assert [(t.ref.id, t.score) for t in fused] == [
+        ("p2", 1.0),
+        ("p1", 0.0),
+        ("p3", 0.0),
+        ("p4", 0.0),
+    ]
+
+
 def test_the_fusion_setting_chooses_score_fusion_and_explain_names_it() -> None:
     results = {"a": scored((1, 0.9), (2, 0.8), (3, 0.5)), "b": scored((2, 12.0), (3, 11.0))}
     current = Plan(("a", "b"), {"a": 1.0, "b": 1.0})
