@@ -97,37 +97,33 @@ def encodable(value: str) -> bool:
     return True
 
 
+def _check_text(value: object, field: str, limit: int) -> str:
+    if not isinstance(value, str):
+        raise InputError(f"expected a string, got {type_name(value)}", field=field)
+    if not value.strip():
+        raise InputError("must not be empty", field=field)
+    if len(value) > limit:
+        raise InputError(
+            f"has {len(value):,} characters, more than the {limit:,} allowed", field=field
+        )
+    return value
+
+
 def check_space(space: object) -> str:
     """A space name: a non-empty, printable label of at most MAX_SPACE_CHARS characters."""
-    if not isinstance(space, str):
-        raise InputError(f"expected a string, got {type_name(space)}", field="space")
-    if not space.strip():
-        raise InputError("must not be empty", field="space")
-    if len(space) > MAX_SPACE_CHARS:
-        raise InputError(
-            f"has {len(space):,} characters, more than the {MAX_SPACE_CHARS} allowed",
-            field="space",
-        )
-    if not encodable(space) or not space.isprintable():
+    name = _check_text(space, "space", MAX_SPACE_CHARS)
+    if not encodable(name) or not name.isprintable():
         raise InputError("holds control or unencodable characters", field="space")
-    return space
+    return name
 
 
 def check_question(question: object) -> str:
     """A question: non-empty text of at most MAX_TEXT_CHARS characters (an empty one would
     be answered with an arbitrary context)."""
-    if not isinstance(question, str):
-        raise InputError(f"expected a string, got {type_name(question)}", field="question")
-    if not question.strip():
-        raise InputError("must not be empty", field="question")
-    if len(question) > MAX_TEXT_CHARS:
-        raise InputError(
-            f"has {len(question):,} characters, more than the {MAX_TEXT_CHARS:,} allowed",
-            field="question",
-        )
-    if not encodable(question):
+    text = _check_text(question, "question", MAX_TEXT_CHARS)
+    if not encodable(text):
         raise InputError("holds unencodable characters", field="question")
-    return question
+    return text
 
 
 def check_budget(budget: object) -> int:
