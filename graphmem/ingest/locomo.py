@@ -58,7 +58,7 @@ def _conversation(cid: str, conv: dict[str, Any], rec: Rec) -> ConversationIn:
             continue  # an empty session carries nothing to remember
         started = rec.stamp(conv, f"{key}_date_time")
         turns = [
-            _turn(t, j, started, rec.at(f"{rec.record} {key} turn {j}"))
+            _turn(t, j, started, rec.at(f"{rec.record} {key} turn {j}{_dia_id(t)}"))
             for j, t in enumerate(turns_raw)
         ]
         raw_date = rec.opt_str(conv, f"{key}_date_time")
@@ -101,3 +101,10 @@ def _qa(raw: Any, rec: Rec) -> QAItem:
         evidence=normalize_evidence(raw_evidence),
         raw_evidence=raw_evidence,
     )
+
+
+def _dia_id(turn: Any) -> str:
+    """`` (D1:3)`` after an error's turn index (the array's, from 0) when the turn carries
+    its id: the reader looks for the turn by that."""
+    found = turn.get("dia_id") if isinstance(turn, dict) else None
+    return f" ({found})" if isinstance(found, str) and found.strip() else ""

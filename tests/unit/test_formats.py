@@ -287,7 +287,7 @@ LOCOMO_CASES: list[tuple[str, Callable[[list[Any]], None], tuple[str, ...]]] = [
     (
         "whitespace text",
         lambda d: _turn(d, "session_1", 2).update(text="  \n "),
-        ("sample conv-a session_1 turn 2", "'text'", "empty"),
+        ("sample conv-a session_1 turn 2 (D1:3)", "'text'", "empty"),  # index and id
     ),
     (
         "text too long",
