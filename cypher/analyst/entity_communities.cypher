@@ -16,7 +16,8 @@ CALL () {
 WITH gds.graph.project('analyst-louvain-' + randomUUID(), source, target, {},
                        {undirectedRelationshipTypes: ['*']}) AS g
 WHERE g IS NOT NULL
-CALL gds.louvain.stream(g.graphName) YIELD nodeId, communityId
+// One thread: Louvain is then repeatable run to run, and on 2 cores faster (0.3 s against 5).
+CALL gds.louvain.stream(g.graphName, {concurrency: 1}) YIELD nodeId, communityId
 WITH g, collect({node: gds.util.asNode(nodeId), community: communityId}) AS found
 CALL gds.graph.drop(g.graphName, false) YIELD graphName
 UNWIND found AS f

@@ -1,4 +1,5 @@
-// Facts about an entity (as subject or object, synonyms included) with the turns they come from.
+// Facts about an entity (as subject or object, synonyms included) with the turns they come
+// from, in conversation order.
 // params: $space, $entity
 // returns: fact, relation, time, role, source_id, speaker, turn
 // example: {"entity": "Biscuit"}
@@ -9,6 +10,7 @@ WITH collect(DISTINCT e) + collect(DISTINCT syn) AS names
 UNWIND names AS n
 MATCH (f:Fact {space: $space})-[r:SUBJECT|OBJECT]->(n)
 MATCH (f)-[:FROM]->(p:Passage)
-RETURN DISTINCT f.text AS fact, f.relation AS relation, f.time AS time,
-       toLower(type(r)) AS role, p.source_id AS source_id, p.speaker AS speaker, p.text AS turn
-ORDER BY source_id
+WITH DISTINCT f, toLower(type(r)) AS role, p
+RETURN f.text AS fact, f.relation AS relation, f.time AS time, role,
+       p.source_id AS source_id, p.speaker AS speaker, p.text AS turn
+ORDER BY p.session_index, p.turn_index, fact

@@ -1,4 +1,5 @@
-// Amory: one narrative told in order (subplot by subplot), each story item with its turns.
+// Amory: one narrative told in order, each story item once, with the subplot that holds it
+// (null: the main line) and its turns.
 // params: $space, $headline
 // returns: narrative, subplot, item_order, item, sources
 // example: {"headline": ""}
@@ -7,11 +8,14 @@ MATCH (n:Narrative {space: $space})
 WHERE toLower(n.headline) CONTAINS toLower($headline)
 CALL (n) {
   MATCH (n)-[h:HOLDS]->(i:StoryItem)
-  RETURN null AS subplot, -1 AS subplot_order, h.order AS item_order, i
+  RETURN i, h.order AS item_order
   UNION
-  MATCH (n)-[o:HAS_SUBPLOT]->(s:Subplot)-[h:HOLDS]->(i:StoryItem)
-  RETURN s.headline AS subplot, o.order AS subplot_order, h.order AS item_order, i
+  MATCH (n)-[:HAS_SUBPLOT]->(:Subplot)-[:HOLDS]->(i:StoryItem)
+  WHERE NOT (n)-[:HOLDS]->(i)
+  RETURN i, null AS item_order
 }
+OPTIONAL MATCH (n)-[:HAS_SUBPLOT]->(s:Subplot)-[:HOLDS]->(i)
+WITH n, i, item_order, collect(s.headline)[0] AS subplot
 RETURN n.headline AS narrative, subplot, item_order, i.text AS item,
        [(i)-[:FROM]->(p:Passage) | p.source_id] AS sources
-ORDER BY narrative, subplot_order, item_order
+ORDER BY narrative, item_order, item
