@@ -9,12 +9,15 @@ import re
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from pydantic import BaseModel
 
 from graphmem.config import Settings
+
+if TYPE_CHECKING:
+    from graphmem.store import GraphStore
 
 GUIDE_PATHS = ("/graphmem", "/graphmem.html")
 STYLE_PATH = "/graphmem.grass"
@@ -62,9 +65,50 @@ def browser_url(settings: Settings, base: str) -> str:
     )
 
 
-def render_guide(space: str, base: str) -> str:
+class GuideExamples(BaseModel):
+    """The values the guide's slides start with: the sample's unless the space has others."""
+
+    character: str = "Maya"
+    entity: str = "Biscuit"
+    cited: list[str] = ["s1:1", "s3:1"]
+
+
+def space_examples(store: GraphStore, space: str) -> GuideExamples:
+    """The space's own examples: its busiest character, its most mentioned entity and two
+    turns its facts come from; the sample's where the space has none."""
+    found = GuideExamples()
+    characters = store.read("analyst.busiest_characters", space=space)
+    entities = store.read("analyst.top_entities", space=space)
+    if characters:
+        found.character = characters[0]["character"]
+    if entities:
+        found.entity = entities[0]["entity"]
+        facts = store.read("analyst.entity_facts", space=space, entity=found.entity)
+        turns = list(dict.fromkeys(row["source_id"] for row in facts))
+        found.cited = turns[:2] or found.cited
+    return found
+
+
+def _literal(value: str) -> str:
+    """A Cypher string literal inside the guide's HTML."""
+    quoted = "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    return html.escape(quoted, quote=True)
+
+
+def render_guide(space: str, base: str, examples: GuideExamples | None = None) -> str:
+    found = examples or GuideExamples()
     text = asset("guide.html").read_text(encoding="utf-8")
-    return text.replace("{{SPACE}}", html.escape(space, quote=True)).replace("{{BASE}}", base)
+    cited = "[" + ", ".join(_literal(turn) for turn in found.cited) + "]"
+    for key, value in (
+        ("'{{SPACE}}'", _literal(space)),
+        ("{{SPACE}}", html.escape(space, quote=True)),
+        ("'{{CHARACTER}}'", _literal(found.character)),
+        ("'{{ENTITY}}'", _literal(found.entity)),
+        ("{{CITED}}", cited),
+        ("{{BASE}}", base),
+    ):
+        text = text.replace(key, value)
+    return text
 
 
 def guide_queries(guide: str) -> list[GuideQuery]:
@@ -88,11 +132,14 @@ def guide_params(guide: str) -> dict[str, Any]:
     return params
 
 
-def make_server(host: str, port: int, space: str) -> ThreadingHTTPServer:
+def make_server(
+    host: str, port: int, space: str, examples: GuideExamples | None = None
+) -> ThreadingHTTPServer:
     """A small HTTP server for the guide and the style; answers the Browser's CORS preflight
     (it sends extra headers, so every fetch is preflighted)."""
     base = f"http://localhost:{port}"
-    bodies = {path: (render_guide(space, base), "text/html") for path in GUIDE_PATHS}
+    guide = render_guide(space, base, examples)
+    bodies = {path: (guide, "text/html") for path in GUIDE_PATHS}
     bodies[STYLE_PATH] = (asset("graphmem.grass").read_text(encoding="utf-8"), "text/plain")
 
     class Handler(BaseHTTPRequestHandler):

@@ -10,13 +10,16 @@ import click
 from graphmem.browser import (
     GUIDE_PATHS,
     STYLE_PATH,
+    GuideExamples,
     asset,
     browser_url,
     guide_base,
     make_server,
+    space_examples,
 )
 from graphmem.cli.common import app, emit, handle_errors, json_option
-from graphmem.errors import ServerError
+from graphmem.errors import GraphmemError, ServerError
+from graphmem.store import GraphStore
 
 
 def _info(space: str, port: int, ctx: click.Context) -> dict[str, Any]:
@@ -28,7 +31,8 @@ def _info(space: str, port: int, ctx: click.Context) -> dict[str, Any]:
         if not external
         else "the HTTP address of the server behind NEO4J_URI, path /browser/",
         "user": settings.neo4j_user if external else "neo4j",
-        "password": "NEO4J_PASSWORD" if external else str(settings.password_file),
+        # where the password is, never the password itself
+        "password_from": "NEO4J_PASSWORD" if external else str(settings.password_file),
         "space": space,
         "open_with_guide": browser_url(settings, base) if not external else None,
         "guide": base + GUIDE_PATHS[0],
@@ -40,7 +44,7 @@ def _info(space: str, port: int, ctx: click.Context) -> dict[str, Any]:
 def _text(d: dict[str, Any]) -> str:
     lines = [
         f"Neo4j Browser  {d['browser']}",
-        f"  log in as {d['user']}; the password is in {d['password']}",
+        f"  log in as {d['user']}; the password is in {d['password_from']}",
     ]
     if d["open_with_guide"]:
         lines.append(f"  open with the guide  {d['open_with_guide']}")
@@ -52,6 +56,17 @@ def _text(d: dict[str, Any]) -> str:
         f"  or drag {d['style_file']} onto the Browser window",
     ]
     return "\n".join(lines)
+
+
+def _examples(ctx: click.Context, space: str) -> GuideExamples | None:
+    """The space's own character, entity and turns for the guide's first slide; the
+    sample's when the server cannot say (the guide still serves)."""
+    try:
+        with GraphStore(app(ctx).settings) as store:
+            return space_examples(store, space)
+    except GraphmemError as exc:
+        click.echo(f"note: the guide keeps the sample's examples ({exc.message})", err=True)
+        return None
 
 
 @click.command("browser")
@@ -81,7 +96,7 @@ def browser(ctx: click.Context, space: str, port: int | None, serve: bool, as_js
     if not serve:
         return
     try:
-        server = make_server("127.0.0.1", port, space)
+        server = make_server("127.0.0.1", port, space, _examples(ctx, space))
     except OSError as exc:
         raise ServerError(
             f"cannot serve the guide on 127.0.0.1:{port}: {exc.strerror}",

@@ -14,7 +14,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from graphmem.browser import asset, guide_params, guide_queries, make_server, render_guide
+from graphmem.browser import (
+    asset,
+    guide_params,
+    guide_queries,
+    make_server,
+    render_guide,
+    space_examples,
+)
 from graphmem.cli.main import cli
 from graphmem.config import Settings
 from graphmem.embed import Embedder
@@ -109,7 +116,9 @@ def test_guide_server_answers_the_browsers_preflight_and_serves_both() -> None:
             assert response.headers["Access-Control-Allow-Headers"] == "pragma,sentry-trace"
         with urllib.request.urlopen(f"{base}/graphmem") as response:
             guide = response.read().decode()
-        assert ":param space => 'alice&#x27;s space'" in guide and "<slide" in guide
+        # A Cypher literal in HTML: the quote escaped for Cypher, then for the page.
+        commands = [q.text for q in guide_queries(guide) if q.is_command]
+        assert ":param space => 'alice\\'s space'" in commands and "<slide" in guide
         with urllib.request.urlopen(f"{base}/graphmem.grass") as response:
             assert response.read().decode() == asset("graphmem.grass").read_text()
         with pytest.raises(urllib.error.HTTPError):
@@ -125,3 +134,19 @@ def test_browser_command_prints_address_login_guide_and_style(settings: Settings
     data = json.loads(result.output)
     assert data["guide"].endswith("/graphmem") and data["style"].endswith("/graphmem.grass")
     assert Path(data["style_file"]).is_file() and data["space"] == "alice"
+
+
+def test_the_guide_starts_with_the_spaces_own_examples(store: GraphStore, sample: str) -> None:
+    found = space_examples(store, sample)
+    assert found.character in {"Maya", "Tom"} and found.cited
+    guide = render_guide(sample, "http://localhost:7476", found)
+    params = guide_params(guide)
+    assert (params["character"], params["entity"]) == (found.character, found.entity)
+    assert params["cited"] == found.cited
+    with store.driver.session(database=store.database, default_access_mode="READ") as session:
+        facts = session.run(
+            "MATCH (e:Entity {space: $space}) WHERE e.name = $entity RETURN count(e) AS n",
+            space=sample,
+            entity=found.entity,
+        ).single()
+    assert facts and facts["n"] == 1
