@@ -125,9 +125,18 @@ def _render_query(data: dict[str, Any], explain: bool) -> str:
         lines.append("\n# explain")
         lines.extend(f"note: {note}" for note in data.get("notes", []))
         for item in data["items"]:
-            where = item["source_id"] or item["kind"]
+            # A memory is named by its kind, the turns it stands for and its opening words,
+            # so each line can be matched to its bullet above.
+            where = item["source_id"] or (
+                f'{item["kind"]} [{", ".join(item["turns"])}] "{_opening(item["text"])}"'
+            )
             lines.append(f"{where}: {item['strategy']} via {'; '.join(item['path'])}")
     return "\n".join(lines)
+
+
+def _opening(text: str, words: int = 6) -> str:
+    head = text.split()
+    return " ".join(head[:words]) + (" ..." if len(head) > words else "")
 
 
 @click.command("query")

@@ -185,6 +185,12 @@ def test_query_explain_on_the_command_line(full_space: str) -> None:
     assert result.exit_code == 0, result.output
     assert "note: members: " in result.output
     assert "graphmem rrf: turn rank 1" in result.output
+    # A memory's line names the turns it stands for and opens with its words, so it can
+    # be matched to its bullet in the context above.
+    memory_lines = [
+        line for line in result.output.splitlines() if re.match(r"^[A-Z]\w+ \[[^\]]+\] \"", line)
+    ]
+    assert memory_lines and all("shown instead of citing" in line for line in memory_lines)
 
 
 def test_a_query_reads_a_statement_once_and_a_write_forgets(store: GraphStore, space: str) -> None:
