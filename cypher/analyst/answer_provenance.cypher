@@ -9,5 +9,9 @@ OPTIONAL MATCH (p)<-[:FROM]-(d)
 WITH p, d, [l IN labels(d) | l][0] AS label
 RETURN p.source_id AS source_id, p.speaker AS speaker, p.text AS turn, label,
        d.builder AS builder,
-       coalesce(d.text, d.summary, d.action, d.headline, d.value, d.key, d.name, '') AS memory
+       // A node with no text of its own (a PREMem Cluster) is named by its label and id,
+       // so that two of them stay two when drawn.
+       CASE WHEN d IS NULL THEN ''
+            ELSE coalesce(d.text, d.summary, d.action, d.headline, d.value, d.key, d.name,
+                          label + ' ' + d.id) END AS memory
 ORDER BY p.session_index, p.turn_index, label
