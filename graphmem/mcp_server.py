@@ -23,7 +23,7 @@ from graphmem.errors import ConfigError, GraphmemError
 from graphmem.memory import Memory
 from graphmem.readiness import check_stored
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, strategy_names
-from graphmem.stats import space_stats
+from graphmem.stats import space_list, space_stats
 
 T = TypeVar("T")
 
@@ -100,14 +100,9 @@ class MemoryTools:
         return space_stats(self.memory.store, allowed)
 
     def spaces(self) -> dict[str, Any]:
-        rows = self.memory.store.read("analyst.spaces")
         allowed = set(self.options.spaces)
-        found = [
-            {key: row[key] for key in ("space", "conversations", "sessions", "turns")}
-            for row in rows
-            if not allowed or row["space"] in allowed
-        ]
-        return {"spaces": found}
+        found = space_list(self.memory.store)
+        return {"spaces": [row for row in found if not allowed or row["space"] in allowed]}
 
     def ingest_messages(
         self,

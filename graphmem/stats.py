@@ -21,3 +21,12 @@ def space_stats(store: GraphStore, space: str) -> dict[str, Any]:
     if cost:
         out["build_cost"] = cost
     return out
+
+
+SPACE_COLUMNS = ("space", "conversations", "sessions", "turns")
+
+
+def space_list(store: GraphStore) -> list[dict[str, Any]]:
+    """Every space in the database with its conversations, sessions and turns (the CLI's
+    `spaces` and the MCP tool of that name)."""
+    return [{k: row[k] for k in SPACE_COLUMNS} for row in store.read("analyst.spaces")]

@@ -24,7 +24,7 @@ from graphmem.ingest.validate import check_space
 from graphmem.memory import QueryResult
 from graphmem.readiness import check_stored
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, strategy_names
-from graphmem.stats import space_stats
+from graphmem.stats import space_list, space_stats
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -218,10 +218,7 @@ def forget(ctx: click.Context, space: str, yes: bool, as_json: bool) -> None:
 def spaces(ctx: click.Context, as_json: bool) -> None:
     """The spaces in the database, with their conversations, sessions and turns."""
     with app(ctx).memory() as memory:
-        rows = [
-            {k: row[k] for k in ("space", "conversations", "sessions", "turns")}
-            for row in memory.store.read("analyst.spaces")
-        ]
+        rows = space_list(memory.store)
     emit({"spaces": rows} if as_json else rows, as_json, _spaces_table)
 
 
