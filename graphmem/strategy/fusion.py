@@ -56,6 +56,13 @@ class FusedTurn:
     score: float = 0.0
     votes: list[Vote] = field(default_factory=list)
     promoted: bool = False
+    # The tokens of the turn's line, counted once: every placement of the list asks again.
+    _cost: int = field(default=-1, init=False, repr=False, compare=False)
+
+    def cost(self, count: Count) -> int:
+        if self._cost < 0:
+            self._cost = count(turn_line(self.ref))
+        return self._cost
 
 
 @dataclass
@@ -344,7 +351,7 @@ def interleave(
         elif cited_turns == "skip" and turns[t].ref.id in inside:
             t += 1
         else:
-            cost = count(turn_line(turns[t].ref))
+            cost = turns[t].cost(count)
             used["turns"] += cost
             if ahead is None or turns[t].ref.id in ahead:
                 inside.add(turns[t].ref.id)
