@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import difflib
 import importlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
@@ -113,6 +115,16 @@ class OneLineUsageError(click.UsageError):
 _AS_CLICK_SHOWS: tuple[type[Exception], ...] = (OneLineUsageError, *_HELP_AS_ERROR)
 
 
+@contextmanager
+def _one_line() -> Iterator[None]:
+    try:
+        yield
+    except _AS_CLICK_SHOWS:
+        raise
+    except click.UsageError as exc:
+        raise OneLineUsageError(exc) from exc
+
+
 class LazyGroup(click.Group):
     """A group whose commands are imported when they run, not when the group is listed
     (commands added with ``add_command`` still work as in any group)."""
@@ -149,20 +161,12 @@ class LazyGroup(click.Group):
         parent: click.Context | None = None,
         **extra: Any,
     ) -> click.Context:
-        try:
+        with _one_line():  # the group's own options
             return super().make_context(info_name, args, parent, **extra)
-        except _AS_CLICK_SHOWS:
-            raise
-        except click.UsageError as exc:  # the group's own options
-            raise OneLineUsageError(exc) from exc
 
     def invoke(self, ctx: click.Context) -> Any:
-        try:
+        with _one_line():  # a command's arguments (parsed when it is invoked)
             return super().invoke(ctx)
-        except _AS_CLICK_SHOWS:
-            raise
-        except click.UsageError as exc:  # a command's arguments (parsed when it is invoked)
-            raise OneLineUsageError(exc) from exc
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # click's own listing calls get_command for every name (importing them all).

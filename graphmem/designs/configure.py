@@ -122,17 +122,12 @@ class DesignConfigs:
 
     def _resolve(self, design: Design) -> DesignSettings:
         preset_name = self.preset_of(design)
-        try:
-            preset = design.preset(preset_name)
-        except KeyError:
-            # A global preset a design does not define falls back to its defaults; one named
-            # for this design in particular is a mistake.
-            if design.name in self._presets or preset_name != self._global_preset:
-                raise ConfigError(
-                    f"design {design.name} has no preset {preset_name!r}",
-                    hint=f"choose from {', '.join(design.preset_names)}",
-                ) from None
-            preset = design.preset("default")
+        # A global preset a design does not define falls back to its defaults; one named
+        # for this design in particular is a mistake.
+        if design.name in self._presets or preset_name != self._global_preset:
+            _has_preset(design, preset_name, "")
+        known = preset_name in design.preset_names
+        preset = design.preset(preset_name if known else "default")
         table = {k: v for k, v in self._tables.get(design.name, {}).items() if k != "preset"}
         unknown = set(table) - set(design.settings.model_fields)
         if unknown:
