@@ -130,7 +130,9 @@ def _set_initial_password(settings: Settings, lay: Layout, runtime: Runtime, pw:
     try:
         with os.fdopen(fd, "w") as fh:
             fh.write('"' + pw.replace("\\", "\\\\").replace('"', '\\"') + '"\n')
-        _admin(settings, lay, runtime, ["dbms", "set-initial-password", f"@{name}"])
+        # `--`: a generated password starts with "-" once in 64 (token_urlsafe), which the
+        # command-line parser would take for an option ("Missing required parameter").
+        _admin(settings, lay, runtime, ["dbms", "set-initial-password", "--", f"@{name}"])
     finally:
         Path(name).unlink(missing_ok=True)
 
