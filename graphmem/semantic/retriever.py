@@ -7,13 +7,16 @@ do we. The query side is always offline (spaCy + the embedder): no LLM call at q
 Designs extend it (SEEM adds its frames): override ``_hits`` (what the ranked passages and
 facts become) and ``_read_space`` (what else to keep with the snapshot of the space).
 
-A query costs one database round trip, the PageRank statement: the facts, entities and
-passage vectors of the space are held in a ``SpaceSnapshot`` (``snapshot.py``), read again
-whenever the statement reports a projection other than the one it was read with.
+A query costs at most one database round trip: the facts, entities and passage vectors of
+the space are held in a ``SpaceSnapshot`` (``snapshot.py``), and each seed's PageRank, run
+by GDS once per projection, in a ``SeedPageRank`` (``seed_cache.py``); the statement runs
+the seeds not seen before. Both are read again whenever a statement reports a projection
+other than the one they were read with, or a check does (``snapshot_recheck_seconds``).
 """
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -31,6 +34,7 @@ from graphmem.retrieval.base import (
 from graphmem.semantic.exact import PassagePageRank
 from graphmem.semantic.names import normalise_name
 from graphmem.semantic.projection import GraphInfo, SemanticGraph
+from graphmem.semantic.seed_cache import SeedPageRank, seed_cache
 from graphmem.semantic.seeds import (
     Scored,
     SeedEntity,
@@ -82,6 +86,7 @@ class HippoRagRetriever(Retriever):
         self._totals = SpaceTotals(ctx.store, ctx.space)
         self._snapshot: SpaceSnapshot | None = None
         self._passage_ppr: PassagePageRank | None = None
+        self._checked = -math.inf  # when the projection was last seen to be the snapshot's
 
     # --- the pipeline -------------------------------------------------------------------
     def retrieve(self, query: str, budget: int) -> RetrievalResult:
@@ -115,10 +120,34 @@ class HippoRagRetriever(Retriever):
 
     def prepare(self) -> None:
         """Project the space's graph and read its snapshot now rather than on first query
-        (and, for exact passage seeds, every passage's own PageRank)."""
+        (and, for exact passage seeds, every passage's own PageRank; with ``ppr_cache =
+        warm``, every entity's, which a long-running process would otherwise gather query
+        by query)."""
         snapshot = self.snapshot()
         if self.config.passage_prior == "pagerank" and self.config.passage_seed_levels == 0:
             self._passage_pagerank(snapshot)
+        if self.config.ppr_cache == "warm" and snapshot.relationships:
+            cache = self._seed_cache(snapshot)
+            nodes = self.ctx.store.read("semantic.entity_nodes", space=self.ctx.space)
+            need = cache.missing(int(row["node"]) for row in nodes)
+            created = cache.fill(self.ctx.store, self.graph.name, need, self.config)
+            if created == snapshot.created:
+                self._checked = time.monotonic()
+            elif created is not None:
+                self._snapshot = None  # projected again meanwhile: the next query reads it
+
+    def refresh(self) -> None:
+        """This process wrote to the space: the next query checks the projection."""
+        self._checked = -math.inf
+
+    def _seed_cache(self, snapshot: SpaceSnapshot) -> SeedPageRank:
+        return seed_cache(
+            self.ctx.store.database,
+            self.graph.name,
+            snapshot.created,
+            snapshot.by_node,
+            self.config,
+        )
 
     def _hits(
         self, snapshot: SpaceSnapshot, ranked: list[RankedPassage], facts: list[FactHit], path: str
@@ -294,6 +323,22 @@ class HippoRagRetriever(Retriever):
             weights = passage_weights(dense, config.passage_node_weight)
             prior = {node: (1 - config.damping) * w for node, w in weights}
         groups = seed_groups(seeds, passages, config.entity_seed_levels)
+        if config.ppr_cache != "off":
+            walked = self._cached_pagerank(snapshot, groups)
+        else:
+            walked = self._pagerank_runs(snapshot, groups)
+        scores = dict(prior)
+        for node, score in walked.items():
+            if node in snapshot.by_node:
+                scores[node] = scores.get(node, 0.0) + score
+        best = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
+        ranked = [RankedPassage(snapshot.by_node[node], node, score) for node, score in best]
+        names = ", ".join(f"{e.name} {w:.3g}" for e, w in seeds.items())
+        return ranked, f"PPR from entities [{names}]"
+
+    def _pagerank_runs(self, snapshot: SpaceSnapshot, groups: list[SeedGroup]) -> dict[int, float]:
+        """One GDS run per group, this query (``ppr_cache = false``): every node's score."""
+        config = self.config
         rows = self.ctx.store.read(
             "semantic.ppr_scores",
             graph=self.graph.name,
@@ -304,15 +349,36 @@ class HippoRagRetriever(Retriever):
             concurrency=config.ppr_concurrency,
         )
         if not rows or rows[0]["created"] != snapshot.created:
-            info = self.graph.info()
-            if info is None or info.created != snapshot.created:
-                raise StaleSnapshotError
-        scores = dict(prior)
+            self._check_current(snapshot, always=True)
         pairs = zip(rows[0]["nodes"], rows[0]["scores"], strict=True) if rows else ()
-        for node, score in pairs:
-            if node in snapshot.by_node:
-                scores[node] = scores.get(node, 0.0) + score
-        best = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
-        ranked = [RankedPassage(snapshot.by_node[node], node, score) for node, score in best]
-        names = ", ".join(f"{e.name} {w:.3g}" for e, w in seeds.items())
-        return ranked, f"PPR from entities [{names}]"
+        return {int(node): float(score) for node, score in pairs}
+
+    def _cached_pagerank(
+        self, snapshot: SpaceSnapshot, groups: list[SeedGroup]
+    ) -> dict[int, float]:
+        """The groups' PageRank from each seed's own run, kept per projection
+        (``seed_cache.py``); the seeds not seen before are run now, in one statement. With
+        no statement to report the projection walked, it is checked as often as the other
+        snapshots (``snapshot_recheck_seconds``)."""
+        cache = self._seed_cache(snapshot)
+        need = cache.missing(node for group in groups for node in group.nodes)
+        if need:
+            created = cache.fill(self.ctx.store, self.graph.name, need, self.config)
+            if created != snapshot.created:
+                self._check_current(snapshot, always=True)
+                raise StaleSnapshotError  # the runs were made on another graph than the cache's
+            self._checked = time.monotonic()
+        else:
+            self._check_current(snapshot)
+        return cache.combine(groups)
+
+    def _check_current(self, snapshot: SpaceSnapshot, always: bool = False) -> None:
+        """Raise ``StaleSnapshotError`` when the projection is not the snapshot's any more;
+        unless ``always``, at most once per ``snapshot_recheck_seconds``."""
+        now = time.monotonic()
+        if not always and now - self._checked < self.ctx.settings.snapshot_recheck_seconds:
+            return
+        info = self.graph.info()
+        if info is None or info.created != snapshot.created:
+            raise StaleSnapshotError
+        self._checked = now

@@ -66,6 +66,12 @@ class SemanticSettings(DesignSettings):
     max_iterations: int = Field(default=20, description="PageRank iterations at most")
     tolerance: float = Field(default=1e-4, description="PageRank stops below this change")
     ppr_concurrency: int = Field(default=1, description="GDS threads per PageRank run")
+    ppr_cache: Literal["warm", "lazy", "off"] = Field(
+        default="warm",
+        description="each seed's PageRank run by GDS once per projection and kept, a query's "
+        "PageRank their weighted sum (seed_cache.py): warm: prepare() runs every entity; "
+        "lazy: a query runs the seeds not seen before; off: one run per seed group per query",
+    )
     in_memory_index: bool = Field(
         default=True, description="search facts/entities in memory (else the vector indexes)"
     )

@@ -4,6 +4,7 @@ was dropped projects it again and answers as before."""
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import Iterator
 
@@ -60,7 +61,11 @@ def test_a_retriever_whose_graph_was_dropped_projects_it_again(
     memory: Memory, store: GraphStore, space: str
 ) -> None:
     memory.ingest_dataset(Dataset(conversations=[tiny_conversation()], qa={}), space, ["semantic"])
-    retriever = HippoRagRetriever(memory.retrieval_context(space))
+    # Checked at every query (else the snapshot and its kept PageRank runs are trusted for
+    # snapshot_recheck_seconds, and the drop is noticed that much later).
+    always = memory.settings.model_copy(update={"snapshot_recheck_seconds": 0.0})
+    ctx = dataclasses.replace(memory.retrieval_context(space), settings=always)
+    retriever = HippoRagRetriever(ctx)
     question = "Where did Ben run the marathon?"
     try:
         before = retriever.retrieve(question, 300)

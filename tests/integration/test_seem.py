@@ -287,14 +287,33 @@ def test_query_phrases_match_entities_by_name(memory: Memory, built: str) -> Non
     assert all(m.score == 1.0 and normalise_name(m.entity.name) in keys for m in matched)
 
 
-def test_a_warm_query_is_one_database_round_trip(memory: Memory, built: str) -> None:
+def test_a_prepared_query_needs_no_database_round_trip(memory: Memory, built: str) -> None:
+    """Prepared (ppr_cache = warm): every entity's PageRank is kept, so a query reads
+    nothing; once the snapshot is older than snapshot_recheck_seconds, one small read
+    checks the projection. Without the cache the PageRank statement runs every query."""
+    question = "Who ran the Lisbon marathon with Ben?"
     ctx = RetrievalContext(memory.store, memory.embedder, memory.settings, built)
     retriever = SeemRetriever(ctx)
     retriever.prepare()
     with recorded_calls(memory.store, "read") as calls:
-        result = retriever.retrieve("Who ran the Lisbon marathon with Ben?", 500)
-    assert calls == ["semantic.ppr_scores"]
+        result = retriever.retrieve(question, 500)
+    assert calls == []
     assert any(p.source_id == "D3:5" for h in result.hits for p in h.passages)
+
+    always = memory.settings.model_copy(update={"snapshot_recheck_seconds": 0.0})
+    checking = SeemRetriever(RetrievalContext(memory.store, memory.embedder, always, built))
+    checking.prepare()
+    with recorded_calls(memory.store, "read") as calls:
+        checked = checking.retrieve(question, 500)
+    assert calls == ["semantic.graph_info"]
+    assert [h.node_id for h in checked.hits] == [h.node_id for h in result.hits]
+
+    config = memory.configs.get("semantic").model_copy(update={"ppr_cache": "off"})
+    runs = HippoRagRetriever(ctx, config)
+    runs.prepare()
+    with recorded_calls(memory.store, "read") as calls:
+        runs.retrieve(question, 500)
+    assert calls == ["semantic.ppr_scores"]
 
 
 def test_memory_keeps_retrievers_per_strategy_and_space(memory: Memory, built: str) -> None:
@@ -317,7 +336,10 @@ def test_projection_is_reused_rebuilt_after_ingest_and_dropped_by_forget(
     memory: Memory, space: str
 ) -> None:
     memory.ingest_dataset(Dataset(conversations=[conversation(range(2))], qa={}), space, ["seem"])
-    ctx = RetrievalContext(memory.store, memory.embedder, memory.settings, space)
+    # Checked at every query: a retriever not kept by this Memory is not told of its ingest,
+    # and would trust its snapshot (and kept PageRank runs) for snapshot_recheck_seconds.
+    always = memory.settings.model_copy(update={"snapshot_recheck_seconds": 0.0})
+    ctx = RetrievalContext(memory.store, memory.embedder, always, space)
     retriever = SeemRetriever(ctx)
     retriever.retrieve("Who is Marco?", 300)
     graph = retriever.graph

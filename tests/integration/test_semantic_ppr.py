@@ -23,6 +23,7 @@ from graphmem.embed import Embedder
 from graphmem.memory import Memory
 from graphmem.semantic import HippoRagRetriever, SemanticGraph, SemanticSettings
 from graphmem.semantic.exact import PassagePageRank
+from graphmem.semantic.seed_cache import seed_cache
 from graphmem.semantic.seeds import SeedGroup, quantise
 from graphmem.store import GraphStore
 from tests.integration.test_seem import _ingest
@@ -127,3 +128,67 @@ def test_precomputed_passage_pagerank_equals_the_per_seed_runs(
     assert combined
     for node in snapshot.by_node:
         assert abs(combined.get(node, 0.0) - runs.get(node, 0.0)) <= TOLERANCE, node
+
+
+def test_kept_seed_runs_sum_to_the_group_runs(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str
+) -> None:
+    """``ppr_cache``: a group's PageRank is the sum of its seeds' single-seed runs (GDS
+    restarts (1 - d) at every source), so the kept runs, weighted, give the passages the
+    same scores as running the groups; a seed is run once per projection."""
+    memory = Memory(settings, store=store, embedder=embedder)
+    _ingest(memory, space)
+    config = SemanticSettings(damping=0.5, tolerance=1e-9, max_iterations=200)
+    retriever = HippoRagRetriever(memory.retrieval_context(space), config)
+    snapshot = retriever.snapshot()
+    entities = [int(r["node"]) for r in store.read("semantic.entity_nodes", space=space)]
+    seeds = entities[:: max(1, len(entities) // 8)][:8] + sorted(snapshot.by_node)[:3]
+    groups = quantise([(node, 0.1 + 0.05 * i) for i, node in enumerate(seeds)], 3)
+    assert any(len(g.nodes) > 1 for g in groups)  # the sum inside a group is exercised
+
+    cache = seed_cache(
+        store.database, retriever.graph.name, snapshot.created, snapshot.by_node, config
+    )
+    assert cache.missing(seeds) == sorted(set(seeds))
+    assert cache.fill(store, retriever.graph.name, cache.missing(seeds), config) == snapshot.created
+    assert cache.missing(seeds) == [] and len(cache) == len(set(seeds))
+    combined = cache.combine(groups)
+    runs = _gds(store, retriever.graph.name, groups, 0.5)
+    assert combined
+    for node in snapshot.by_node:
+        assert abs(combined.get(node, 0.0) - runs.get(node, 0.0)) <= TOLERANCE, node
+    same = seed_cache(
+        store.database, retriever.graph.name, snapshot.created, snapshot.by_node, config
+    )
+    assert same is cache  # SEEM's and CAST's layers share the runs
+
+    retriever.graph.drop()
+    again = retriever.graph.ensure()
+    fresh = seed_cache(
+        store.database, retriever.graph.name, again.created, snapshot.by_node, config
+    )
+    assert fresh is not cache and fresh.missing(seeds) == sorted(set(seeds))
+    # Runs made on another projection than the cache's are reported and not kept.
+    assert cache.fill(store, retriever.graph.name, seeds[:1], config) == again.created
+    assert len(cache) == len(set(seeds))
+
+
+def test_cached_and_per_query_pagerank_rank_alike(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str
+) -> None:
+    """The retriever with kept runs and the one running its groups per query rank the
+    passages the same (iterated to convergence, so only the order of exact ties could
+    differ)."""
+    memory = Memory(settings, store=store, embedder=embedder)
+    _ingest(memory, space)
+    exact = SemanticSettings(tolerance=1e-9, max_iterations=200)
+    ctx = memory.retrieval_context(space)
+    kept = HippoRagRetriever(ctx, exact)
+    runs = HippoRagRetriever(ctx, exact.model_copy(update={"ppr_cache": "off"}))
+    kept.prepare()
+    for question in ("Who ran the Lisbon marathon with Ben?", "What did the vet say Pixel ate?"):
+        a, b = kept.retrieve(question, 500), runs.retrieve(question, 500)
+        assert "PPR from entities" in a.hits[0].path[0]
+        assert [h.node_id for h in a.hits] == [h.node_id for h in b.hits]
+        for x, y in zip(a.hits, b.hits, strict=True):
+            assert abs(x.score - y.score) <= TOLERANCE

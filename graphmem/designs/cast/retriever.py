@@ -55,6 +55,7 @@ class CastRetriever(Retriever):
 
     def refresh(self) -> None:
         self._episodic.forget()
+        self._semantic.refresh()
 
     def prepare(self) -> None:
         self._semantic.prepare()
