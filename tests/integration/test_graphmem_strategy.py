@@ -249,22 +249,32 @@ def test_no_item_restates_turns_the_context_shows_unless_it_adds_a_number(
             given.setdefault(p.id, set()).update(new)
 
 
+@pytest.mark.parametrize("ppr_cache", ["off", "lazy", "warm"])
 def test_members_asked_directly_share_one_pagerank(
-    memory: Memory, store: GraphStore, full_space: str
+    settings: Settings, store: GraphStore, embedder: Embedder, full_space: str, ppr_cache: str
 ) -> None:
     """SEEM and CAST rank with the same HippoRAG 2 PageRank: asked for one question, through
-    ``retrieve`` or ``run_members`` (the ablation harness), GDS runs it once."""
+    ``retrieve`` or ``run_members`` (the ablation harness), GDS runs it once (``off``: the
+    groups' statement; ``lazy``: the new seeds' runs, kept for both), or not at all once
+    every entity's run is kept (``warm``, after ``prepare``)."""
+    configs = DesignConfigs(overrides={"semantic": {"ppr_cache": ppr_cache}})
+    memory = Memory(settings, store=store, embedder=embedder, configs=configs)
     retriever = GraphmemRetriever(memory.retrieval_context(full_space), GraphmemSettings())
     members = retriever.plan().members
     assert {"seem", "cast"} <= set(members)
     retriever.prepare()
-    with recorded_calls(store, "read") as calls:
-        results, _ = retriever.run_members(members, QUESTION, 400)
-    assert calls.count("semantic.ppr_scores") == 1
-    assert results["seem"].hits and results["cast"].hits
-    with recorded_calls(store, "read") as calls:
-        retriever.retrieve("Where does Maya work?", 400)
-    assert calls.count("semantic.ppr_scores") == 1
+    statement = "semantic.ppr_scores" if ppr_cache == "off" else "semantic.ppr_by_source"
+    # lazy: one statement at most (none when an earlier query of the process ran the seeds)
+    runs = {"off": [1], "lazy": [0, 1], "warm": [0]}[ppr_cache]
+    for question in (QUESTION, "Where does Maya work?"):
+        with recorded_calls(store, "read") as calls:
+            if question == QUESTION:
+                results, _ = retriever.run_members(members, question, 400)
+                assert results["seem"].hits and results["cast"].hits
+            else:
+                retriever.retrieve(question, 400)
+        assert calls.count(statement) in runs, calls
+        assert not {"semantic.ppr_scores", "semantic.ppr_by_source"} - {statement} & set(calls)
 
 
 def test_members_in_threads_give_what_they_give_in_turn(

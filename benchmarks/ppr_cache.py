@@ -1,0 +1,128 @@
+"""The kept seed PageRank runs (``ppr_cache``) against one GDS run per seed group per query,
+in one process on built spaces: query latency of a strategy with each setting, and the
+ratio, per conversation and overall.
+
+    python -m benchmarks.ppr_cache ../shared/data/locomo/locomo10-dev.json \\
+        --space-prefix v12 [--strategy graphmem] [--budget 1000] [--limit 2] [--json F]
+
+For each conversation both retrievers are built and prepared (``warm`` runs every entity's
+PageRank then; its time is the ``prepare s`` column), a few questions warm them up, and
+then every question of categories 1-4 runs with one setting and again with the other, the
+order alternating between conversations: both see the same machine within a minute or two
+(a machine whose speed drifts by tens of percent within an hour, as this one does, makes
+runs an hour apart incomparable). Members share their reads and the question's embedding
+inside one retriever only, so each setting pays its own. It never ingests: build the
+spaces first (``graphmem eval`` does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.common import latency_summary, table
+from graphmem.designs.configure import DesignConfigs
+from graphmem.eval.harness import locomo_questions
+from graphmem.ingest.formats import load
+from graphmem.memory import Memory
+from graphmem.retrieval.base import Retriever, settle
+from graphmem.retrieval.registry import build_retriever
+
+MODES = ("off", "warm")
+WARM_UP = 5
+
+
+def arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data", type=Path)
+    parser.add_argument("--space-prefix", default="v12")
+    parser.add_argument("--strategy", default="graphmem")
+    parser.add_argument("--budget", type=int, default=1000)
+    parser.add_argument("--limit", type=int, help="only the first N conversations")
+    parser.add_argument("--json", type=Path, help="also write the numbers here")
+    return parser.parse_args()
+
+
+def retrievers(base: Memory, space: str, strategy: str) -> dict[str, tuple[Retriever, float]]:
+    """One prepared retriever per setting (a Memory each, for its settings; one store and
+    one embedder), with its preparation time in seconds."""
+    out = {}
+    for mode in MODES:
+        configs = DesignConfigs(overrides={"semantic": {"ppr_cache": mode}})
+        memory = Memory(base.settings, store=base.store, embedder=base.embedder, configs=configs)
+        retriever = build_retriever(strategy, memory.retrieval_context(space))
+        started = time.perf_counter()
+        retriever.prepare()
+        out[mode] = (retriever, time.perf_counter() - started)
+    return out
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    dataset = load(args.data, "locomo")
+    base = Memory()
+    times: dict[str, dict[str, list[float]]] = {}
+    prepared: dict[str, dict[str, float]] = {}
+    try:
+        for index, conv in enumerate(dataset.conversations[: args.limit]):
+            space = f"{args.space_prefix}-{conv.conversation_id}"
+            if not base.store.read("core.space_built", space=space)[0]["sessions"]:
+                raise SystemExit(f"space {space} is empty: build it first (this never ingests)")
+            questions = [q.text for q, _ in locomo_questions(conv, dataset)]
+            built = retrievers(base, space, args.strategy)
+            settle(base.settings)
+            prepared[space] = {mode: round(built[mode][1], 1) for mode in MODES}
+            order = MODES if index % 2 == 0 else tuple(reversed(MODES))
+            for mode in order:
+                retriever = built[mode][0]
+                for question in questions[:WARM_UP]:
+                    retriever.retrieve(question, args.budget)
+                spent = times.setdefault(space, {}).setdefault(mode, [])
+                for question in questions:
+                    spent.append(retriever.retrieve(question, args.budget).timings_ms["total"])
+    finally:
+        base.close()
+    return {"times": times, "prepared_s": prepared}
+
+
+def report(numbers: dict[str, Any]) -> list[str]:
+    rows = []
+    everything: dict[str, list[float]] = {mode: [] for mode in MODES}
+    for space, by_mode in numbers["times"].items():
+        summary = {mode: latency_summary(by_mode[mode]) for mode in MODES}
+        for mode in MODES:
+            everything[mode].extend(by_mode[mode])
+        rows.append(_row(space, summary, numbers["prepared_s"][space]["warm"]))
+    total = {mode: latency_summary(everything[mode]) for mode in MODES}
+    rows.append(_row("all", total, sum(p["warm"] for p in numbers["prepared_s"].values())))
+    header = ["space", "off p50", "off p95", "warm p50", "warm p95", "p50 ratio", "p95 ratio"]
+    return table([*header, "warm prepare s"], rows)
+
+
+def _row(name: str, summary: dict[str, dict[str, float]], prepare_s: float) -> list[object]:
+    off, warm = summary["off"], summary["warm"]
+    return [
+        name,
+        f"{off['p50']:.1f}",
+        f"{off['p95']:.1f}",
+        f"{warm['p50']:.1f}",
+        f"{warm['p95']:.1f}",
+        f"{warm['p50'] / off['p50']:.2f}",
+        f"{warm['p95'] / off['p95']:.2f}",
+        f"{prepare_s:.1f}",
+    ]
+
+
+def main() -> None:
+    args = arguments()
+    numbers = run(args)
+    print(f"{args.strategy} at {args.budget} tokens, ms per query; ratio = warm / off")
+    print("\n".join(report(numbers)))
+    if args.json:
+        args.json.write_text(json.dumps(numbers))
+
+
+if __name__ == "__main__":
+    main()
