@@ -298,7 +298,9 @@ def test_members_in_threads_give_what_they_give_in_turn(
             return embedder.count_tokens(text)
 
     def hits(config: GraphmemSettings, recording: Recording) -> list[tuple[str, float]]:
-        context = RetrievalContext(store, recording, settings, full_space)
+        # PageRank run per query (ppr_cache off), so that its sharing is seen in threads too.
+        off = DesignConfigs(overrides={"semantic": {"ppr_cache": "off"}})
+        context = RetrievalContext(store, recording, settings, full_space, configs=off)
         retriever = GraphmemRetriever(context, config)
         retriever.prepare()
         recording.calls.clear()
