@@ -129,8 +129,10 @@ class HippoRagRetriever(Retriever):
         if self.config.ppr_cache == "warm" and snapshot.relationships:
             cache = self._seed_cache(snapshot)
             nodes = self.ctx.store.read("semantic.entity_nodes", space=self.ctx.space)
-            need = cache.missing(int(row["node"]) for row in nodes)
-            created = cache.fill(self.ctx.store, self.graph.name, need, self.config)
+            ordered = [int(row["node"]) for row in nodes]  # the most mentioned first
+            missing = set(cache.missing(ordered))
+            need = [node for node in ordered if node in missing][: cache.room()]
+            created, _ = cache.fill(self.ctx.store, self.graph.name, need, self.config)
             if created == snapshot.created:
                 self._checked = time.monotonic()
             elif created is not None:
@@ -361,16 +363,17 @@ class HippoRagRetriever(Retriever):
         no statement to report the projection walked, it is checked as often as the other
         snapshots (``snapshot_recheck_seconds``)."""
         cache = self._seed_cache(snapshot)
-        need = cache.missing(node for group in groups for node in group.nodes)
+        runs, need = cache.take(node for group in groups for node in group.nodes)
         if need:
-            created = cache.fill(self.ctx.store, self.graph.name, need, self.config)
+            created, fresh = cache.fill(self.ctx.store, self.graph.name, need, self.config)
             if created != snapshot.created:
                 self._check_current(snapshot, always=True)
                 raise StaleSnapshotError  # the runs were made on another graph than the cache's
+            runs.update(fresh)
             self._checked = time.monotonic()
         else:
             self._check_current(snapshot)
-        return cache.combine(groups)
+        return cache.combine(groups, runs)
 
     def _check_current(self, snapshot: SpaceSnapshot, always: bool = False) -> None:
         """Raise ``StaleSnapshotError`` when the projection is not the snapshot's any more;

@@ -14,7 +14,9 @@ one run per group is only where each run stops (the tolerance is checked per run
 difference below the tolerance. ``ppr_cache = false`` runs the groups per query as before.
 
 The runs a query lacks are made in one statement; ``warm`` makes every entity's run at
-once (the evaluation's per-space preparation, like the projection and the snapshot).
+once (the evaluation's per-space preparation, like the projection and the snapshot), the
+most mentioned first. A projection's runs take at most ``ppr_cache_mb`` (a LoCoMo
+conversation's 1,154 entities x 419 passages: 3.9 MB); beyond, the least recently used go.
 Caches are shared by every retriever of the process on the same projection (SEEM's and
 CAST's HippoRAG 2 layers walk the same graph), keyed by its creation time, so a projection
 made again (a new build) starts an empty cache.
@@ -34,31 +36,48 @@ from graphmem.semantic.settings import SemanticSettings
 from graphmem.store import GraphStore
 
 Vector = npt.NDArray[np.float64]
-_KEEP = 16  # projections whose runs are kept (the process's most recently used)
+_KEEP = 8  # projections whose runs are kept (the process's most recently used)
 
 
 class SeedPageRank:
-    """Single-seed PageRank vectors over the passages of one projection."""
+    """Single-seed PageRank vectors over the passages of one projection, at most
+    ``capacity`` of them (the least recently used go first)."""
 
-    def __init__(self, created: str, passages: Sequence[int]) -> None:
+    def __init__(self, created: str, passages: Sequence[int], capacity: int) -> None:
         self.created = created
         self.passages = list(passages)
+        self.capacity = max(1, capacity)
         self._index = {node: i for i, node in enumerate(self.passages)}
-        self._vectors: dict[int, Vector] = {}
+        self._vectors: OrderedDict[int, Vector] = OrderedDict()
         self._lock = threading.Lock()
 
     def missing(self, nodes: Iterable[int]) -> list[int]:
         with self._lock:
             return sorted({n for n in nodes if n not in self._vectors})
 
+    def room(self) -> int:
+        with self._lock:
+            return self.capacity - len(self._vectors)
+
+    def take(self, nodes: Iterable[int]) -> tuple[dict[int, Vector], list[int]]:
+        """The kept runs of ``nodes`` (now the most recently used) and the nodes without."""
+        have: dict[int, Vector] = {}
+        with self._lock:
+            for node in set(nodes):
+                vector = self._vectors.get(node)
+                if vector is not None:
+                    self._vectors.move_to_end(node)
+                    have[node] = vector
+        return have, sorted(set(nodes) - set(have))
+
     def fill(
         self, store: GraphStore, graph: str, sources: Sequence[int], config: SemanticSettings
-    ) -> str | None:
-        """Run GDS for ``sources`` (one statement); the projection's creation time the runs
-        were made on (None when there was nothing to run). Runs made on another projection
-        than this cache's are not kept."""
+    ) -> tuple[str | None, dict[int, Vector]]:
+        """Run GDS for ``sources`` (one statement): the projection's creation time the runs
+        were made on (None when there was nothing to run) and the runs. They are kept only
+        when made on this cache's projection."""
         if not sources:
-            return None
+            return None, {}
         rows = store.read(
             "semantic.ppr_by_source",
             graph=graph,
@@ -71,25 +90,29 @@ class SeedPageRank:
         )
         created = str(rows[0]["created"]) if rows else None
         if created != self.created:
-            return created
+            return created, {}
         found = {int(row["source"]): row["scores"] for row in rows}
+        runs: dict[int, Vector] = {}
+        for source in sources:
+            vector = runs[source] = np.zeros(len(self.passages), dtype=np.float64)
+            for node, score in found.get(source, ()):  # a seed reaching no passage: zeros
+                vector[self._index[int(node)]] = float(score)
         with self._lock:
-            for source in sources:
-                vector = np.zeros(len(self.passages), dtype=np.float64)
-                for node, score in found.get(source, ()):
-                    vector[self._index[int(node)]] = float(score)
-                self._vectors[source] = vector  # a seed that reaches no passage: zeros
-        return created
+            for source, vector in runs.items():
+                self._vectors[source] = vector
+                self._vectors.move_to_end(source)
+            while len(self._vectors) > self.capacity:
+                self._vectors.popitem(last=False)
+        return created, runs
 
-    def combine(self, groups: Sequence[SeedGroup]) -> dict[int, float]:
+    def combine(self, groups: Sequence[SeedGroup], runs: dict[int, Vector]) -> dict[int, float]:
         """The passages' PageRank for these groups: sum over groups of weight x (sum of the
-        group's single-seed runs), as ``semantic.ppr_scores`` computes it; passages scored
-        above 0 only. Every seed must have been filled."""
+        group's single-seed ``runs``), as ``semantic.ppr_scores`` computes it; passages
+        scored above 0 only."""
         total = np.zeros(len(self.passages), dtype=np.float64)
-        with self._lock:
-            for group in groups:
-                for node in group.nodes:
-                    total += group.weight * self._vectors[node]
+        for group in groups:
+            for node in group.nodes:
+                total += group.weight * runs[node]
         return {self.passages[i]: float(total[i]) for i in np.flatnonzero(total > 0)}
 
     def __len__(self) -> int:
@@ -104,12 +127,15 @@ _CACHES_LOCK = threading.Lock()
 def seed_cache(
     database: str, graph: str, created: str, passages: Iterable[int], config: SemanticSettings
 ) -> SeedPageRank:
-    """The process's cache for this projection and these PageRank settings."""
+    """The process's cache for this projection and these PageRank settings, holding at most
+    ``ppr_cache_mb`` of runs."""
     key = (database, graph, created, config.damping, config.max_iterations, config.tolerance)
     with _CACHES_LOCK:
         found = _CACHES.get(key)
         if found is None:
-            found = _CACHES[key] = SeedPageRank(created, sorted(passages))
+            nodes = sorted(passages)
+            capacity = int(config.ppr_cache_mb * 2**20) // (8 * max(1, len(nodes)))
+            found = _CACHES[key] = SeedPageRank(created, nodes, capacity)
             while len(_CACHES) > _KEEP:
                 _CACHES.popitem(last=False)
         _CACHES.move_to_end(key)

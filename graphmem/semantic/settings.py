@@ -72,6 +72,12 @@ class SemanticSettings(DesignSettings):
         "PageRank their weighted sum (seed_cache.py): warm: prepare() runs every entity; "
         "lazy: a query runs the seeds not seen before; off: one run per seed group per query",
     )
+    ppr_cache_mb: float = Field(
+        default=32.0,
+        gt=0,
+        description="memory for one projection's kept runs (least recently used dropped); "
+        "8 projections are kept",
+    )
     in_memory_index: bool = Field(
         default=True, description="search facts/entities in memory (else the vector indexes)"
     )

@@ -149,14 +149,17 @@ def test_kept_seed_runs_sum_to_the_group_runs(
     cache = seed_cache(
         store.database, retriever.graph.name, snapshot.created, snapshot.by_node, config
     )
-    assert cache.missing(seeds) == sorted(set(seeds))
-    assert cache.fill(store, retriever.graph.name, cache.missing(seeds), config) == snapshot.created
-    assert cache.missing(seeds) == [] and len(cache) == len(set(seeds))
-    combined = cache.combine(groups)
-    runs = _gds(store, retriever.graph.name, groups, 0.5)
+    runs, need = cache.take(seeds)
+    assert runs == {} and need == sorted(set(seeds))
+    created, fresh = cache.fill(store, retriever.graph.name, need, config)
+    assert created == snapshot.created and set(fresh) == set(seeds)
+    kept, need = cache.take(seeds)
+    assert need == [] and set(kept) == set(seeds) and len(cache) == len(set(seeds))
+    combined = cache.combine(groups, kept)
+    runs_per_group = _gds(store, retriever.graph.name, groups, 0.5)
     assert combined
     for node in snapshot.by_node:
-        assert abs(combined.get(node, 0.0) - runs.get(node, 0.0)) <= TOLERANCE, node
+        assert abs(combined.get(node, 0.0) - runs_per_group.get(node, 0.0)) <= TOLERANCE, node
     same = seed_cache(
         store.database, retriever.graph.name, snapshot.created, snapshot.by_node, config
     )
@@ -164,13 +167,43 @@ def test_kept_seed_runs_sum_to_the_group_runs(
 
     retriever.graph.drop()
     again = retriever.graph.ensure()
-    fresh = seed_cache(
+    fresh_cache = seed_cache(
         store.database, retriever.graph.name, again.created, snapshot.by_node, config
     )
-    assert fresh is not cache and fresh.missing(seeds) == sorted(set(seeds))
+    assert fresh_cache is not cache and fresh_cache.missing(seeds) == sorted(set(seeds))
     # Runs made on another projection than the cache's are reported and not kept.
-    assert cache.fill(store, retriever.graph.name, seeds[:1], config) == again.created
+    assert cache.fill(store, retriever.graph.name, seeds[:1], config) == (again.created, {})
     assert len(cache) == len(set(seeds))
+
+
+def test_kept_runs_stay_within_their_memory(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str
+) -> None:
+    """``ppr_cache_mb``: beyond the runs it can hold, the least recently used go; a query
+    still gets every run it asked for; ``prepare`` keeps the most mentioned entities."""
+    memory = Memory(settings, store=store, embedder=embedder)
+    _ingest(memory, space)
+    probe = HippoRagRetriever(memory.retrieval_context(space))
+    passages = len(probe.snapshot().by_node)
+    config = SemanticSettings(ppr_cache_mb=3 * 8 * passages / 2**20)  # room for 3 runs
+    retriever = HippoRagRetriever(memory.retrieval_context(space), config)
+    retriever.prepare()
+    snapshot = retriever.snapshot()
+    cache = seed_cache(
+        store.database, retriever.graph.name, snapshot.created, snapshot.by_node, config
+    )
+    assert cache.capacity == 3 and len(cache) == 3
+    rows = store.read("semantic.entity_nodes", space=space)
+    ranked = [int(r["node"]) for r in rows]
+    mentions = [int(r["mentions"]) for r in rows]
+    assert mentions == sorted(mentions, reverse=True) and len(ranked) > 8
+    assert cache.missing(ranked[:3]) == []  # the three most mentioned were warmed
+    five = ranked[3:8]
+    _, fresh = cache.fill(store, retriever.graph.name, five, config)
+    assert set(fresh) == set(five) and len(cache) == 3  # all five given, three kept
+    assert cache.missing(five[2:]) == [] and cache.missing(ranked[:3]) == sorted(ranked[:3])
+    result = retriever.retrieve("Who ran the Lisbon marathon with Ben?", 500)
+    assert "PPR from entities" in result.hits[0].path[0]
 
 
 def test_cached_and_per_query_pagerank_rank_alike(
