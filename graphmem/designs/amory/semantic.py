@@ -38,13 +38,20 @@ class FactIndex:
 
     facts: list[dict[str, Any]]
     matrix: npt.NDArray[np.float32]
+    # Per fact: its subject's and object's keys and its padded lower-case text, computed
+    # once with the snapshot instead of at every query (~570 facts a LoCoMo conversation).
+    keys: list[tuple[str, str, str]]
 
     @classmethod
     def read(cls, store: GraphStore, space: str) -> FactIndex:
         facts = side_facts(store, space)
         vectors = [np.asarray(f["embedding"], dtype=np.float32) for f in facts]
         matrix = np.vstack(vectors) if vectors else np.zeros((0, 0), dtype=np.float32)
-        return cls(facts, matrix)
+        keys = [
+            (entity_key(f["subject"]), entity_key(f["object"]), f" {f['text'].lower()} ")
+            for f in facts
+        ]
+        return cls(facts, matrix, keys)
 
 
 class SemanticSearch:
@@ -82,12 +89,11 @@ class SemanticSearch:
         index: FactIndex,
     ) -> list[Hit]:
         wanted = set(names)
+        padded = [f" {n} " for n in wanted]
         picked = [
             i
-            for i, f in enumerate(index.facts)
-            if entity_key(f["subject"]) in wanted
-            or entity_key(f["object"]) in wanted
-            or any(f" {n} " in f" {f['text'].lower()} " for n in wanted)
+            for i, (subject, obj, text) in enumerate(index.keys)
+            if subject in wanted or obj in wanted or any(n in text for n in padded)
         ]
         if not picked:
             return []
