@@ -61,14 +61,15 @@ class SeedPageRank:
 
     def take(self, nodes: Iterable[int]) -> tuple[dict[int, Vector], list[int]]:
         """The kept runs of ``nodes`` (now the most recently used) and the nodes without."""
+        wanted = set(nodes)
         have: dict[int, Vector] = {}
         with self._lock:
-            for node in set(nodes):
+            for node in wanted:
                 vector = self._vectors.get(node)
                 if vector is not None:
                     self._vectors.move_to_end(node)
                     have[node] = vector
-        return have, sorted(set(nodes) - set(have))
+        return have, sorted(wanted - set(have))
 
     def fill(
         self, store: GraphStore, graph: str, sources: Sequence[int], config: SemanticSettings
