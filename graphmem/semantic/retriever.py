@@ -127,16 +127,20 @@ class HippoRagRetriever(Retriever):
         if self.config.passage_prior == "pagerank" and self.config.passage_seed_levels == 0:
             self._passage_pagerank(snapshot)
         if self.config.ppr_cache == "warm" and snapshot.relationships:
-            cache = self._seed_cache(snapshot)
-            nodes = self.ctx.store.read("semantic.entity_nodes", space=self.ctx.space)
-            ordered = [int(row["node"]) for row in nodes]  # the most mentioned first
-            missing = set(cache.missing(ordered))
-            need = [node for node in ordered if node in missing][: cache.room()]
-            created, _ = cache.fill(self.ctx.store, self.graph.name, need, self.config)
-            if created == snapshot.created:
-                self._checked = time.monotonic()
-            elif created is not None:
-                self._snapshot = None  # projected again meanwhile: the next query reads it
+            self._warm(snapshot)
+
+    def _warm(self, snapshot: SpaceSnapshot) -> None:
+        """Every entity's PageRank run, the most mentioned first, as many as are kept."""
+        cache = self._seed_cache(snapshot)
+        nodes = self.ctx.store.read("semantic.entity_nodes", space=self.ctx.space)
+        ordered = [int(row["node"]) for row in nodes]
+        missing = set(cache.missing(ordered))
+        need = [node for node in ordered if node in missing][: cache.room()]
+        created, _ = cache.fill(self.ctx.store, self.graph.name, need, self.config)
+        if created == snapshot.created:
+            self._checked = time.monotonic()
+        elif created is not None:
+            self._snapshot = None  # projected again meanwhile: the next query reads it
 
     def refresh(self) -> None:
         """This process wrote to the space: the next query checks the projection."""
@@ -339,7 +343,7 @@ class HippoRagRetriever(Retriever):
         return ranked, f"PPR from entities [{names}]"
 
     def _pagerank_runs(self, snapshot: SpaceSnapshot, groups: list[SeedGroup]) -> dict[int, float]:
-        """One GDS run per group, this query (``ppr_cache = false``): every node's score."""
+        """One GDS run per group, this query (``ppr_cache = off``): every node's score."""
         config = self.config
         rows = self.ctx.store.read(
             "semantic.ppr_scores",
