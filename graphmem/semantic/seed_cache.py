@@ -130,7 +130,15 @@ def seed_cache(
 ) -> SeedPageRank:
     """The process's cache for this projection and these PageRank settings, holding at most
     ``ppr_cache_mb`` of runs."""
-    key = (database, graph, created, config.damping, config.max_iterations, config.tolerance)
+    key = (
+        database,
+        graph,
+        created,
+        config.damping,
+        config.max_iterations,
+        config.tolerance,
+        config.ppr_cache_mb,
+    )
     with _CACHES_LOCK:
         found = _CACHES.get(key)
         if found is None:
