@@ -11,7 +11,7 @@ seed's run makes the PageRank of a query a few vector additions once its seeds a
 
 Still GDS's PageRank, with the same damping, iterations and tolerance: what differs from
 one run per group is only where each run stops (the tolerance is checked per run), a
-difference below the tolerance. ``ppr_cache = false`` runs the groups per query as before.
+difference below the tolerance. ``ppr_cache = off`` runs the groups per query as before.
 
 The runs a query lacks are made in one statement; ``warm`` makes every entity's run at
 once (the evaluation's per-space preparation, like the projection and the snapshot), the
