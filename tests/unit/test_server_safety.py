@@ -97,9 +97,8 @@ def test_home_is_made_private(tmp_path: Path) -> None:
     assert (home / "neo4j").stat().st_mode & 0o777 == 0o700
 
 
-def test_initial_password_is_not_on_the_command_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _configured_home(tmp_path: Path) -> tuple[Settings, process.Layout, Runtime]:
+    """A fresh home with its folders and neo4j.conf written, on the fetched runtime."""
     settings = _settings(tmp_path / "home")
     runtime = Runtime(settings.runtime_dir)
     if not runtime.is_complete():
@@ -108,6 +107,13 @@ def test_initial_password_is_not_on_the_command_line(
     for folder in (lay.conf, lay.data, lay.run, lay.logs):
         folder.mkdir(parents=True)
     (lay.conf / "neo4j.conf").write_text(process.render_conf(settings, lay, runtime))
+    return settings, lay, runtime
+
+
+def test_initial_password_is_not_on_the_command_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings, lay, runtime = _configured_home(tmp_path)
     seen: list[list[str]] = []
     real_run = subprocess.run
 
@@ -145,13 +151,6 @@ def test_spawn_writes_its_log_and_pid_file_0600_under_a_lax_umask(tmp_path: Path
 def test_a_password_that_starts_with_a_dash_is_set(tmp_path: Path) -> None:
     """One generated password in 64 starts with "-" (token_urlsafe); neo4j-admin must not
     read it as an option (it did: a server start failed once in 64 homes)."""
-    settings = _settings(tmp_path / "home")
-    runtime = Runtime(settings.runtime_dir)
-    if not runtime.is_complete():
-        pytest.skip("the Neo4j runtime has not been fetched")
-    lay = process.layout(settings)
-    for folder in (lay.conf, lay.data, lay.run, lay.logs):
-        folder.mkdir(parents=True)
-    (lay.conf / "neo4j.conf").write_text(process.render_conf(settings, lay, runtime))
+    settings, lay, runtime = _configured_home(tmp_path)
     process._set_initial_password(settings, lay, runtime, "-dashed-secret-0123")
     assert (lay.data / "dbms" / "auth.ini").is_file()
