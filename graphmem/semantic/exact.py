@@ -10,6 +10,7 @@ a handful per query, are still run per query; the two parts add up (linearity ag
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,24 +32,12 @@ class PassagePageRank:
         cls, store: GraphStore, graph: str, snapshot: SpaceSnapshot, config: SemanticSettings
     ) -> PassagePageRank:
         nodes = sorted(snapshot.by_node)
-        index = {node: i for i, node in enumerate(nodes)}
+        created, runs = source_runs(store, graph, nodes, nodes, config)
         matrix = np.zeros((len(nodes), len(nodes)), dtype=np.float64)
-        rows = store.read(
-            "semantic.ppr_by_source",
-            graph=graph,
-            sources=nodes,
-            targets=nodes,
-            damping=config.damping,
-            iterations=config.max_iterations,
-            tolerance=config.tolerance,
-            concurrency=config.ppr_concurrency,
-        )
-        for row in rows:
-            source = index[int(row["source"])]
-            for node, score in row["scores"]:
-                matrix[source, index[int(node)]] = float(score)
-        created = rows[0]["created"] if rows else snapshot.created
-        return cls(created, nodes, matrix)
+        for i, node in enumerate(nodes):
+            if node in runs:
+                matrix[i] = runs[node]
+        return cls(created or snapshot.created, nodes, matrix)
 
     def combine(self, weights: list[tuple[int, float]]) -> dict[int, float]:
         """The PageRank, over the passages, of the weighted passage restart vector."""
@@ -59,3 +48,35 @@ class PassagePageRank:
                 vector[index[node]] = weight
         scores = vector @ self.matrix
         return {node: float(scores[i]) for i, node in enumerate(self.nodes) if scores[i] > 0}
+
+
+def source_runs(
+    store: GraphStore,
+    graph: str,
+    sources: Sequence[int],
+    targets: Sequence[int],
+    config: SemanticSettings,
+) -> tuple[str | None, dict[int, npt.NDArray[np.float64]]]:
+    """One GDS PageRank per source node (one statement), each as a vector over ``targets``
+    (in their order; a target the run does not reach: 0), and the creation time of the
+    projection they were run on (None: no row, the graph is gone or there was no source)."""
+    if not sources:
+        return None, {}
+    rows = store.read(
+        "semantic.ppr_by_source",
+        graph=graph,
+        sources=list(sources),
+        targets=list(targets),
+        damping=config.damping,
+        iterations=config.max_iterations,
+        tolerance=config.tolerance,
+        concurrency=config.ppr_concurrency,
+    )
+    index = {node: i for i, node in enumerate(targets)}
+    found = {int(row["source"]): row["scores"] for row in rows}
+    runs: dict[int, npt.NDArray[np.float64]] = {}
+    for source in sources:
+        vector = runs[source] = np.zeros(len(targets), dtype=np.float64)
+        for node, score in found.get(source, ()):
+            vector[index[int(node)]] = float(score)
+    return (str(rows[0]["created"]) if rows else None), runs

@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from graphmem.semantic.exact import source_runs
 from graphmem.semantic.seeds import SeedGroup
 from graphmem.semantic.settings import SemanticSettings
 from graphmem.store import GraphStore
@@ -47,7 +48,6 @@ class SeedPageRank:
         self.created = created
         self.passages = list(passages)
         self.capacity = max(1, capacity)
-        self._index = {node: i for i, node in enumerate(self.passages)}
         self._vectors: OrderedDict[int, Vector] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -77,27 +77,9 @@ class SeedPageRank:
         """Run GDS for ``sources`` (one statement): the projection's creation time the runs
         were made on (None when there was nothing to run) and the runs. They are kept only
         when made on this cache's projection."""
-        if not sources:
-            return None, {}
-        rows = store.read(
-            "semantic.ppr_by_source",
-            graph=graph,
-            sources=list(sources),
-            targets=self.passages,
-            damping=config.damping,
-            iterations=config.max_iterations,
-            tolerance=config.tolerance,
-            concurrency=config.ppr_concurrency,
-        )
-        created = str(rows[0]["created"]) if rows else None
+        created, runs = source_runs(store, graph, sources, self.passages, config)
         if created != self.created:
             return created, {}
-        found = {int(row["source"]): row["scores"] for row in rows}
-        runs: dict[int, Vector] = {}
-        for source in sources:
-            vector = runs[source] = np.zeros(len(self.passages), dtype=np.float64)
-            for node, score in found.get(source, ()):  # a seed reaching no passage: zeros
-                vector[self._index[int(node)]] = float(score)
         with self._lock:
             for source, vector in runs.items():
                 self._vectors[source] = vector
