@@ -3,6 +3,7 @@
     python -m benchmarks all [--conversations 1] [--questions 0] [--out DIR]
     python -m benchmarks growth [--sizes 1,2,5] [--builders semantic] [--out DIR]
     python -m benchmarks plans
+    python -m benchmarks embedding [--out DIR]
     python -m benchmarks scale --home DIR [--spaces 1,10,100,1000] [--out DIR]
 
 Every command prints a Markdown table; ``--out`` also writes the JSON (and the table).
@@ -43,6 +44,28 @@ def _growth(args: argparse.Namespace) -> None:
     _write(args.out, "growth", results, render_growth(results))
 
 
+def _embedding(args: argparse.Namespace) -> None:
+    from benchmarks.embedding import query_runtimes, render_query_runtimes, runtimes
+    from benchmarks.suite import _render_embedding
+    from graphmem.config import Settings
+    from graphmem.ingest.formats import load
+
+    settings, dataset = Settings(), load(args.data, "locomo")
+    # the precisions on the first conversation's turns, the runtimes on every question
+    results = {
+        "embedding": runtimes(settings, dataset),
+        "query_embedding": query_runtimes(settings, dataset),
+    }
+    text = "\n".join(
+        [
+            *_render_embedding(results["embedding"]),
+            "",
+            *render_query_runtimes(results["query_embedding"]),
+        ]
+    )
+    _write(args.out, "embedding", results, text + "\n")
+
+
 def _plans(args: argparse.Namespace) -> None:
     from benchmarks.plans import render_plans, run_plans
 
@@ -75,6 +98,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--sizes", default="1,2,5", help="conversations per space, comma list")
     p.add_argument("--builders", default="semantic", help="builders ('' for passages only)")
     p.add_argument("--questions", type=int, default=100, help="questions per size")
+    command("embedding", _embedding, "embedding precisions and the query's runtime (torch, onnx)")
     p = command("plans", _plans, "PROFILE of the hot statements: indexes, no label scans")
     p.add_argument("--space", default="", help="a space to profile against (default: a sample)")
     p = command("scale", _scale, "1 to 1,000 spaces on a second, private Neo4j server")

@@ -1,8 +1,12 @@
 """Embedding runtimes that keep the pinned model (all-MiniLM-L6-v2): float32 (the default)
-against bfloat16 autocast, on the same texts, interleaved round by round.
+against bfloat16 autocast, on the same texts, interleaved round by round; and a question's
+embedding on torch against ONNX Runtime (``GRAPHMEM_EMBEDDING_RUNTIME``), alternating.
+
+    python -m benchmarks embedding [--data F] [--out DIR]
 
 "The same vectors" is checked, not assumed: cosine of each bfloat16 vector to its float32
-twin, and the overlap of the ten nearest turns of each question under both.
+twin, and the overlap of the ten nearest turns of each question under both; for the query
+runtimes the largest difference of any coordinate.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.common import latency_summary, timed_ms
+from benchmarks.common import latency_summary, table, timed_ms
 from graphmem.config import Settings
 from graphmem.embed.base import MiniLMEmbedder
 from graphmem.ingest.models import Dataset
@@ -20,6 +24,7 @@ from graphmem.ingest.writer import session_date_text
 from graphmem.turns import render_turn
 
 PRECISIONS = ("float32", "bfloat16")
+QUERY_RUNTIMES = ("torch", "onnx")
 
 
 def runtimes(settings: Settings, dataset: Dataset, rounds: int = 3) -> dict[str, Any]:
@@ -31,7 +36,10 @@ def runtimes(settings: Settings, dataset: Dataset, rounds: int = 3) -> dict[str,
     ]
     questions = [q.question for q in dataset.qa.get(conv.conversation_id, [])][:100]
     embedders = {
-        p: MiniLMEmbedder(settings.model_copy(update={"embedding_precision": p}))
+        # torch for questions too: this compares precisions (query_runtimes compares runtimes)
+        p: MiniLMEmbedder(
+            settings.model_copy(update={"embedding_precision": p, "embedding_runtime": "torch"})
+        )
         for p in PRECISIONS
     }
     for e in embedders.values():
@@ -67,3 +75,57 @@ def runtimes(settings: Settings, dataset: Dataset, rounds: int = 3) -> dict[str,
     }
     out["bfloat16"]["top10_overlap"] = round(statistics.fmean(overlap), 3)
     return out
+
+
+def query_runtimes(settings: Settings, dataset: Dataset, rounds: int = 3) -> dict[str, Any]:
+    """One question per call, as a query embeds it: torch against ONNX Runtime, the order
+    alternating round by round so that both see the same machine."""
+    questions = [q.question for qa in dataset.qa.values() for q in qa][:300]
+    embedders = {
+        r: MiniLMEmbedder(settings.model_copy(update={"embedding_runtime": r}))
+        for r in QUERY_RUNTIMES
+    }
+    for e in embedders.values():
+        e.embed(["warm-up"])  # loads the model; ONNX exports or reads its graph here
+    spent: dict[str, list[float]] = {r: [] for r in QUERY_RUNTIMES}
+    for index in range(rounds):
+        order = QUERY_RUNTIMES if index % 2 == 0 else tuple(reversed(QUERY_RUNTIMES))
+        for r in order:
+            spent[r].extend(timed_ms(embedders[r].embed, [q])[1] for q in questions)
+    gap = max(
+        float(np.abs(embedders["onnx"].embed([q]) - embedders["torch"].embed([q])).max())
+        for q in questions
+    )
+    out: dict[str, Any] = {"questions": len(questions), "rounds": rounds}
+    for r in QUERY_RUNTIMES:
+        out[r] = {"ms": latency_summary(spent[r]), "used": embedders[r].runtime}
+    for p in ("p50", "p95"):
+        out[f"{p}_ratio"] = round(out["onnx"]["ms"][p] / out["torch"]["ms"][p], 2)
+    out["max_abs_difference"] = gap
+    return out
+
+
+def render_query_runtimes(e: dict[str, Any]) -> list[str]:
+    return [
+        f"## Query embedding runtime ({e['questions']} questions, one per call, "
+        f"{e['rounds']} rounds; ratio = onnx / torch)",
+        "",
+        *table(
+            ["runtime", "used", "p50 ms", "p95 ms", "p99 ms", "p50 ratio", "p95 ratio"],
+            [
+                [
+                    r,
+                    e[r]["used"],
+                    e[r]["ms"]["p50"],
+                    e[r]["ms"]["p95"],
+                    e[r]["ms"]["p99"],
+                    e["p50_ratio"] if r == "onnx" else "1",
+                    e["p95_ratio"] if r == "onnx" else "1",
+                ]
+                for r in QUERY_RUNTIMES
+            ],
+        ),
+        "",
+        f"Largest coordinate difference between the two runtimes' vectors: "
+        f"{e['max_abs_difference']:.1e}.",
+    ]

@@ -1,9 +1,11 @@
 """The kept seed PageRank runs (``ppr_cache``) against one GDS run per seed group per query,
 in one process on built spaces: query latency of a strategy with each setting, and the
-ratio, per conversation and overall.
+ratio, per conversation and overall. ``--vary embedding_runtime`` compares the question's
+embedding on torch against ONNX Runtime the same way (each with its own embedder).
 
     python -m benchmarks.ppr_cache ../shared/data/locomo/locomo10-dev.json \\
-        --space-prefix v12 [--strategy graphmem] [--budget 1000] [--limit 2] [--json F]
+        --space-prefix v12 [--strategy graphmem] [--budget 1000] [--limit 2] [--json F] \\
+        [--vary ppr_cache|embedding_runtime]
 
 For each conversation both retrievers are built and prepared (``warm`` runs every entity's
 PageRank then; its time is the ``prepare s`` column), a few questions warm them up, and
@@ -25,13 +27,15 @@ from typing import Any
 
 from benchmarks.common import latency_summary, table
 from graphmem.designs.configure import DesignConfigs
+from graphmem.embed import build_embedder
 from graphmem.eval.harness import locomo_questions
 from graphmem.ingest.formats import load
 from graphmem.memory import Memory
 from graphmem.retrieval.base import Retriever, settle
 from graphmem.retrieval.registry import build_retriever
 
-MODES = ("off", "warm")
+# What is varied: the baseline value first, the new one second (ratios are new / baseline).
+VARIED = {"ppr_cache": ("off", "warm"), "embedding_runtime": ("torch", "onnx")}
 WARM_UP = 5
 
 
@@ -43,16 +47,25 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--budget", type=int, default=1000)
     parser.add_argument("--limit", type=int, help="only the first N conversations")
     parser.add_argument("--json", type=Path, help="also write the numbers here")
+    parser.add_argument("--vary", choices=sorted(VARIED), default="ppr_cache")
     return parser.parse_args()
 
 
-def retrievers(base: Memory, space: str, strategy: str) -> dict[str, tuple[Retriever, float]]:
-    """One prepared retriever per setting (a Memory each, for its settings; one store and
-    one embedder), with its preparation time in seconds."""
+def retrievers(
+    base: Memory, space: str, strategy: str, vary: str
+) -> dict[str, tuple[Retriever, float]]:
+    """One prepared retriever per value (a Memory each, for its settings; one store, and one
+    embedder unless the embedder is what varies), with its preparation time in seconds."""
     out = {}
-    for mode in MODES:
-        configs = DesignConfigs(overrides={"semantic": {"ppr_cache": mode}})
-        memory = Memory(base.settings, store=base.store, embedder=base.embedder, configs=configs)
+    for mode in VARIED[vary]:
+        if vary == "ppr_cache":
+            configs = DesignConfigs(overrides={"semantic": {"ppr_cache": mode}})
+            memory = Memory(
+                base.settings, store=base.store, embedder=base.embedder, configs=configs
+            )
+        else:
+            settings = base.settings.model_copy(update={vary: mode})
+            memory = Memory(settings, store=base.store, embedder=build_embedder(settings))
         retriever = build_retriever(strategy, memory.retrieval_context(space))
         started = time.perf_counter()
         retriever.prepare()
@@ -71,9 +84,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if not base.store.read("core.space_built", space=space)[0]["sessions"]:
                 raise SystemExit(f"space {space} is empty: build it first (this never ingests)")
             questions = [q.text for q, _ in locomo_questions(conv, dataset)]
-            built = retrievers(base, space, args.strategy)
-            prepared[space] = {mode: round(built[mode][1], 1) for mode in MODES}
-            order = MODES if index % 2 == 0 else tuple(reversed(MODES))
+            modes = VARIED[args.vary]
+            built = retrievers(base, space, args.strategy, args.vary)
+            prepared[space] = {mode: round(built[mode][1], 1) for mode in modes}
+            order = modes if index % 2 == 0 else tuple(reversed(modes))
             for mode in order:
                 retriever = built[mode][0]
                 for question in questions[:WARM_UP]:
@@ -86,33 +100,34 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     spent.append(retriever.retrieve(question, args.budget).timings_ms["total"])
     finally:
         base.close()
-    return {"times": times, "prepared_s": prepared}
+    return {"times": times, "prepared_s": prepared, "modes": list(VARIED[args.vary])}
 
 
 def report(numbers: dict[str, Any]) -> list[str]:
+    old, new = numbers.get("modes", VARIED["ppr_cache"])
     rows = []
-    everything: dict[str, list[float]] = {mode: [] for mode in MODES}
+    everything: dict[str, list[float]] = {old: [], new: []}
     for space, by_mode in numbers["times"].items():
-        summary = {mode: latency_summary(by_mode[mode]) for mode in MODES}
-        for mode in MODES:
+        summary = {mode: latency_summary(by_mode[mode]) for mode in (old, new)}
+        for mode in (old, new):
             everything[mode].extend(by_mode[mode])
-        rows.append(_row(space, summary, numbers["prepared_s"][space]["warm"]))
-    total = {mode: latency_summary(everything[mode]) for mode in MODES}
-    rows.append(_row("all", total, sum(p["warm"] for p in numbers["prepared_s"].values())))
-    header = ["space", "off p50", "off p95", "warm p50", "warm p95", "p50 ratio", "p95 ratio"]
-    return table([*header, "warm prepare s"], rows)
+        rows.append(_row(space, summary[old], summary[new], numbers["prepared_s"][space][new]))
+    total = {mode: latency_summary(everything[mode]) for mode in (old, new)}
+    prepare = sum(p[new] for p in numbers["prepared_s"].values())
+    rows.append(_row("all", total[old], total[new], prepare))
+    header = [f"{old} p50", f"{old} p95", f"{new} p50", f"{new} p95", "p50 ratio", "p95 ratio"]
+    return table(["space", *header, f"{new} prepare s"], rows)
 
 
-def _row(name: str, summary: dict[str, dict[str, float]], prepare_s: float) -> list[object]:
-    off, warm = summary["off"], summary["warm"]
+def _row(name: str, old: dict[str, float], new: dict[str, float], prepare_s: float) -> list[object]:
     return [
         name,
-        f"{off['p50']:.1f}",
-        f"{off['p95']:.1f}",
-        f"{warm['p50']:.1f}",
-        f"{warm['p95']:.1f}",
-        f"{warm['p50'] / off['p50']:.2f}",
-        f"{warm['p95'] / off['p95']:.2f}",
+        f"{old['p50']:.1f}",
+        f"{old['p95']:.1f}",
+        f"{new['p50']:.1f}",
+        f"{new['p95']:.1f}",
+        f"{new['p50'] / old['p50']:.2f}",
+        f"{new['p95'] / old['p95']:.2f}",
         f"{prepare_s:.1f}",
     ]
 
@@ -120,7 +135,8 @@ def _row(name: str, summary: dict[str, dict[str, float]], prepare_s: float) -> l
 def main() -> None:
     args = arguments()
     numbers = run(args)
-    print(f"{args.strategy} at {args.budget} tokens, ms per query; ratio = warm / off")
+    old, new = VARIED[args.vary]
+    print(f"{args.strategy} at {args.budget} tokens, ms per query; ratio = {new} / {old}")
     print("\n".join(report(numbers)))
     if args.json:
         args.json.write_text(json.dumps(numbers))

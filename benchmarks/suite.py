@@ -79,6 +79,7 @@ def run_all(data: Path, conversations: int, questions: int) -> dict[str, Any]:
         results["unwind"] = ingest.unwind_sizes(memory, one)
         results["streamed_session"] = ingest.streamed_session(memory, embedder, one)
     results["embedding"] = embedding.runtimes(settings, one)
+    results["query_embedding"] = embedding.query_runtimes(settings, one)
     results["machine_after"] = machine()
     return results
 
@@ -204,6 +205,8 @@ def render_all(r: dict[str, Any]) -> str:
     lines += ["", *_render_dense(r["dense_parts"]), "", *_render_memory(mem), ""]
     lines += _render_writer(r)
     lines += ["", *_render_embedding(r["embedding"])]
+    if "query_embedding" in r:
+        lines += ["", *embedding.render_query_runtimes(r["query_embedding"])]
     return "\n".join(lines) + "\n"
 
 

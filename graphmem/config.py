@@ -81,6 +81,12 @@ class Settings(BaseSettings):
     embedding_precision: Literal["float32", "bfloat16"] = Field(
         default="float32", description="MiniLM compute precision"
     )
+    # A query's embedding (calls of a few texts) on ONNX Runtime: 4x faster than torch's
+    # per-operator dispatch at a dozen tokens, same vectors within 1e-6 (embed/onnx.py;
+    # benchmarks/embed_runtime.py). Batches (ingest) always run on torch.
+    embedding_runtime: Literal["onnx", "torch"] = Field(
+        default="onnx", description="runtime of short embedding calls (a query)"
+    )
     # numpy's BLAS threads spin between calls and slow Neo4j on the same cores (threads.py).
     blas_threads: int = Field(default=1, ge=0, description="0: BLAS decides")
     # gc.freeze() once a retriever is prepared (retrieval/base.py: settle): process-wide, so

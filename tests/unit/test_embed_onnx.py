@@ -1,0 +1,117 @@
+"""Query embeddings on ONNX Runtime (``GRAPHMEM_EMBEDDING_RUNTIME``): the same vectors as
+torch's for short calls, batches untouched, the exported graph kept private and made again
+when it is damaged, and torch whenever the ONNX path cannot be trusted."""
+
+from __future__ import annotations
+
+import logging
+import stat
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from graphmem.config import Settings
+from graphmem.embed import onnx as onnx_module
+from graphmem.embed.base import MiniLMEmbedder
+
+pytestmark = pytest.mark.slow
+
+TEXTS = [
+    "(8 May 2023) Caroline: I went to a LGBTQ support group yesterday and it was so powerful.",
+    "When did Caroline go to the support group?",
+    "Melanie painted a sunset",
+    "ok",
+    "(25 May 2023) Melanie: We went camping with the kids at the beach last weekend.",
+    "word " * 400,  # past MiniLM's 256 tokens: both runtimes truncate alike
+]
+
+
+@pytest.fixture(scope="module")
+def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("onnx-cache")
+
+
+@pytest.fixture(scope="module")
+def torch_embedder(cache_dir: Path) -> MiniLMEmbedder:
+    return MiniLMEmbedder(Settings(embedding_runtime="torch", cache_dir=cache_dir))
+
+
+def _graph(cache_dir: Path) -> Path:
+    files = list((cache_dir / "onnx").glob("*.onnx"))
+    assert len(files) == 1, files
+    return files[0]
+
+
+def test_short_calls_run_on_onnx_with_torchs_vectors(
+    cache_dir: Path, torch_embedder: MiniLMEmbedder
+) -> None:
+    fast = MiniLMEmbedder(Settings(embedding_runtime="onnx", cache_dir=cache_dir))
+    assert fast.runtime == "undecided"
+    for start in range(0, len(TEXTS), 3):
+        chunk = TEXTS[start : start + 3]
+        got, want = fast.embed(chunk), torch_embedder.embed(chunk)
+        assert got.dtype == np.float32 and got.shape == (len(chunk), 384)
+        assert np.abs(got - want).max() < 1e-5
+    assert fast.runtime == "onnx"
+    assert torch_embedder.runtime == "torch"
+
+
+def test_the_exported_graph_is_private_and_reused(cache_dir: Path) -> None:
+    MiniLMEmbedder(Settings(cache_dir=cache_dir)).embed(["a question"])
+    graph = _graph(cache_dir)
+    assert stat.S_IMODE(graph.parent.stat().st_mode) == 0o700
+    assert stat.S_IMODE(graph.stat().st_mode) == 0o600
+    before = graph.stat().st_mtime_ns
+    again = MiniLMEmbedder(Settings(cache_dir=cache_dir))
+    again.embed(["another question"])
+    assert again.runtime == "onnx"
+    assert graph.stat().st_mtime_ns == before
+    assert not list(graph.parent.glob("*.part"))
+
+
+def test_batches_stay_on_torch(cache_dir: Path, torch_embedder: MiniLMEmbedder) -> None:
+    fast = MiniLMEmbedder(Settings(embedding_runtime="onnx", cache_dir=cache_dir))
+    # Six texts are a batch: exactly torch's vectors, so what a build stores is unchanged.
+    assert np.array_equal(fast.embed(TEXTS), torch_embedder.embed(TEXTS))
+
+
+def test_a_damaged_graph_is_exported_again(tmp_path: Path, torch_embedder: MiniLMEmbedder) -> None:
+    MiniLMEmbedder(Settings(cache_dir=tmp_path)).embed(["warm"])
+    graph = _graph(tmp_path)
+    graph.write_bytes(b"not an onnx graph")
+    fresh = MiniLMEmbedder(Settings(cache_dir=tmp_path))
+    got = fresh.embed(TEXTS[:2])
+    assert fresh.runtime == "onnx"
+    assert graph.stat().st_size > 1_000_000
+    assert np.abs(got - torch_embedder.embed(TEXTS[:2])).max() < 1e-5
+
+
+def test_a_graph_that_disagrees_with_torch_is_not_used(
+    cache_dir: Path,
+    torch_embedder: MiniLMEmbedder,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    monkeypatch.setattr(onnx_module, "_TOLERANCE", -1.0)  # no graph can pass
+    strict = MiniLMEmbedder(Settings(cache_dir=cache_dir))
+    with caplog.at_level(logging.WARNING, logger="graphmem.embed.base"):
+        got = strict.embed(TEXTS[:2])
+    assert strict.runtime == "torch"
+    assert "query embeddings stay on torch" in caplog.text
+    assert np.array_equal(got, torch_embedder.embed(TEXTS[:2]))
+
+
+def test_a_model_of_another_layout_is_refused() -> None:
+    class Pooling:
+        def get_config_dict(self) -> dict[str, str]:
+            return {"pooling_mode": "cls"}
+
+    class Transformer: ...
+
+    class Normalize: ...
+
+    with pytest.raises(onnx_module.OnnxUnavailable, match="not mean pooling"):
+        onnx_module._check_layout([Transformer(), Pooling(), Normalize()])
+    with pytest.raises(onnx_module.OnnxUnavailable, match="layout"):
+        onnx_module._check_layout([Transformer(), Pooling()])
