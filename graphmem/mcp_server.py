@@ -51,6 +51,9 @@ class MessageIn(BaseModel):
 class ServerOptions(BaseModel):
     allow_writes: bool = False
     spaces: list[str] = Field(default_factory=list, description="Allowed spaces; empty: all.")
+    prepare: bool = Field(
+        default=False, description="Prepare the default strategy over the spaces at start."
+    )
 
 
 class MemoryTools:
@@ -70,6 +73,16 @@ class MemoryTools:
     def close(self) -> None:
         if self._memory is not None:
             self._memory.close()
+
+    def prepare(self, report: Callable[[str], None]) -> None:
+        """Prepare the default strategy over the allowed spaces (every stored space when none
+        are listed) before the first request: its first queries then cost what later ones
+        do. A space that cannot be prepared stops the server (a misspelt --spaces entry)."""
+        spaces = self.options.spaces or [row["space"] for row in space_list(self.memory.store)]
+        for space in spaces:
+            check_stored(self.memory.store, space)
+            seconds = self.memory.prepare(space, DEFAULT_STRATEGY)
+            report(f"prepared {DEFAULT_STRATEGY} over {space} in {seconds:.1f} s")
 
     def _space(self, space: str) -> str:
         if self.options.spaces and space not in self.options.spaces:

@@ -6,6 +6,7 @@ delegates; the work lives in the components.
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -270,6 +271,19 @@ class Memory:
         if fresh:  # its first query prepared it
             settle(self.settings)
         return QueryResult(result, pack(result.hits, budget, self.embedder.count_tokens))
+
+    def prepare(self, space: str, strategy: str = DEFAULT_STRATEGY) -> float:
+        """Do now what the first query of ``strategy`` over ``space`` would do (projection,
+        snapshots, every entity's PageRank run with ``ppr_cache = warm``): a long-lived
+        process calls it at start so that its first queries cost what the later ones do.
+        Returns the seconds it took."""
+        check_space(space)
+        self._ready()
+        check_ready(self.store, space, strategy)
+        started = time.perf_counter()
+        self.retriever(strategy, space).prepare()
+        settle(self.settings)
+        return time.perf_counter() - started
 
     def retriever(self, strategy: str, space: str) -> Retriever:
         """The retriever of ``strategy`` over ``space``, kept for the next query."""

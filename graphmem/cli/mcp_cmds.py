@@ -19,10 +19,17 @@ from graphmem.errors import ConfigError
     default="",
     help="Comma-separated spaces the tools may touch (default: every space).",
 )
+@click.option(
+    "--prepare",
+    is_flag=True,
+    help="Before serving, prepare the default strategy over the served spaces (projections, "
+    "snapshots, PageRank runs: seconds per space) so that the first queries are as fast as "
+    "the rest. Progress goes to stderr.",
+)
 @preset_option
 @click.pass_context
 @handle_errors
-def mcp(ctx: click.Context, allow_writes: bool, spaces: str) -> None:
+def mcp(ctx: click.Context, allow_writes: bool, spaces: str, prepare: bool) -> None:
     """Run an MCP server on stdin/stdout with the tools query, ask, stats and spaces
     (and ingest_messages, forget_space with --allow-writes)."""
     try:
@@ -33,12 +40,16 @@ def mcp(ctx: click.Context, allow_writes: bool, spaces: str) -> None:
             hint="pip install 'graphmem[mcp]'",
         ) from exc
     options = ServerOptions(
-        allow_writes=allow_writes, spaces=[s.strip() for s in spaces.split(",") if s.strip()]
+        allow_writes=allow_writes,
+        spaces=[s.strip() for s in spaces.split(",") if s.strip()],
+        prepare=prepare,
     )
     context = app(ctx)
     context.configs().check()  # a misspelt --preset stops here, not at every query
     tools = MemoryTools(context.memory, options)
     try:
+        if options.prepare:  # stdout is the protocol's: progress goes to stderr
+            tools.prepare(lambda line: click.echo(line, err=True))
         build_server(tools).run("stdio")
     finally:
         tools.close()

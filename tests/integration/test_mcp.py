@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import uuid
 from collections.abc import Awaitable, Callable
@@ -16,6 +17,7 @@ import anyio
 import pytest
 
 from graphmem.config import Settings
+from graphmem.memory import Memory
 from graphmem.store import GraphStore
 
 mcp = pytest.importorskip("mcp")
@@ -123,3 +125,37 @@ def test_ingest_query_ask_stats_forget_over_stdio(settings: Settings, store: Gra
         while store.write("core.delete_space_batch", space=space, batch=5000)[0]["deleted"]:
             pass
     assert store.read("core.space_counts", space=space) == []
+
+
+def _mcp_until_eof(*args: str) -> subprocess.CompletedProcess[str]:
+    """The server with stdin closed at once: it prepares, then ends at the end of input."""
+    params = _server(*args)
+    return subprocess.run(
+        [params.command, *params.args],
+        env=params.env,
+        cwd=params.cwd,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def test_prepare_readies_the_served_spaces_before_serving(
+    settings: Settings, store: GraphStore
+) -> None:
+    space = f"test-mcp-{uuid.uuid4().hex[:8]}"
+    memory = Memory(settings, store=store)
+    try:
+        memory.ingest(SAMPLE, space=space, builders=["seem"])
+        done = _mcp_until_eof("--prepare", "--spaces", space)
+        assert done.returncode == 0, done.stderr
+        assert f"prepared graphmem over {space} in " in done.stderr
+        assert done.stdout == ""  # stdout is the protocol's: nothing else is written there
+    finally:
+        memory.forget(space)
+
+    missing = _mcp_until_eof("--prepare", "--spaces", f"test-mcp-{uuid.uuid4().hex[:8]}")
+    assert missing.returncode == 3  # InputError: the documented exit code
+    assert "holds no memories" in missing.stderr and "Traceback" not in missing.stderr

@@ -460,3 +460,24 @@ def test_llm_path_builds_quadruples_frames_and_fusions(
     facts = [h for h in result.hits if h.label == "Fact"]
     assert facts and facts[0].text.startswith(("Ana talks about Pixel", "Ben talks about Pixel"))
     assert {g["backend"] for g in groups} == {"llm:fake-model"}
+
+
+def test_memory_prepare_does_the_first_querys_work_ahead(
+    memory: Memory, built: str, other_space: str
+) -> None:
+    """``Memory.prepare`` (what `graphmem mcp --prepare` calls at start): the first query of
+    a prepared space runs no PageRank, while an unprepared space's first query runs its
+    seeds' GDS runs (and keeps them)."""
+    _ingest(memory, other_space)
+    question = "Who ran the Lisbon marathon with Ben?"
+    with recorded_calls(memory.store, "read") as calls:
+        memory.query(question, other_space, strategy="seem", budget=500)
+    assert "semantic.ppr_by_source" in calls
+
+    assert memory.prepare(built, "seem") > 0
+    kept = memory.retriever("seem", built)
+    with recorded_calls(memory.store, "read") as calls:
+        result = memory.query(question, built, strategy="seem", budget=500)
+    assert memory.retriever("seem", built) is kept  # the prepared retriever answered
+    assert not {"semantic.ppr_by_source", "semantic.ppr_scores"} & set(calls)
+    assert any(p.source_id == "D3:5" for h in result.result.hits for p in h.passages)
