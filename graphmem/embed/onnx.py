@@ -18,6 +18,7 @@ warning: the runtime changes speed, never what is found.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -94,9 +95,12 @@ def _export(model: Any, target: Path, tokenizer: Any) -> None:
     _check_layout(model)
     bert = model[0].auto_model.eval()
     probe = model.tokenizer(["a probe"], return_tensors="pt")
-    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".part")  # mkstemp: mode 0600
-    os.close(fd)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".part")  # mkstemp: mode 0600
+        os.close(fd)
+    except OSError as exc:  # a read-only cache (a container's): torch, as before
+        raise OnnxUnavailable(f"cannot write the graph under {target.parent}: {exc}") from exc
     try:
         dynamic = {name: {0: "batch", 1: "tokens"} for name in (*_INPUTS, "hidden")}
         with warnings.catch_warnings(), torch.inference_mode():
@@ -175,7 +179,8 @@ class OnnxEncoder:
             try:
                 return cls(_session(path), tokenizer)
             except Exception:
-                path.unlink(missing_ok=True)
+                with contextlib.suppress(OSError):  # export below says why if it cannot write
+                    path.unlink(missing_ok=True)
         _export(load_model(), path, tokenizer)
         try:
             return cls(_session(path), tokenizer)

@@ -146,3 +146,14 @@ def test_a_model_of_another_layout_is_refused() -> None:
         onnx_module._check_layout([Transformer(), Pooling(), Normalize()])
     with pytest.raises(onnx_module.OnnxUnavailable, match="layout"):
         onnx_module._check_layout([Transformer(), Pooling()])
+
+
+def test_a_cache_that_cannot_be_written_leaves_queries_on_torch(
+    tmp_path: Path, torch_embedder: MiniLMEmbedder
+) -> None:
+    blocked = tmp_path / "not-a-directory"
+    blocked.write_text("a file where the cache directory would be")
+    embedder = MiniLMEmbedder(Settings(cache_dir=blocked))
+    got = embedder.embed(TEXTS[:2])
+    assert embedder.runtime == "torch"
+    assert np.array_equal(got, torch_embedder.embed(TEXTS[:2]))
