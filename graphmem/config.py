@@ -83,7 +83,7 @@ class Settings(BaseSettings):
     )
     # A query's embedding (calls of a few texts) on ONNX Runtime: 4x faster than torch's
     # per-operator dispatch at a dozen tokens, same vectors within 1e-6 (embed/onnx.py;
-    # benchmarks/embed_runtime.py). Batches (ingest) always run on torch.
+    # python -m benchmarks embedding). Batches (ingest) always run on torch.
     embedding_runtime: Literal["onnx", "torch"] = Field(
         default="onnx", description="runtime of short embedding calls (a query)"
     )

@@ -2,7 +2,7 @@
 
 A question embedded by torch on one thread costs about 19 ms on the 2-core target, most of it
 torch's per-operator dispatch over a dozen tokens; ONNX Runtime runs the same graph in about
-4.5 ms (benchmarks/embed_runtime.py). Batches (ingest) stay on torch, where dispatch is
+4.5 ms (python -m benchmarks embedding). Batches (ingest) stay on torch, where dispatch is
 amortised and bfloat16 autocast applies, so the vectors a build stores do not change.
 
 The graph is exported from the very weights torch loads (``torch.onnx.export``), once per
