@@ -45,8 +45,12 @@ def _growth(args: argparse.Namespace) -> None:
 
 
 def _embedding(args: argparse.Namespace) -> None:
-    from benchmarks.embedding import query_runtimes, render_query_runtimes, runtimes
-    from benchmarks.suite import _render_embedding
+    from benchmarks.embedding import (
+        query_runtimes,
+        render_query_runtimes,
+        render_runtimes,
+        runtimes,
+    )
     from graphmem.config import Settings
     from graphmem.ingest.formats import load
 
@@ -58,7 +62,7 @@ def _embedding(args: argparse.Namespace) -> None:
     }
     text = "\n".join(
         [
-            *_render_embedding(results["embedding"]),
+            *render_runtimes(results["embedding"]),
             "",
             *render_query_runtimes(results["query_embedding"]),
         ]

@@ -129,3 +129,30 @@ def render_query_runtimes(e: dict[str, Any]) -> list[str]:
         f"Largest coordinate difference between the two runtimes' vectors: "
         f"{e['max_abs_difference']:.1e}.",
     ]
+
+
+def render_runtimes(e: dict[str, Any]) -> list[str]:
+    f, b = e["float32"], e["bfloat16"]
+    return [
+        f"## Embedding runtime (all-MiniLM-L6-v2, {e['texts']} turns, {e['rounds']} rounds)",
+        "",
+        *table(
+            [
+                "precision",
+                "texts/s",
+                "question p50 ms",
+                "cosine to float32 (mean / min)",
+                "top-10 overlap",
+            ],
+            [
+                ["float32 (default)", f["texts_per_s"], f["question_ms"]["p50"], "1", "1"],
+                [
+                    f"bfloat16 ({b['speed_up']}x)",
+                    b["texts_per_s"],
+                    b["question_ms"]["p50"],
+                    f"{b['cosine_to_float32']['mean']} / {b['cosine_to_float32']['min']}",
+                    b["top10_overlap"],
+                ],
+            ],
+        ),
+    ]

@@ -204,7 +204,7 @@ def render_all(r: dict[str, Any]) -> str:
     )
     lines += ["", *_render_dense(r["dense_parts"]), "", *_render_memory(mem), ""]
     lines += _render_writer(r)
-    lines += ["", *_render_embedding(r["embedding"])]
+    lines += ["", *embedding.render_runtimes(r["embedding"])]
     if "query_embedding" in r:
         lines += ["", *embedding.render_query_runtimes(r["query_embedding"])]
     return "\n".join(lines) + "\n"
@@ -283,30 +283,3 @@ def _render_writer(r: dict[str, Any]) -> list[str]:
         f"{st['embedding_seconds']} s.",
     ]
     return lines
-
-
-def _render_embedding(e: dict[str, Any]) -> list[str]:
-    f, b = e["float32"], e["bfloat16"]
-    return [
-        f"## Embedding runtime (all-MiniLM-L6-v2, {e['texts']} turns, {e['rounds']} rounds)",
-        "",
-        *table(
-            [
-                "precision",
-                "texts/s",
-                "question p50 ms",
-                "cosine to float32 (mean / min)",
-                "top-10 overlap",
-            ],
-            [
-                ["float32 (default)", f["texts_per_s"], f["question_ms"]["p50"], "1", "1"],
-                [
-                    f"bfloat16 ({b['speed_up']}x)",
-                    b["texts_per_s"],
-                    b["question_ms"]["p50"],
-                    f"{b['cosine_to_float32']['mean']} / {b['cosine_to_float32']['min']}",
-                    b["top10_overlap"],
-                ],
-            ],
-        ),
-    ]
