@@ -22,7 +22,7 @@ RETURN n.id AS id,
        n.embedding AS embedding,
        n.category AS category, n.pattern AS pattern, n.key AS key, n.value AS value,
        n.date AS date,
-       CASE WHEN n:Passage THEN [n {@passage}] ELSE COLLECT {
+       CASE WHEN n:Passage THEN [p IN [n] | p {@passage}] ELSE COLLECT {
          MATCH (n)-[:FROM]->(p:Passage)
          RETURN p {@passage}
          ORDER BY p.session_index, p.turn_index

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from graphmem.config import Settings
+from graphmem.turns import render_turn
 
 if TYPE_CHECKING:
     from graphmem.llm import Message
@@ -50,6 +51,13 @@ class PassageRef(BaseModel):
     def _native_ts(cls, value: Any) -> Any:
         # The driver returns Neo4j temporal types; callers compare datetimes.
         return value.to_native() if hasattr(value, "to_native") else value
+
+    @functools.cached_property
+    def line(self) -> str:
+        """The turn as the reader sees it (``graphmem.turns.render_turn``), made once per
+        ref: a query's packing prices the same few hundred turns a dozen times, and the
+        token counter finds a kept string by its kept hash."""
+        return render_turn(self.speaker, self.text, caption=self.caption, source_id=self.source_id)
 
     @classmethod
     def from_row(cls, row: dict[str, Any] | PassageRef) -> PassageRef:

@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from graphmem.retrieval.base import Hit, PassageRef
-from graphmem.turns import render_turn
 
 TokenCounter = Callable[[str], int]
 
@@ -50,9 +49,7 @@ def session_header(passage: PassageRef) -> str:
 
 
 def turn_line(passage: PassageRef) -> str:
-    return render_turn(
-        passage.speaker, passage.text, caption=passage.caption, source_id=passage.source_id
-    )
+    return passage.line
 
 
 @dataclass

@@ -9,7 +9,13 @@ import pytest
 from neo4j.time import DateTime
 from pydantic import BaseModel
 
-from graphmem.catalog import expand_fragments, load_catalog, parse_statement
+from graphmem.catalog import (
+    cypher_root,
+    expand_fragments,
+    load_catalog,
+    load_fragments,
+    parse_statement,
+)
 from graphmem.designs.registry import registry
 from graphmem.errors import CatalogError
 from graphmem.overfetch import LabelCount, over_fetch
@@ -29,11 +35,15 @@ def test_fragments_expand_outside_strings_only() -> None:
 
 
 def test_every_passage_projection_uses_the_fragment() -> None:
+    fragment = load_fragments(cypher_root())["passage"]
+    assert "ts: toString(p.ts)" in fragment
     for name, found in load_catalog().items():
         assert "@" not in found.text, name  # every include expanded
-        assert ".session_index, .turn_index, .tokens}" not in found.text or (
-            ".id, .source_id, .speaker, .text, .caption, .ts, .date_text" in found.text
-        ), name
+        # No hand-made copy of the map (it would send the time as a driver object).
+        assert ".speaker, .text, .caption, .ts" not in found.text, name
+        # The fragment names its variable (the time's text reads p.ts): p it must be.
+        pieces = found.text.split(fragment)
+        assert all(piece.endswith("p {") for piece in pieces[:-1]), name
 
 
 class _Scored(BaseModel):
@@ -46,6 +56,10 @@ def test_typed_rows_check_the_header_and_convert_values() -> None:
     row = {"passage": {"id": "a", "source_id": "D1:1", "speaker": "Ana", "text": "hi", "ts": ts}}
     (typed,) = typed_rows("retrieval.dense_passages", [{**row, "score": 0.5}], _Scored)
     assert typed.passage.ts == datetime(2023, 5, 8, 13, 56) and typed.score == 0.5
+    # As the passage fragment sends it: the time as its ISO text.
+    text = {**row, "passage": {**row["passage"], "ts": "2023-05-08T13:56:00"}}
+    (typed,) = typed_rows("retrieval.dense_passages", [{**text, "score": 0.5}], _Scored)
+    assert typed.passage.ts == datetime(2023, 5, 8, 13, 56)
     with pytest.raises(CatalogError, match="returned columns"):
         typed_rows("retrieval.dense_passages", [{**row, "score": 0.5, "extra": 1}], _Scored)
 
