@@ -4,6 +4,7 @@
     python -m benchmarks growth [--sizes 1,2,5] [--builders semantic] [--out DIR]
     python -m benchmarks plans
     python -m benchmarks embedding [--out DIR]
+    python -m benchmarks oneshot --space SPACE [--rounds 3] [--strategy graphmem] [--out DIR]
     python -m benchmarks scale --home DIR [--spaces 1,10,100,1000] [--out DIR]
 
 Every command prints a Markdown table; ``--out`` also writes the JSON (and the table).
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import DEFAULT_DATA
+from benchmarks.oneshot import QUESTION
 
 
 def _write(out: Path | None, name: str, results: dict[str, Any], text: str) -> None:
@@ -70,6 +72,13 @@ def _embedding(args: argparse.Namespace) -> None:
     _write(args.out, "embedding", results, text + "\n")
 
 
+def _oneshot(args: argparse.Namespace) -> None:
+    from benchmarks.oneshot import render_oneshot, run_oneshot
+
+    results = run_oneshot(args.space, args.strategy, args.question, args.rounds)
+    _write(args.out, "oneshot", results, render_oneshot(results))
+
+
 def _plans(args: argparse.Namespace) -> None:
     from benchmarks.plans import render_plans, run_plans
 
@@ -103,6 +112,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--builders", default="semantic", help="builders ('' for passages only)")
     p.add_argument("--questions", type=int, default=100, help="questions per size")
     command("embedding", _embedding, "embedding precisions and the query's runtime (torch, onnx)")
+    p = command("oneshot", _oneshot, "a one-shot graphmem query, torch kept out of spaCy or not")
+    p.add_argument("--space", required=True, help="a built space (this never ingests)")
+    p.add_argument("--strategy", default="graphmem")
+    p.add_argument("--question", default=QUESTION)
+    p.add_argument("--rounds", type=int, default=3, help="alternating rounds")
     p = command("plans", _plans, "PROFILE of the hot statements: indexes, no label scans")
     p.add_argument("--space", default="", help="a space to profile against (default: a sample)")
     p = command("scale", _scale, "1 to 1,000 spaces on a second, private Neo4j server")
