@@ -127,6 +127,12 @@ class GraphmemSettings(DesignSettings):
     parallel: bool = Field(
         default=False, description="run the members in threads instead of one after another"
     )
+    overlap: tuple[str, ...] = Field(
+        default=("fulltext",),
+        description="members run in a thread beside the others (comma list): a member that "
+        "is one index read waits on the server while the others compute (BM25: its read, "
+        "which Amory shares, overlaps CAST's parse and PageRank); ignored with parallel",
+    )
 
     def k_for(self, budget: int) -> int:
         """The RRF k at ``budget``."""
@@ -136,7 +142,7 @@ class GraphmemSettings(DesignSettings):
         """About how many turns a member would show in ``budget``."""
         return ceil(budget / self.agreement_turn_tokens)
 
-    @field_validator("members", "baselines", "exclude", mode="before")
+    @field_validator("members", "baselines", "exclude", "overlap", mode="before")
     @classmethod
     def _comma_list(cls, value: Any) -> Any:
         if isinstance(value, str):

@@ -317,3 +317,29 @@ def test_members_in_threads_give_what_they_give_in_turn(
     assert in_turn and [n for n, _ in found] == [n for n, _ in in_turn]
     assert [s for _, s in found] == pytest.approx([s for _, s in in_turn], abs=1e-5)
     assert threaded.calls[0] == [QUESTION]
+
+
+def test_the_overlapped_bm25_read_changes_nothing_and_is_read_once(
+    settings: Settings, store: GraphStore, embedder: Embedder, full_space: str
+) -> None:
+    """``overlap`` (default: the BM25 member) runs a member in a thread beside the others:
+    the same hits with the same scores, and its read, which Amory's BM25 leg asks with the
+    same parameters (at 1,000 tokens both read 167 turns), still runs once a question."""
+
+    def hits(config: GraphmemSettings) -> tuple[list[tuple[str, float]], int]:
+        context = RetrievalContext(store, embedder, settings, full_space)
+        retriever = GraphmemRetriever(context, config)
+        retriever.prepare()
+        with recorded_calls(store, "read") as calls:
+            found = retriever.retrieve(QUESTION, 1000)
+        members = retriever.plan().members
+        assert "fulltext" in members and "amory" in members
+        return [(h.node_id, h.score) for h in found.hits], calls.count(
+            "retrieval.fulltext_passages"
+        )
+
+    assert GraphmemSettings().overlap == ("fulltext",)
+    overlapped, reads = hits(GraphmemSettings())
+    in_turn, reads_in_turn = hits(GraphmemSettings(overlap=()))
+    assert overlapped and overlapped == in_turn
+    assert reads == reads_in_turn == 1
