@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import os
 import statistics
-import subprocess
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from graphmem.code_identity import code_identity
 from graphmem.embed import Embedder
 from graphmem.embed.base import Vectors
 from graphmem.eval.metrics import CATEGORY_NAMES, percentiles
@@ -91,13 +91,14 @@ def questions_of(dataset: Dataset, n: int) -> list[QAItem]:
 
 def machine() -> dict[str, Any]:
     """What skews wall-clock numbers: other work on the cores. Kept with every result."""
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-        ).stdout.strip()
-    except OSError:
-        commit = ""
-    return {"cpus": os.cpu_count(), "load_avg_1m": round(os.getloadavg()[0], 2), "commit": commit}
+    # The commit of the graphmem that was imported, not of the working directory's checkout.
+    code = code_identity()
+    return {
+        "cpus": os.cpu_count(),
+        "load_avg_1m": round(os.getloadavg()[0], 2),
+        "commit": code["commit"] or "",
+        "code_path": code["path"],
+    }
 
 
 def client_rss_mb() -> dict[str, float]:

@@ -20,6 +20,7 @@ from typing import Any
 from tqdm import tqdm
 
 from graphmem.build_cost import space_build_costs
+from graphmem.code_identity import code_identity
 from graphmem.errors import ConfigError
 from graphmem.eval.aggregate import Scored, aggregate, split_evidence
 from graphmem.eval.metrics import ADVERSARIAL_CATEGORY, CATEGORY_NAMES
@@ -96,6 +97,7 @@ class _Evaluator:
         self.usage: dict[str, LLMUsage] = {}
         # Which preset each design ran with: a number means nothing without it.
         self.meta["presets"] = memory.configs.describe()
+        self.meta["code"] = code_identity()
         self.history_tokens = 0
         self.records: dict[tuple[str, int], list[Scored]] = {
             (s, b): [] for s in self.strategies for b in self.budgets

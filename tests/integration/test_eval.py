@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+import graphmem
 from graphmem.cli.common import AppContext
 from graphmem.cli.main import cli
 from graphmem.config import Settings
@@ -112,6 +113,10 @@ def test_locomo_counts_skip_category_5_and_bad_evidence(
         # the preset every registered design ran with: a number means nothing without it
         presets = meta.pop("presets")
         assert presets["seem"] == "default" and set(presets) >= {"baselines", "semantic"}
+        # and which code: the package imported (a worktree comparison must prove its side)
+        code = meta.pop("code")
+        assert code["path"] == str(Path(graphmem.__file__).resolve().parent)
+        assert code["version"] == graphmem.__version__
         assert meta == {
             "dataset": "locomo",
             "n_conversations": 2,
