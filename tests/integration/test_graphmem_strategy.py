@@ -322,7 +322,7 @@ def test_members_in_threads_give_what_they_give_in_turn(
 def test_the_overlapped_bm25_read_changes_nothing_and_is_read_once(
     settings: Settings, store: GraphStore, embedder: Embedder, full_space: str
 ) -> None:
-    """``overlap`` (default: the BM25 member) runs a member in a thread beside the others:
+    """``overlap`` (e.g. the BM25 member) runs a member in a thread beside the others:
     the same hits with the same scores, and its read, which Amory's BM25 leg asks with the
     same parameters (at 1,000 tokens both read 167 turns), still runs once a question."""
 
@@ -338,8 +338,8 @@ def test_the_overlapped_bm25_read_changes_nothing_and_is_read_once(
             "retrieval.fulltext_passages"
         )
 
-    assert GraphmemSettings().overlap == ("fulltext",)
-    overlapped, reads = hits(GraphmemSettings())
-    in_turn, reads_in_turn = hits(GraphmemSettings(overlap=()))
+    assert GraphmemSettings().overlap == ()
+    overlapped, reads = hits(GraphmemSettings(overlap=("fulltext",)))
+    in_turn, reads_in_turn = hits(GraphmemSettings())
     assert overlapped and overlapped == in_turn
     assert reads == reads_in_turn == 1
