@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from graphmem.code_identity import code_identity
+from graphmem.config import Settings
 from graphmem.embed import Embedder
 from graphmem.embed.base import Vectors
 from graphmem.eval.metrics import CATEGORY_NAMES, percentiles
 from graphmem.ingest.models import Dataset, QAItem
+from graphmem.retrieval.base import Retriever, settle
 from graphmem.store import GraphStore
 
 DEFAULT_DATA = Path("/work/shared/data/locomo/locomo10-dev.json")
@@ -142,3 +144,23 @@ def table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
 
 def fmt(value: float | None, digits: int = 1) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
+
+
+WARM_UP = 5  # questions asked before timing a prepared retriever
+
+
+def require_built(store: GraphStore, space: str) -> None:
+    """Stop when ``space`` holds no session: the benchmarks over built spaces never ingest."""
+    if not store.read("core.space_built", space=space)[0]["sessions"]:
+        raise SystemExit(f"space {space} is empty: build it first (this never ingests)")
+
+
+def warm_up(
+    retriever: Retriever, questions: Sequence[str], budget: int, settings: Settings
+) -> None:
+    """A few questions, then ``settle``, as the eval harness does: what the first queries
+    loaded lazily (spaCy's pipeline, the date parsers) joins the frozen state, out of full
+    GC passes."""
+    for question in questions[:WARM_UP]:
+        retriever.retrieve(question, budget)
+    settle(settings)

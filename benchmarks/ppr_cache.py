@@ -26,13 +26,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import latency_summary, table
+from benchmarks.common import latency_summary, require_built, table, warm_up
 from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import build_embedder
 from graphmem.eval.harness import locomo_questions
 from graphmem.ingest.formats import load
 from graphmem.memory import Memory
-from graphmem.retrieval.base import Retriever, settle
+from graphmem.retrieval.base import Retriever
 from graphmem.retrieval.registry import build_retriever
 
 # What is varied: the baseline value first, the new one second (ratios are new / baseline).
@@ -41,7 +41,6 @@ VARIED = {
     "embedding_runtime": ("torch", "onnx"),
     "overlap": ("none", "fulltext"),  # graphmem's members beside the others; none: in turn
 }
-WARM_UP = 5
 
 
 def arguments() -> argparse.Namespace:
@@ -90,8 +89,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     try:
         for index, conv in enumerate(dataset.conversations[: args.limit]):
             space = f"{args.space_prefix}-{conv.conversation_id}"
-            if not base.store.read("core.space_built", space=space)[0]["sessions"]:
-                raise SystemExit(f"space {space} is empty: build it first (this never ingests)")
+            require_built(base.store, space)
             questions = [q.text for q, _ in locomo_questions(conv, dataset)]
             modes = VARIED[args.vary]
             built = retrievers(base, space, args.strategy, args.vary)
@@ -99,11 +97,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             order = modes if index % 2 == 0 else tuple(reversed(modes))
             for mode in order:
                 retriever = built[mode][0]
-                for question in questions[:WARM_UP]:
-                    retriever.retrieve(question, args.budget)
-                # As the eval harness does: what the first queries loaded lazily (spaCy's
-                # pipeline, the date parsers) joins the frozen state, out of full GC passes.
-                settle(base.settings)
+                warm_up(retriever, questions, args.budget, base.settings)
                 spent = times.setdefault(space, {}).setdefault(mode, [])
                 for question in questions:
                     spent.append(retriever.retrieve(question, args.budget).timings_ms["total"])

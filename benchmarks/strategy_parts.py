@@ -20,14 +20,11 @@ import statistics
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import latency_summary, machine, table
+from benchmarks.common import latency_summary, machine, require_built, table, warm_up
 from graphmem.eval.harness import locomo_questions
 from graphmem.ingest.formats import load
 from graphmem.memory import Memory
-from graphmem.retrieval.base import settle
 from graphmem.retrieval.registry import build_retriever
-
-WARM_UP = 5
 
 
 def arguments() -> argparse.Namespace:
@@ -47,14 +44,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     try:
         for conv in dataset.conversations[: args.limit]:
             space = f"{args.space_prefix}-{conv.conversation_id}"
-            if not memory.store.read("core.space_built", space=space)[0]["sessions"]:
-                raise SystemExit(f"space {space} is empty: build it first (this never ingests)")
+            require_built(memory.store, space)
             retriever = build_retriever("graphmem", memory.retrieval_context(space))
             retriever.prepare()
             questions = [q.text for q, _ in locomo_questions(conv, dataset)]
-            for question in questions[:WARM_UP]:
-                retriever.retrieve(question, args.budget)
-            settle(memory.settings)
+            warm_up(retriever, questions, args.budget, memory.settings)
             for question in questions:
                 timings = retriever.retrieve(question, args.budget).timings_ms
                 for part, ms in timings.items():
