@@ -163,3 +163,10 @@ class Settings(BaseSettings):
     def runtime_dir(self) -> Path:
         """Where mvn puts the Neo4j + GDS jars, one folder per version pair."""
         return self.cache_dir / f"neo4j-{self.neo4j_version}-gds-{self.gds_version}"
+
+
+def given_settings(settings: Settings) -> dict[str, str]:
+    """The settings given explicitly (environment, arguments) rather than left at their
+    defaults, as text and without secrets: what a measurement depends on beyond the code."""
+    values = {name: getattr(settings, name) for name in sorted(settings.model_fields_set)}
+    return {k: str(v) for k, v in values.items() if not isinstance(v, SecretStr)}

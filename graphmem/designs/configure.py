@@ -13,6 +13,7 @@ The config file (``--config PATH``, ``GRAPHMEM_CONFIG`` or ``$GRAPHMEM_HOME/grap
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -154,6 +155,20 @@ class DesignConfigs:
                 hint=f"preset {preset_name!r}; see `graphmem designs {design.name}`",
             ) from None
 
+    def overridden(self) -> dict[str, dict[str, Any]]:
+        """Per design, the settings given beside its preset (its config-file table, its
+        ``GRAPHMEM_<NAME>_<FIELD>`` variables, explicit overrides), as given: what a
+        measurement depends on beyond ``describe()``. Nothing is validated here, so a design
+        the caller does not use cannot fail."""
+        out: dict[str, dict[str, Any]] = {}
+        for name, found in registry().items():
+            given = {k: v for k, v in self._tables.get(name, {}).items() if k != "preset"}
+            given.update(_from_environment(found.settings))
+            given.update(self._overrides.get(name, {}))
+            if given:
+                out[name] = dict(sorted(given.items()))
+        return out
+
     def describe(self) -> dict[str, str]:
         """The preset each registered design resolves to (``default`` where a globally
         chosen preset does not exist for that design)."""
@@ -162,3 +177,18 @@ class DesignConfigs:
             chosen = self.preset_of(found)
             out[name] = chosen if chosen in found.preset_names else "default"
         return out
+
+
+def _from_environment(settings: type[DesignSettings]) -> dict[str, str]:
+    """The variables naming one of ``settings``' fields under its prefix (case-insensitive,
+    as pydantic-settings reads them), as raw text."""
+    prefix = str(settings.model_config.get("env_prefix", "")).upper()
+    if not prefix:
+        return {}
+    found = {}
+    for key, value in os.environ.items():
+        if key.upper().startswith(prefix):
+            field = key[len(prefix) :].lower()
+            if field in settings.model_fields:
+                found[field] = value
+    return found

@@ -21,6 +21,7 @@ from tqdm import tqdm
 
 from graphmem.build_cost import space_build_costs
 from graphmem.code_identity import code_identity
+from graphmem.config import given_settings
 from graphmem.errors import ConfigError
 from graphmem.eval.aggregate import Scored, aggregate, split_evidence
 from graphmem.eval.metrics import ADVERSARIAL_CATEGORY, CATEGORY_NAMES
@@ -97,6 +98,12 @@ class _Evaluator:
         self.usage: dict[str, LLMUsage] = {}
         # Which preset each design ran with: a number means nothing without it.
         self.meta["presets"] = memory.configs.describe()
+        # ... and which settings were given beside them (a variable left set in a shell
+        # changes a number as much as a preset does).
+        self.meta["settings"] = {
+            "process": given_settings(memory.settings),
+            "designs": memory.configs.overridden(),
+        }
         self.meta["code"] = code_identity()
         self.history_tokens = 0
         self.records: dict[tuple[str, int], list[Scored]] = {

@@ -99,6 +99,13 @@ def _meta_lines(meta: dict[str, Any]) -> list[str]:
             f"{spent['llm_prompt_tokens']} prompt + {spent['llm_completion_tokens']} "
             f"completion tokens, {spent['llm_seconds']} s in the LLM, {spent['seconds']} s.",
         ]
+    given = meta.get("settings", {}).get("designs", {})
+    if given:
+        shown = "; ".join(
+            f"{design}: " + ", ".join(f"{k} = {v}" for k, v in values.items())
+            for design, values in given.items()
+        )
+        lines += ["", f"Design settings given beside the presets: {shown}."]
     prepared = {k: v for k, v in meta.get("prepare_ms", {}).items() if v >= 1}
     if prepared:
         cost = ", ".join(f"{name} {ms / 1000:.1f} s" for name, ms in prepared.items())

@@ -13,7 +13,7 @@ from pydantic_settings import SettingsConfigDict
 
 from graphmem.cli.common import parse_preset
 from graphmem.cli.main import cli
-from graphmem.config import Settings
+from graphmem.config import Settings, given_settings
 from graphmem.designs.base import Design, DesignSettings, Preset
 from graphmem.designs.configure import DesignConfigs
 from graphmem.designs.registry import (
@@ -114,6 +114,32 @@ def test_resolution_order_default_preset_file_env_override(
     assert DesignConfigs(file_data=data).get("toy").beta == 9
     override = DesignConfigs(file_data=data, overrides={"toy": {"beta": 11}})
     assert override.get("toy").beta == 11
+
+
+def test_overridden_lists_what_was_given_beside_the_preset(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An evaluation records these: a variable left set in a shell changes a number."""
+    assert "toy" not in DesignConfigs(preset="paper").overridden()  # a preset alone
+    monkeypatch.setenv("GRAPHMEM_TOY_BETA", "9")
+    assert DesignConfigs().overridden()["toy"] == {"beta": "9"}
+    monkeypatch.setenv("graphmem_toy_alpha", "0.25")  # read case-insensitively, as resolved
+    monkeypatch.setenv("GRAPHMEM_TOY_NOT_A_FIELD", "1")
+    monkeypatch.delenv("GRAPHMEM_TOY_BETA")
+    data = {"preset": "paper", "designs": {"toy": {"preset": "paper", "beta": 7}}}
+    assert DesignConfigs(file_data=data).overridden()["toy"] == {"alpha": "0.25", "beta": 7}
+    configs = DesignConfigs(file_data=data, overrides={"toy": {"beta": 11}})
+    assert configs.overridden()["toy"] == {"alpha": "0.25", "beta": 11}
+    resolved = configs.get("toy")  # what was recorded is what resolves
+    assert (resolved.alpha, resolved.beta) == (0.25, 11)
+
+
+def test_given_settings_leave_secrets_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NEO4J_PASSWORD", "hunter2")
+    monkeypatch.setenv("GRAPHMEM_SNAPSHOT_RECHECK_SECONDS", "0")
+    given = given_settings(Settings())
+    assert given["snapshot_recheck_seconds"] == "0.0"
+    assert "neo4j_password" not in given and "hunter2" not in json.dumps(given)
 
 
 def test_a_global_preset_a_design_lacks_falls_back_but_a_named_one_is_an_error() -> None:

@@ -168,4 +168,10 @@ def test_report_renders_one_section_per_budget() -> None:
     assert "| hybrid | 50.0 | – | 1.0 | – | – | 2 |" in text
     assert text.count("### multi-hop") == 2
     assert short_name("answer_token_recall_at_budget") == "ATR@B"
+    assert "given beside the presets" not in text  # none given
+    given = {"designs": {"graphmem": {"family": "{}"}}, "process": {}}
+    results[0]["meta"]["settings"] = given
+    assert "Design settings given beside the presets: graphmem: family = {}." in (
+        render_markdown(results)
+    )
     assert short_name("recall_all_at_10") == "All@10"
