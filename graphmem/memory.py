@@ -68,7 +68,9 @@ class QueryResult:
             "tokens": self.context.tokens,
             "latency_ms": round(self.result.timings_ms.get("total", 0.0), 1),
             "citations": self.context.cited_in_order,
-            **({"notes": self.result.notes} if explain and self.result.notes else {}),
+            # what the strategy says of the answer as a whole (graphmem: which designs
+            # voted, which the space lacks); a script needs it as much as --explain does
+            "notes": list(self.result.notes),
             "items": items,
             "context": self.context.render(),
         }

@@ -9,7 +9,6 @@ from typing import Any, TypeVar
 import click
 from tqdm import tqdm
 
-from graphmem.builders.registry import builder_names
 from graphmem.cli.common import (
     app,
     emit,
@@ -18,6 +17,7 @@ from graphmem.cli.common import (
     preset_option,
     space_param,
 )
+from graphmem.designs.registry import build_order, builder_names
 from graphmem.digest import space_digest
 from graphmem.ingest.formats import load
 from graphmem.ingest.validate import check_space
@@ -102,6 +102,8 @@ def ingest(
     """Ingest conversations from PATH into a space. Idempotent and resumable: stored
     sessions are skipped; a failure never leaves half a session behind."""
     dataset = load(path, fmt)  # type: ignore[arg-type]  # validated by click.Choice
+    chosen = _builders(builders)
+    build_order(chosen)  # a misspelt builder is said before any progress bar or write
     total = sum(len(s.turns) for c in dataset.conversations for s in c.sessions)
     with (
         app(ctx).memory() as memory,
@@ -111,7 +113,7 @@ def ingest(
         def advance(turns: int) -> None:
             bar.update(turns)
 
-        report, built = memory.ingest_dataset(dataset, space, _builders(builders), advance)
+        report, built = memory.ingest_dataset(dataset, space, chosen, advance)
     emit({**report.as_dict(), "builders": [b.as_dict() for b in built]}, as_json)
 
 

@@ -14,12 +14,14 @@ The config file (``--config PATH``, ``GRAPHMEM_CONFIG`` or ``$GRAPHMEM_HOME/grap
 from __future__ import annotations
 
 import os
+import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
+from pydantic_settings import SettingsError
 
 from graphmem.designs.base import Design, DesignSettings
 from graphmem.designs.registry import design, registry
@@ -139,21 +141,27 @@ class DesignConfigs:
             )
         try:
             from_env = design.settings()
-            env_values = {k: getattr(from_env, k) for k in from_env.model_fields_set}
-            values = {
-                **preset.values,
-                **table,
-                **env_values,
-                **self._overrides.get(design.name, {}),
-            }
+        except SettingsError as exc:
+            raise _unparsable(design, exc) from None
+        except ValidationError as exc:
+            raise _invalid(design, exc, lambda field: _env_name(design.settings, field)) from None
+        env_values = {k: getattr(from_env, k) for k in from_env.model_fields_set}
+        override = self._overrides.get(design.name, {})
+        values = {**preset.values, **table, **env_values, **override}
+
+        def origin(field: str) -> str:
+            if field in override:
+                return f"{design.name} setting {field} (given by the caller)"
+            if field in env_values:
+                return _env_name(design.settings, field)
+            if field in table:
+                return f"{self._source}: [designs.{design.name}] {field}"
+            return f"{design.name} setting {field} (preset {preset_name!r})"
+
+        try:
             return design.settings(**values)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise ConfigError(
-                f"design {design.name} setting {where}: {first['msg']}",
-                hint=f"preset {preset_name!r}; see `graphmem designs {design.name}`",
-            ) from None
+            raise _invalid(design, exc, origin) from None
 
     def overridden(self) -> dict[str, dict[str, Any]]:
         """Per design, the settings given beside its preset (its config-file table, its
@@ -192,3 +200,38 @@ def _from_environment(settings: type[DesignSettings]) -> dict[str, str]:
             if field in settings.model_fields:
                 found[field] = value
     return found
+
+
+def _env_name(settings: type[DesignSettings], field: str) -> str:
+    return f"{settings.model_config.get('env_prefix', '')}{field}".upper()
+
+
+def _invalid(design: Design, exc: ValidationError, origin: Callable[[str], str]) -> ConfigError:
+    """Every bad setting in one message, each named where it came from (the environment
+    variable a user would set, the file's table, the preset), its messages joined: a union
+    such as ``rrf_k`` (a number or "depth") fails once per alternative."""
+    problems: dict[str, list[str]] = {}
+    for err in exc.errors():
+        field = str(err["loc"][0]) if err["loc"] else "settings"
+        problems.setdefault(field, [])
+        if err["msg"] not in problems[field]:
+            problems[field].append(err["msg"])
+    said = "; ".join(f"{origin(f)}: {' or '.join(msgs)}" for f, msgs in problems.items())
+    return ConfigError(
+        f"invalid settings of design {design.name}: {said}",
+        hint=f"see `graphmem designs {design.name}` for each setting and its values",
+    )
+
+
+def _unparsable(design: Design, exc: SettingsError) -> ConfigError:
+    """A variable pydantic-settings could not decode (a dict or list setting takes JSON)."""
+    found = re.search(r'field "([^"]+)"', str(exc))
+    field = found.group(1) if found else ""
+    if field not in design.settings.model_fields:
+        return ConfigError(f"invalid settings of design {design.name}: {exc}")
+    kind = design.settings.model_fields[field].annotation
+    return ConfigError(
+        f"invalid settings of design {design.name}: {_env_name(design.settings, field)} "
+        f"cannot be read: it takes JSON ({kind})",
+        hint=f"see `graphmem designs {design.name}` for each setting and its values",
+    )

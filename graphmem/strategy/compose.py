@@ -312,7 +312,7 @@ def _derived_hit(item: Derived, ranks: dict[str, int], rule: str) -> Hit:
     where = f"turn rank {ranks[best.ref.id]} ({best.ref.source_id})" if best else "no turn"
     head = (
         f"graphmem: {hit.label} from {', '.join(item.members)}, {_RANKED_BY[rule]} "
-        f"{where}, score {item.score:.4f}; shown instead of citing "
+        f"{where}, score {item.score:.4f}; shown as its own text, citing "
         f"{', '.join(p.source_id for p in hit.passages)}"
     )
     return hit.model_copy(

@@ -14,6 +14,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from graphmem.designs.registry import registry
+from graphmem.errors import ConfigError
 from graphmem.readiness import required_builders
 from graphmem.strategy.settings import GraphmemSettings
 
@@ -57,14 +58,38 @@ def _candidates(settings: GraphmemSettings) -> list[str]:
     return [*found, *settings.baselines]
 
 
+def check_names(settings: GraphmemSettings, voting: Collection[str]) -> None:
+    """Every strategy a setting names can vote (``voting``): a misspelt member, exclusion,
+    baseline, family or fallback would otherwise change the fusion without a word (an
+    unknown member list fused nothing and answered with an empty context)."""
+    named = {
+        "members": settings.members,
+        "baselines": settings.baselines,
+        "exclude": settings.exclude,
+        "overlap": settings.overlap,
+        "family": (*settings.family, *settings.family.values()),
+        "fallback": (settings.fallback,) if settings.fallback else (),
+    }
+    for setting, names in named.items():
+        unknown = [n for n in names if n not in voting]
+        if unknown:
+            itself = " (graphmem cannot fuse itself)" if "graphmem" in unknown else ""
+            raise ConfigError(
+                f"graphmem setting {setting} (GRAPHMEM_GRAPHMEM_{setting.upper()}): unknown "
+                f"strategy {', '.join(repr(n) for n in unknown)}{itself}",
+                hint=f"choose from {', '.join(sorted(voting))}",
+            )
+
+
 def plan(settings: GraphmemSettings, built: Collection[str]) -> Plan:
     """The members for a space whose completed builders are ``built``."""
     kinds = (*_VOTING_KINDS, "baseline")
     voting = {s for d in registry().values() if d.kind in kinds for s in d.retrievers}
+    check_names(settings, voting)
     ready: list[str] = []
     missing: dict[str, list[str]] = {}
     for strategy in dict.fromkeys(_candidates(settings)):
-        if strategy in settings.exclude or strategy not in voting:
+        if strategy in settings.exclude:
             continue
         absent = [b for b in required_builders(strategy) if b not in built]
         if absent:

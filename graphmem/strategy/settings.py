@@ -42,7 +42,8 @@ class GraphmemSettings(DesignSettings):
     family: dict[str, str] = Field(
         default={"seem": "hipporag", "cast": "hipporag"},
         description="member -> the ranker it re-orders; members of one family share one vote "
-        "and the family's own strategy is left out when one of them is present",
+        "and the family's own strategy is left out when one of them is present (a JSON "
+        'object in the environment: {"seem": "hipporag", "cast": "hipporag"})',
     )
 
     member_budget_factor: float = Field(
@@ -127,7 +128,7 @@ class GraphmemSettings(DesignSettings):
     parallel: bool = Field(
         default=False, description="run the members in threads instead of one after another"
     )
-    overlap: tuple[str, ...] = Field(
+    overlap: Names = Field(
         default=(),
         description="members run in a thread beside the others (comma list, e.g. fulltext): "
         "a member that is one index read waits on the server while the others compute; "

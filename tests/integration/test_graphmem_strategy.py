@@ -190,7 +190,7 @@ def test_query_explain_on_the_command_line(full_space: str) -> None:
     memory_lines = [
         line for line in result.output.splitlines() if re.match(r"^[A-Z]\w+ \[[^\]]+\] \"", line)
     ]
-    assert memory_lines and all("shown instead of citing" in line for line in memory_lines)
+    assert memory_lines and all("shown as its own text, citing" in line for line in memory_lines)
 
 
 def test_a_query_reads_a_statement_once_and_a_write_forgets(store: GraphStore, space: str) -> None:

@@ -176,6 +176,11 @@ def test_query_and_ask_commands(memory: Memory, space: str) -> None:
     # The default strategy; on a space without designs it answers through hybrid.
     assert data["strategy"] == "graphmem" and data["citations"] and data["tokens"] <= 1000
     assert "members: hybrid x1" in data["notes"]
+    # A script gets the notes without --explain too (but no paths)
+    plain = runner.invoke(cli, ["query", "Who moved to Toronto?", "--space", space, "--json"])
+    plain_data = json.loads(plain.output)
+    assert plain_data["notes"] == data["notes"]
+    assert all("path" not in item for item in plain_data["items"])
     asked = runner.invoke(cli, ["ask", "Who moved to Toronto?", "--space", space])
     assert asked.exit_code == 0 and "no LLM configured" in asked.output
 

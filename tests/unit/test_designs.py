@@ -188,7 +188,7 @@ def test_config_file_errors_name_the_file_and_key(tmp_path: Path) -> None:
 
 
 def test_invalid_value_is_a_config_error() -> None:
-    with pytest.raises(ConfigError, match="toy setting beta"):
+    with pytest.raises(ConfigError, match=r"toy setting beta \(given by the caller\): Input"):
         DesignConfigs(overrides={"toy": {"beta": "many"}}).get("toy")
 
 
@@ -226,3 +226,41 @@ def test_unknown_design_is_a_clean_error() -> None:
     result = CliRunner().invoke(cli, ["designs", "nope"])
     assert result.exit_code == 2
     assert "unknown design 'nope'" in result.output
+
+
+@pytest.mark.parametrize(
+    ("variables", "said"),
+    [
+        ({"GRAPHMEM_GRAPHMEM_FAMILY": "not json"}, "GRAPHMEM_GRAPHMEM_FAMILY cannot be read"),
+        # every bad one, each named as its variable, a union's alternatives in one line
+        (
+            {"GRAPHMEM_GRAPHMEM_FUSION": "x", "GRAPHMEM_GRAPHMEM_RRF_K": "abc"},
+            "GRAPHMEM_GRAPHMEM_FUSION: Input should be 'rrf'",
+        ),
+        ({"GRAPHMEM_GRAPHMEM_RRF_K": "abc"}, "valid integer, unable to parse string as an "),
+    ],
+)
+def test_bad_design_variables_are_one_clean_error(
+    monkeypatch: pytest.MonkeyPatch, variables: dict[str, str], said: str
+) -> None:
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+    result = CliRunner().invoke(cli, ["designs", "graphmem"])
+    assert result.exit_code == 2, result.output
+    assert said in result.output and "Traceback" not in result.output
+    assert all(name in result.output for name in variables)
+
+
+def test_a_comma_list_setting_reads_a_comma_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GRAPHMEM_GRAPHMEM_OVERLAP", "fulltext, amory")
+    assert DesignConfigs().get("graphmem").overlap == ("fulltext", "amory")
+
+
+def test_ingest_refuses_a_misspelt_builder_before_reading_on() -> None:
+    """No progress bar, no connection: the name is checked first."""
+    sample = Path(__file__).parents[2] / "examples" / "sample_conversation.jsonl"
+    result = CliRunner().invoke(
+        cli, ["ingest", str(sample), "--space", "never-made", "--builders", "semantc"]
+    )
+    assert result.exit_code == 2
+    assert "unknown builder 'semantc'" in result.output and "%|" not in result.output

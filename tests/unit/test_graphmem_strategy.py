@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from graphmem.designs.configure import DesignConfigs
 from graphmem.designs.registry import registry
+from graphmem.errors import ConfigError
 from graphmem.retrieval.base import Hit, PassageRef, RetrievalResult
 from graphmem.retrieval.packer import pack, turn_line
 from graphmem.strategy.compose import arrange
@@ -283,9 +284,29 @@ def test_a_space_without_designs_is_answered_by_the_fallback() -> None:
 
 def test_exclude_and_explicit_members() -> None:
     assert "premem" not in plan(GraphmemSettings(exclude=("premem",)), ALL_BUILT).members
-    explicit = plan(GraphmemSettings(members=("hipporag", "seem", "graphmem")), ALL_BUILT)
-    assert explicit.members == ("hipporag", "seem")  # never itself; listed heads stay
+    explicit = plan(GraphmemSettings(members=("hipporag", "seem")), ALL_BUILT)
+    assert explicit.members == ("hipporag", "seem")  # listed heads stay
     assert explicit.weights == {"hipporag": 0.5, "seem": 0.5}
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("members", ("seem", "nonsense")),
+        ("members", ("graphmem",)),
+        ("members", ('["seem"]',)),  # JSON where a comma list is read
+        ("exclude", ("premme",)),
+        ("baselines", ("bm25",)),
+        ("overlap", ("fulltxt",)),
+        ("family", {"nonsense": "hipporag"}),
+        ("family", {"seem": "hippo"}),
+        ("fallback", "nonsense"),
+    ],
+)
+def test_a_misspelt_strategy_in_a_setting_is_an_error(field: str, value: object) -> None:
+    """Instead of a fusion quietly missing a member (or of none: an empty context)."""
+    with pytest.raises(ConfigError, match=rf"graphmem setting {field} \(GRAPHMEM_GRAPHMEM_"):
+        plan(GraphmemSettings(**{field: value}), ALL_BUILT)
 
 
 def test_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
