@@ -117,6 +117,12 @@ def test_locomo_counts_skip_category_5_and_bad_evidence(
         code = meta.pop("code")
         assert code["path"] == str(Path(graphmem.__file__).resolve().parent)
         assert code["version"] == graphmem.__version__
+        # and the settings given beside the presets: none for any design in this suite;
+        # the process's as text, never a secret
+        settings = meta.pop("settings")
+        assert settings["designs"] == {}
+        assert all(isinstance(v, str) for v in settings["process"].values())
+        assert not {"neo4j_password", "llm_api_key"} & set(settings["process"])
         assert meta == {
             "dataset": "locomo",
             "n_conversations": 2,
