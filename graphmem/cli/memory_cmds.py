@@ -114,7 +114,39 @@ def ingest(
             bar.update(turns)
 
         report, built = memory.ingest_dataset(dataset, space, chosen, advance)
-    emit({**report.as_dict(), "builders": [b.as_dict() for b in built]}, as_json)
+    emit({**report.as_dict(), "builders": [b.as_dict() for b in built]}, as_json, _render_ingest)
+
+
+def _render_ingest(data: dict[str, Any]) -> str:
+    """The turns written, then one row per builder: its own time is not in the turns'."""
+    n = data["conversations"]
+    lines = [
+        f"{n} conversation{'s' if n != 1 else ''}: {data['sessions_written']} sessions "
+        f"written, {data['sessions_skipped']} already stored; {data['passages_written']} turns "
+        f"in {data['seconds']} s ({data['turns_per_second']} turns/s)"
+    ]
+    if not data["builders"]:
+        return "\n".join([*lines, "builders: none"])
+    head = ("builder", "sessions", "seconds", "LLM calls", "cache hits", "fallbacks")
+    rows = [
+        (
+            b["builder"],
+            b["sessions"],
+            b["seconds"],
+            b["llm_calls"],
+            b["llm_cache_hits"],
+            b["llm_fallbacks"],
+        )
+        for b in data["builders"]
+    ]
+    widths = [max(len(str(r[i])) for r in (head, *rows)) for i in range(len(head))]
+    for row in (head, *rows):
+        cells = [
+            str(v).ljust(w) if i == 0 else str(v).rjust(w)
+            for i, (v, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
 
 
 def _render_query(data: dict[str, Any], explain: bool) -> str:

@@ -96,3 +96,39 @@ def test_a_command_added_to_the_group_is_listed_and_runs() -> None:
     assert "extra" in listing and "An extra command." in listing
     assert "query" in listing
     assert CliRunner().invoke(group, ["extra"]).output == "ran\n"
+
+
+def test_ingest_text_names_each_builder_in_a_row_of_its_own() -> None:
+    from graphmem.cli.memory_cmds import _render_ingest
+
+    builder = {"sessions": 3, "llm_calls": 0, "llm_cache_hits": 0, "llm_fallbacks": 0}
+    data = {
+        "conversations": 1,
+        "sessions_written": 3,
+        "sessions_skipped": 0,
+        "passages_written": 19,
+        "seconds": 7.03,
+        "turns_per_second": 2.7,
+        "builders": [
+            {**builder, "builder": "semantic", "seconds": 4.2},
+            {**builder, "builder": "seem", "seconds": 0.31},
+        ],
+    }
+    lines = _render_ingest(data).splitlines()
+    assert (
+        lines[0]
+        == "1 conversation: 3 sessions written, 0 already stored; 19 turns in 7.03 s (2.7 turns/s)"
+    )
+    assert lines[1].split() == [
+        "builder",
+        "sessions",
+        "seconds",
+        "LLM",
+        "calls",
+        "cache",
+        "hits",
+        "fallbacks",
+    ]
+    assert lines[2].split() == ["semantic", "3", "4.2", "0", "0", "0"]
+    assert lines[3].split()[:3] == ["seem", "3", "0.31"]
+    assert _render_ingest({**data, "builders": []}).endswith("\nbuilders: none")
