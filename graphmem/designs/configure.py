@@ -131,7 +131,7 @@ class DesignConfigs:
             _has_preset(design, preset_name, "")
         known = preset_name in design.preset_names
         preset = design.preset(preset_name if known else "default")
-        table = {k: v for k, v in self._tables.get(design.name, {}).items() if k != "preset"}
+        table = self._settings_table(design.name)
         unknown = set(table) - set(design.settings.model_fields)
         if unknown:
             raise ConfigError(
@@ -163,6 +163,10 @@ class DesignConfigs:
         except ValidationError as exc:
             raise _invalid(design, exc, origin) from None
 
+    def _settings_table(self, name: str) -> dict[str, Any]:
+        """The config file's settings for design ``name`` (its table without the preset)."""
+        return {k: v for k, v in self._tables.get(name, {}).items() if k != "preset"}
+
     def overridden(self) -> dict[str, dict[str, Any]]:
         """Per design, the settings given beside its preset (its config-file table, its
         ``GRAPHMEM_<NAME>_<FIELD>`` variables, explicit overrides), as given: what a
@@ -170,7 +174,7 @@ class DesignConfigs:
         the caller does not use cannot fail."""
         out: dict[str, dict[str, Any]] = {}
         for name, found in registry().items():
-            given = {k: v for k, v in self._tables.get(name, {}).items() if k != "preset"}
+            given = self._settings_table(name)
             given.update(_from_environment(found.settings))
             given.update(self._overrides.get(name, {}))
             if given:
