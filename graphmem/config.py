@@ -6,9 +6,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, Field, SecretStr
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# A memory size as the JVM (-Xmx) and neo4j.conf both read it: 512m, 2g, 1048576.
+_SIZE = r"^[1-9][0-9]*[kKmMgG]?$"
 
 
 def _xdg(var: str, fallback: str) -> Path:
@@ -54,11 +58,12 @@ class Settings(BaseSettings):
     neo4j_version: str = "5.26.24"
     gds_version: str = "2.13.9"
     browser_version: str = "5.24.0"
-    bolt_port: int = 7687
-    http_port: int = 7474
-    heap_size: str = "2g"
-    pagecache_size: str = "1g"
-    start_timeout_s: float = 180.0
+    bolt_port: int = Field(default=7687, ge=1, le=65535)
+    http_port: int = Field(default=7474, ge=1, le=65535)
+    # Passed to the JVM (-Xmx) and neo4j.conf as they are: a size such as 512m or 2g.
+    heap_size: str = Field(default="2g", pattern=_SIZE)
+    pagecache_size: str = Field(default="1g", pattern=_SIZE)
+    start_timeout_s: float = Field(default=180.0, gt=0)
     java: str = "java"
     mvn: str = "mvn"
 
@@ -69,13 +74,13 @@ class Settings(BaseSettings):
     # --- models ------------------------------------------------------------------------
     embedder: Literal["minilm", "openai"] = "minilm"
     embedding_model: str = "all-MiniLM-L6-v2"
-    embedding_batch_size: int = 64
+    embedding_batch_size: int = Field(default=64, ge=1)
     # Ingest embeds the turns of consecutive sessions together, about this many per call
     # (benchmarks: one call per session was slower; 1 restores it).
     ingest_batch_turns: int = Field(default=256, ge=1, description="turns embedded per call")
     # Measured on the 2-core target: one torch thread embeds faster (105 vs 69 texts/s) once
     # anything else (Neo4j, a second job) wants a core.
-    embedding_threads: int = 1
+    embedding_threads: int = Field(default=1, ge=1)
     # bfloat16: torch autocast on batches, 2.6-2.9x faster where the CPU has bf16 units (AMX,
     # AVX512-BF16); vectors within cosine 0.9999 of float32's (benchmarks/README.md).
     embedding_precision: Literal["float32", "bfloat16"] = Field(
@@ -104,7 +109,7 @@ class Settings(BaseSettings):
         ge=0.0,
         description="seconds a snapshot is trusted between version reads (0: every query)",
     )
-    embedding_dim: int = Field(default=384, description="only read for the openai embedder")
+    embedding_dim: int = Field(default=384, ge=1, description="only read for the openai embedder")
     spacy_model: str = "auto"
 
     # --- LLM (OpenAI-compatible); offline backend when llm_model is unset ---------------
@@ -113,9 +118,9 @@ class Settings(BaseSettings):
     llm_api_key: SecretStr | None = Field(
         default=None, validation_alias=AliasChoices("GRAPHMEM_LLM_API_KEY", "OPENAI_API_KEY")
     )
-    llm_timeout_s: float = 60.0
-    llm_max_retries: int = 4
-    llm_concurrency: int = 4
+    llm_timeout_s: float = Field(default=60.0, gt=0)
+    llm_max_retries: int = Field(default=4, ge=0)
+    llm_concurrency: int = Field(default=4, ge=1)
     llm_cache: bool = True
     # Small local models can loop inside a JSON array until the context is full.
     llm_max_tokens: int = Field(default=1024, ge=16, description="completion tokens per call")
@@ -123,6 +128,16 @@ class Settings(BaseSettings):
     llm_response_format: Literal[
         "auto", "json_schema", "json_object_schema", "json_object", "prompt"
     ] = Field(default="auto", description="structured-output mode; auto negotiates per server")
+
+    # --- input files (ingest, eval) -----------------------------------------------------
+    # Checked before a byte is parsed, so a device or a runaway file fails at once rather
+    # than exhausting memory. A JSON document (LoCoMo, LongMemEval) is parsed whole and takes
+    # several times its size in memory: the default leaves room on a 24 GiB machine and
+    # admits LongMemEval_S (about 265 MB).
+    max_file_bytes: int = Field(default=1 << 30, ge=1, description="largest input file read")
+    # A JSONL message at its largest (20,000-character text and caption, every character a
+    # 12-byte escaped surrogate pair) is under 0.5 MiB; the line is refused before parsing.
+    max_record_bytes: int = Field(default=1 << 20, ge=1, description="longest JSONL line read")
 
     # --- designs -----------------------------------------------------------------------
     preset: str | None = Field(
@@ -133,6 +148,21 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("GRAPHMEM_CONFIG", "GRAPHMEM_CONFIG_FILE"),
         description="TOML file with presets and [designs.<name>] settings",
     )
+
+    @field_validator("llm_base_url")
+    @classmethod
+    def _http_address(cls, value: str | None) -> str | None:
+        """Refused here, not retried as a network failure at the first request."""
+        if value is None or not value.strip():
+            return None  # `GRAPHMEM_LLM_BASE_URL=` unsets it, as for any shell variable
+        parts = urlsplit(value.strip())
+        try:
+            port = parts.port
+        except ValueError:
+            port = -1
+        if parts.scheme not in ("http", "https") or not parts.hostname or port == -1:
+            raise ValueError(f"{value!r} is not an http(s) address (e.g. http://127.0.0.1:8765/v1)")
+        return value.strip()
 
     @property
     def external(self) -> bool:

@@ -58,6 +58,21 @@ class ServerError(GraphmemError):
     exit_code = 4
 
 
+class ServerLostError(ServerError):
+    """The server went away, or stayed busy, in the middle of a command. Nothing is half
+    written, so running it again is safe; ``rerun`` says what a rerun does (the CLI puts
+    its command's own words there: a query only reads, an ingest resumes)."""
+
+    def __init__(self, message: str, *, check: str | None = None, rerun: str) -> None:
+        super().__init__(message, hint="; ".join(p for p in (check, rerun) if p))
+        self.check = check
+        self.rerun = rerun
+
+    def rerun_as(self, rerun: str) -> ServerLostError:
+        """The same error with another account of what a rerun does."""
+        return ServerLostError(self.message, check=self.check, rerun=rerun)
+
+
 class SchemaError(GraphmemError):
     """The stored schema disagrees with the configuration (e.g. another embedder)."""
 

@@ -22,10 +22,10 @@ from graphmem.builders.registry import build_builders
 from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder, build_embedder
-from graphmem.ingest.formats import load
+from graphmem.ingest.formats import ReadLimits, load
 from graphmem.ingest.jsonl import api_session
 from graphmem.ingest.models import ConversationIn, Dataset
-from graphmem.ingest.stored import stored_sessions
+from graphmem.ingest.stored import check_turn_ids, stored_sessions
 from graphmem.ingest.validate import check_budget, check_question, check_space
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id
 from graphmem.llm import Message, StructuredLLM, build_llm
@@ -147,7 +147,8 @@ class Memory:
     ) -> tuple[IngestReport, list[BuildReport]]:
         """Load a file completely (bad input fails here, before anything is written), then
         write it conversation by conversation, session by session."""
-        return self.ingest_dataset(load(path, fmt), space, builders, progress)
+        dataset = load(path, fmt, ReadLimits.of(self.settings))
+        return self.ingest_dataset(dataset, space, builders, progress)
 
     def ingest_dataset(
         self,
@@ -236,6 +237,7 @@ class Memory:
         check_space(space)
         conv = api_session(conversation_id, session, messages, started_at, 0)  # before I/O
         first = conv.sessions[0]
+        check_turn_ids(self.store, space, conv.conversation_id, first)  # before the write
         index = self._session_index(space, conv.conversation_id, first.source_id)
         conv = conv.model_copy(update={"sessions": [first.model_copy(update={"index": index})]})
         return self.ingest_dataset(Dataset(conversations=[conv], qa={}), space, builders)

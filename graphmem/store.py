@@ -28,7 +28,7 @@ from neo4j.graph import Node, Path, Relationship
 from graphmem.catalog import Statement, statement
 from graphmem.config import Settings
 from graphmem.credentials import read_password
-from graphmem.errors import CatalogError, ConfigError, ServerError
+from graphmem.errors import CatalogError, ConfigError, ServerError, ServerLostError
 
 T = TypeVar("T")
 
@@ -89,7 +89,8 @@ def connection(settings: Settings) -> Connection:
 
 
 _SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
-_RERUN = "rerun the command: ingest resumes where it stopped and writes nothing twice"
+# Said by the Python API; each CLI command says what a rerun of it does (cli/common.py).
+_RERUN = "run it again: a read changes nothing, an ingest resumes where it stopped"
 
 
 def open_driver(conn: Connection) -> neo4j.Driver:
@@ -126,17 +127,18 @@ def driver_error(exc: Exception, uri: str) -> ServerError:
             "logins for a few seconds)",
         )
     if isinstance(exc, IncompleteCommit):
-        return ServerError(
+        return ServerLostError(
             f"the connection to Neo4j at {uri} dropped while a write was being committed",
-            hint=_RERUN,
+            rerun=_RERUN,
         )
     if isinstance(exc, ServiceUnavailable | SessionExpired | OSError):
-        return ServerError(
+        return ServerLostError(
             f"lost the connection to Neo4j at {uri} ({type(exc).__name__})",
-            hint=f"check `graphmem server status`; {_RERUN}",
+            check="check `graphmem server status`",
+            rerun=_RERUN,
         )
     if isinstance(exc, TransientError):
-        return ServerError(f"Neo4j stayed busy after retries: {exc.message}", hint=_RERUN)
+        return ServerLostError(f"Neo4j stayed busy after retries: {exc.message}", rerun=_RERUN)
     if isinstance(exc, Neo4jError):
         return ServerError(f"Neo4j rejected a statement ({exc.code}): {exc.message}")
     return ServerError(f"Neo4j driver error: {type(exc).__name__}: {exc}")

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
-from graphmem.errors import ConfigError, GraphmemError, InputError
+from graphmem.errors import ConfigError, GraphmemError, InputError, ServerLostError
 from graphmem.ingest.validate import check_space
 from graphmem.store import driver_error
 
@@ -66,19 +66,23 @@ class AppContext:
 
 def parse_preset(spec: str | None) -> tuple[str | None, dict[str, str]]:
     """``paper`` (every design) or ``seem=paper,anchormem=default`` (per design), or both:
-    ``paper,seem=default``."""
+    ``paper,seem=default``. An empty name (``--preset ''``, ``paper,``) is a ConfigError:
+    running with the defaults instead would hide the mistake."""
     global_preset: str | None = None
     per_design: dict[str, str] = {}
-    for part in (p.strip() for p in (spec or "").split(",")):
+    for part in (p.strip() for p in spec.split(",")) if spec is not None else ():
         if not part:
-            continue
+            raise ConfigError(
+                f"{spec!r} names an empty preset",
+                hint="NAME for every design, or DESIGN=NAME,... (see `graphmem designs`)",
+            )
         name, sep, value = part.partition("=")
         if sep:
             if not name.strip() or not value.strip():
-                raise ConfigError(f"--preset: {part!r} is not DESIGN=PRESET")
+                raise ConfigError(f"{part!r} is not DESIGN=PRESET")
             per_design[name.strip()] = value.strip()
         elif global_preset is not None:
-            raise ConfigError(f"--preset names two presets for every design: {spec!r}")
+            raise ConfigError(f"{spec!r} names two presets for every design")
         else:
             global_preset = part
     return global_preset, per_design
@@ -88,7 +92,11 @@ def preset_option(fn: F) -> F:
     """``--preset``: kept in the click context; the app context reads it when built."""
 
     def remember(ctx: click.Context, _: click.Parameter, value: str | None) -> str | None:
-        if value:
+        if value is not None:
+            try:
+                parse_preset(value)  # its form now; the names once the designs load
+            except ConfigError as exc:
+                raise click.BadParameter(exc.message) from None
             ctx.ensure_object(dict)["preset"] = value
         return value
 
@@ -137,10 +145,36 @@ def handle_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+_AGAIN = "run the command again once the server is back: "
+# What running a command again does after the server went away in its middle.
+_RERUNS = {
+    "ingest": "ingest resumes where it stopped and writes nothing twice",
+    "eval": "its ingest resumes where it stopped and writes nothing twice",
+    "forget": "forget deletes what is left",
+    "init": "init creates only what is missing",
+}
+_READ_ONLY = frozenset({"query", "ask", "stats", "spaces", "profile", "doctor", "designs"})
+
+
+def _in_words_of_the_command(exc: GraphmemError) -> GraphmemError:
+    """A lost server's hint as it applies to the running command (the store's own speaks
+    of reads and ingests alike)."""
+    ctx = click.get_current_context(silent=True)
+    path = ctx.command_path.split() if ctx is not None else []
+    command = path[1] if len(path) > 1 else ""
+    if not isinstance(exc, ServerLostError):
+        return exc
+    if command in _RERUNS:
+        return exc.rerun_as(_AGAIN + _RERUNS[command])
+    if command in _READ_ONLY:
+        return exc.rerun_as(_AGAIN + f"{command} only reads, so nothing was changed")
+    return exc
+
+
 def _fail(exc: GraphmemError) -> NoReturn:
     """Exit codes (docs/reliability.md): 1 other, 2 settings, 3 input, 4 server, 5 schema,
     6 catalog, 7 LLM, 8 local model."""
-    click.secho(f"error: {exc}", fg="red", err=True)
+    click.secho(f"error: {_in_words_of_the_command(exc)}", fg="red", err=True)
     sys.exit(exc.exit_code)
 
 

@@ -19,7 +19,7 @@ from graphmem.cli.common import (
 )
 from graphmem.designs.registry import build_order, builder_names
 from graphmem.digest import space_digest
-from graphmem.ingest.formats import load
+from graphmem.ingest.formats import ReadLimits, load
 from graphmem.ingest.validate import check_space
 from graphmem.memory import QueryResult
 from graphmem.readiness import check_stored
@@ -101,7 +101,8 @@ def ingest(
 ) -> None:
     """Ingest conversations from PATH into a space. Idempotent and resumable: stored
     sessions are skipped; a failure never leaves half a session behind."""
-    dataset = load(path, fmt)  # type: ignore[arg-type]  # validated by click.Choice
+    limits = ReadLimits.of(app(ctx).settings)
+    dataset = load(path, fmt, limits)  # type: ignore[arg-type]  # validated by click.Choice
     chosen = _builders(builders)
     build_order(chosen)  # a misspelt builder is said before any progress bar or write
     total = sum(len(s.turns) for c in dataset.conversations for s in c.sessions)

@@ -20,9 +20,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import AliasChoices, ValidationError
 from pydantic_settings import SettingsError
 
+from graphmem.config import Settings
 from graphmem.designs.base import Design, DesignSettings
 from graphmem.designs.registry import design, registry
 from graphmem.errors import ConfigError
@@ -87,9 +88,11 @@ class DesignConfigs:
         """Every name the caller chose exists: a per-design preset in its design (and the
         design), a global preset in at least one design (a design without it uses its
         defaults, which is why resolution alone cannot catch a misspelt one), and every
-        ``[designs.NAME]`` table of the file a design. Raises ``ConfigError``."""
+        ``[designs.NAME]`` table of the file a design, and every ``GRAPHMEM_<DESIGN>_<X>``
+        variable a setting of that design. Raises ``ConfigError``."""
         if self._checked:
             return
+        _check_environment(registry())
         for name, preset_name in self._presets.items():
             _has_preset(design(name), preset_name, "")
         for name, table in self._tables.items():
@@ -204,6 +207,48 @@ def _from_environment(settings: type[DesignSettings]) -> dict[str, str]:
             if field in settings.model_fields:
                 found[field] = value
     return found
+
+
+def _core_variables() -> set[str]:
+    """The variables graphmem's own settings read (``GRAPHMEM_LLM_MODEL``, ``NEO4J_URI``)."""
+    names: set[str] = set()
+    for field, info in Settings.model_fields.items():
+        alias = info.validation_alias
+        choices = alias.choices if isinstance(alias, AliasChoices) else [f"GRAPHMEM_{field}"]
+        names.update(str(choice).upper() for choice in choices)
+    return names
+
+
+def _prefixes(found: Design) -> set[str]:
+    own = str(found.settings.model_config.get("env_prefix", "")).upper()
+    return {p for p in (f"GRAPHMEM_{found.name.upper()}_", own) if p}
+
+
+def _check_environment(designs: Mapping[str, Design]) -> None:
+    """A ``GRAPHMEM_<DESIGN>_<X>`` variable naming no setting of that design (a typo, or a
+    setting since renamed) is a ConfigError: ignoring it would run with another value than
+    the one the user set. A variable under several designs' prefixes (``seem`` and a
+    ``seem_plus``) must name a setting of one of them."""
+    core = _core_variables()
+    unknown: dict[str, Design] = {}
+    for key in os.environ:
+        variable = key.upper()
+        if not variable.startswith("GRAPHMEM_") or variable in core:
+            continue
+        under = [(p, d) for d in designs.values() for p in _prefixes(d) if variable.startswith(p)]
+        named = any(variable[len(p) :].lower() in d.settings.model_fields for p, d in under)
+        if under and not named:
+            unknown[key] = max(under, key=lambda pair: len(pair[0]))[1]
+    if unknown:
+        said = "; ".join(
+            f"{key} names no setting of design {found.name}" for key, found in unknown.items()
+        )
+        names = sorted({found.name for found in unknown.values()})
+        raise ConfigError(
+            said,
+            hint=f"unset it, or see {' and '.join(f'`graphmem designs {n}`' for n in names)} "
+            "for the settings and their variables",
+        )
 
 
 def _env_name(settings: type[DesignSettings], field: str) -> str:

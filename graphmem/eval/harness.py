@@ -40,7 +40,7 @@ from graphmem.eval.scoring import (
     longmemeval_metric_names,
     longmemeval_rank_scorer,
 )
-from graphmem.ingest.formats import load
+from graphmem.ingest.formats import ReadLimits, load
 from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.ingest.writer import session_date_text
 from graphmem.llm import LLMUsage
@@ -259,7 +259,7 @@ def run_locomo(
 ) -> list[dict[str, Any]]:
     """Evaluate ``strategies`` at ``budgets`` on a LoCoMo file; one result per pair
     (``limit_questions``: the first N scored questions of each conversation)."""
-    dataset = load(path, "locomo")
+    dataset = load(path, "locomo", ReadLimits.of(memory.settings))
     conversations = dataset.conversations[:limit_conversations]
     plan = [(conv, locomo_questions(conv, dataset)[:limit_questions]) for conv in conversations]
     adversarial = sum(
@@ -310,7 +310,7 @@ def run_longmemeval(
     progress: bool = True,
 ) -> list[dict[str, Any]]:
     """Evaluate on a LongMemEval file: every item is its own haystack, space and question."""
-    dataset = load(path, "longmemeval")
+    dataset = load(path, "longmemeval", ReadLimits.of(memory.settings))
     conversations = dataset.conversations[:limit_conversations]
     meta = {"dataset": "longmemeval", "n_conversations": len(conversations)}
     run = _Evaluator(memory, strategies, budgets, {**meta, "skipped_no_answer_sessions": 0})

@@ -25,11 +25,15 @@ Fields:
 
 Blank lines are ignored. A JSON array of the same objects is accepted too.
 Any problem stops the load with an InputError naming the file, line and field.
+
+Files are read within bounds (``source.py``): JSONL line by line, a JSON document whole
+after its size is checked.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
@@ -38,78 +42,81 @@ from graphmem.ingest.jsonl import load_jsonl
 from graphmem.ingest.locomo import load_locomo, normalize_evidence
 from graphmem.ingest.longmemeval import load_longmemeval
 from graphmem.ingest.models import Dataset
+from graphmem.ingest.source import ReadLimits, Source, open_source
 from graphmem.ingest.validate import MAX_TEXT_CHARS, Rec, parse_json, parse_timestamp
 
 FormatName = Literal["locomo", "longmemeval", "jsonl"]
+Format = Literal["auto", "locomo", "longmemeval", "jsonl"]
 
 _FORMAT_HINT = "pass the format explicitly: locomo, longmemeval or jsonl"
 
 __all__ = [
     "MAX_TEXT_CHARS",
     "FormatName",
+    "ReadLimits",
     "detect_format",
     "load",
     "normalize_evidence",
     "parse_timestamp",
+    "read",
 ]
 
 
-def detect_format(path: Path) -> FormatName:
+def detect_format(path: Path, limits: ReadLimits | None = None) -> FormatName:
     """Tell the format of a file from its extension and first record."""
-    return _sniff(path, _read(path))[0]
+    with open_source(path, limits or ReadLimits()) as source:
+        return _sniff(source, path.suffix)[0]
 
 
-def load(path: Path, fmt: Literal["auto", "locomo", "longmemeval", "jsonl"] = "auto") -> Dataset:
-    """Load and validate a whole file; raises InputError before returning anything."""
-    text = _read(path)
-    root = Rec(str(path), "root")
-    src = str(path)
+def load(path: Path, fmt: Format = "auto", limits: ReadLimits | None = None) -> Dataset:
+    """Load and validate a whole file; raises InputError before returning anything.
+    ``limits`` bounds the read (``ReadLimits.of(settings)``; the settings' defaults when
+    None)."""
+    with open_source(path, limits or ReadLimits()) as source:
+        return read(source, fmt, path.suffix)
+
+
+def read(source: Source, fmt: Format = "auto", suffix: str = "") -> Dataset:
+    """Load and validate what ``source`` holds (``suffix``: the file name's, which tells
+    JSONL apart without reading)."""
+    src = source.name
+    root = Rec(src, "root")
     data: Any = None
     if fmt == "auto":
-        fmt, data = _sniff(path, text)
-    elif fmt != "jsonl" or text.lstrip().startswith("["):
-        data = parse_json(text, src)
+        fmt, data = _sniff(source, suffix)
+    elif fmt != "jsonl" or source.first_char() == "[":
+        data = parse_json(source.document(), src)
     if fmt == "locomo":
         return load_locomo(root.items(data, "LoCoMo samples"), src)
     if fmt == "longmemeval":
         return load_longmemeval(root.items(data, "LongMemEval items"), src)
     if data is not None:
-        records = [(f"message {i}", m) for i, m in enumerate(root.items(data, "messages"))]
-    else:
-        records = _jsonl_lines(text, src)
-    return load_jsonl(records, src)
+        return load_jsonl(
+            ((f"message {i}", m) for i, m in enumerate(root.items(data, "messages"))), src
+        )
+    return load_jsonl(_jsonl_records(source), src)
 
 
-def _read(path: Path) -> str:
+def _first_record(source: Source) -> Any:
     try:
-        # utf-8-sig: files saved by Windows editors start with a BOM json.loads rejects.
-        return path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputError("file not found", path=str(path)) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text (byte offset {exc.start})", path=str(path)) from None
-    except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror or exc}", path=str(path)) from None
-
-
-def _first_line(text: str) -> Any:
-    try:
-        return json.loads(text.split("\n", 1)[0])
+        return json.loads(source.first_line())
     except (ValueError, RecursionError):  # judged by the full parse, which names the error
         return None
 
 
-def _sniff(path: Path, text: str) -> tuple[FormatName, Any]:
+def _sniff(source: Source, suffix: str) -> tuple[FormatName, Any]:
     """Return the format and, for JSON documents, the already parsed data."""
-    if path.suffix.lower() in (".jsonl", ".ndjson"):
+    if suffix.lower() in (".jsonl", ".ndjson"):
         return "jsonl", None
-    stripped = text.lstrip()
-    if stripped.startswith("{"):
-        first = _first_line(stripped)
-        if isinstance(first, dict) and "conversation" in first and "text" in first:
+    first = source.first_char()
+    if not first:
+        raise InputError("the file is empty", path=source.name)
+    if first == "{":
+        head = _first_record(source)
+        if isinstance(head, dict) and "conversation" in head and "text" in head:
             return "jsonl", None
-    elif stripped.startswith("["):
-        data = parse_json(text, str(path))
+    elif first == "[":
+        data = parse_json(source.document(), source.name)
         head = data[0] if isinstance(data, list) and data else None
         if isinstance(head, dict):
             if "haystack_sessions" in head:
@@ -120,16 +127,12 @@ def _sniff(path: Path, text: str) -> tuple[FormatName, Any]:
                 return "jsonl", data
     raise InputError(
         "unknown input format: expected a LoCoMo or LongMemEval JSON list or JSONL messages",
-        path=str(path),
+        path=source.name,
         hint=_FORMAT_HINT,
     )
 
 
-def _jsonl_lines(text: str, src: str) -> list[tuple[str, Any]]:
-    records: list[tuple[str, Any]] = []
-    # Only "\n" ends a record: str.splitlines would also split at U+2028 and other Unicode
-    # line breaks, which JSON allows unescaped inside strings.
-    for number, line in enumerate(text.split("\n"), start=1):
+def _jsonl_records(source: Source) -> Iterator[tuple[str, Any]]:
+    for number, line in source.lines():
         if line.strip():
-            records.append((f"line {number}", parse_json(line, src, f"line {number}")))
-    return records
+            yield f"line {number}", parse_json(line, source.name, f"line {number}")

@@ -6,7 +6,7 @@ comes from a file or from the Python API.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -15,17 +15,18 @@ from graphmem.ingest.models import ConversationIn, Dataset, SessionIn, Turn
 from graphmem.ingest.validate import Rec, type_name
 
 
-def load_jsonl(records: list[tuple[str, Any]], src: str) -> Dataset:
-    if not records:
-        raise InputError("the file holds no messages", path=src)
+def load_jsonl(records: Iterable[tuple[str, Any]], src: str) -> Dataset:
+    """``records``: ``(record name, parsed message)``, read as they come (a file's lines)."""
     # conversation -> session -> [(record, message)]; dicts keep first-appearance order
     grouped: dict[str, dict[str, list[tuple[Rec, dict[str, Any]]]]] = {}
     for record, raw in records:
         rec = Rec(src, record)
         msg = rec.obj(raw)
-        cid = rec.req_str(msg, "conversation")
+        cid = rec.label(msg, "conversation")
         session = rec.id_value(msg, "session")
         grouped.setdefault(cid, {}).setdefault(session, []).append((rec, msg))
+    if not grouped:
+        raise InputError("the file holds no messages", path=src)
     conversations = [_conversation(cid, sessions) for cid, sessions in grouped.items()]
     return Dataset(conversations=conversations, qa={c.conversation_id: [] for c in conversations})
 
@@ -33,8 +34,9 @@ def load_jsonl(records: list[tuple[str, Any]], src: str) -> Dataset:
 def _conversation(cid: str, grouped: dict[str, list[tuple[Rec, dict[str, Any]]]]) -> ConversationIn:
     speakers: list[str] = []
     sessions: list[SessionIn] = []
+    first_use: dict[str, str] = {}  # turn id -> its record: citations name a turn by its id
     for k, (name, messages) in enumerate(grouped.items()):
-        turns = _turns(messages, name)
+        turns = _turns(messages, name, first_use)
         for turn in turns:
             if turn.speaker not in speakers:
                 speakers.append(turn.speaker)
@@ -45,10 +47,12 @@ def _conversation(cid: str, grouped: dict[str, list[tuple[Rec, dict[str, Any]]]]
     return ConversationIn(conversation_id=cid, speakers=speakers, sessions=sessions, meta=meta)
 
 
-def _turns(messages: Sequence[tuple[Rec, dict[str, Any]]], session: str) -> list[Turn]:
-    """Validated turns of one session; ids are unique within the conversation's session."""
+def _turns(
+    messages: Sequence[tuple[Rec, dict[str, Any]]], session: str, first_use: dict[str, str]
+) -> list[Turn]:
+    """Validated turns of one session; ``first_use`` holds the ids of the conversation's
+    turns so far (id -> record), which these must not repeat."""
     turns: list[Turn] = []
-    first_use: dict[str, str] = {}
     for n, (rec, msg) in enumerate(messages):
         turn = message_turn(msg, n, session, rec)
         if turn.source_id in first_use:
@@ -70,7 +74,7 @@ def message_turn(
         timestamp = rec.stamp(msg, "timestamp")
     return Turn(
         source_id=rec.id_value(msg, "id") if msg.get("id") is not None else f"{session}:{n}",
-        speaker=rec.req_str(msg, "speaker"),
+        speaker=rec.label(msg, "speaker"),
         text=rec.text(msg, "text"),
         timestamp=timestamp or default_ts,
         caption=rec.opt_str(msg, "caption"),
@@ -88,7 +92,7 @@ def api_session(
     """The arguments of ``Memory.add_messages`` validated like a JSONL file's messages."""
     top = Rec(None, "add_messages")
     args = {"conversation_id": conversation_id, "session": session}
-    cid = top.req_str(args, "conversation_id")
+    cid = top.label(args, "conversation_id")
     name = top.id_value(args, "session")
     if started_at is not None and not isinstance(started_at, datetime):
         raise top.error(f"expected a datetime, got {type_name(started_at)}", "started_at")
@@ -98,7 +102,7 @@ def api_session(
     if not messages:
         raise top.error("no messages given", "messages")
     records = [(Rec(None, f"message {i}"), m) for i, m in enumerate(messages)]
-    turns = _turns([(rec, rec.obj(m)) for rec, m in records], name)
+    turns = _turns([(rec, rec.obj(m)) for rec, m in records], name, {})
     turns = [t.model_copy(update={"timestamp": t.timestamp or start}) for t in turns]
     speakers = sorted({t.speaker for t in turns})
     return ConversationIn(

@@ -33,12 +33,14 @@ def load_locomo(samples: list[Any], src: str) -> Dataset:
     qa: dict[str, list[QAItem]] = {}
     for i, raw in enumerate(samples):
         sample = Rec(src, f"sample #{i}").obj(raw)
-        cid = Rec(src, f"sample #{i}").req_str(sample, "sample_id")
+        cid = Rec(src, f"sample #{i}").label(sample, "sample_id")
         rec = Rec(src, f"sample {cid}")
         if cid in qa:
             raise rec.error(f"duplicate sample id {cid!r}", "sample_id")
         conv = cast("dict[str, Any]", rec.get(sample, "conversation", (dict,), True))
         conversation = _conversation(cid, conv, rec)
+        if not conversation.sessions:  # as an empty JSONL file: nothing to remember
+            raise rec.error("holds no turns: no session_<n> or every one is empty", "conversation")
         check_unique_ids(conversation, rec, "dia_id")
         conversations.append(conversation)
         questions = rec.get(sample, "qa", (list,), False) or []
@@ -47,7 +49,7 @@ def load_locomo(samples: list[Any], src: str) -> Dataset:
 
 
 def _conversation(cid: str, conv: dict[str, Any], rec: Rec) -> ConversationIn:
-    speakers = [rec.req_str(conv, key) for key in ("speaker_a", "speaker_b")]
+    speakers = [rec.label(conv, key) for key in ("speaker_a", "speaker_b")]
     # Numeric order: a string sort would put session_10 before session_2.
     numbers = sorted(int(m[1]) for key in conv if (m := _SESSION_KEY.fullmatch(key)))
     sessions: list[SessionIn] = []
@@ -77,12 +79,12 @@ def _conversation(cid: str, conv: dict[str, Any], rec: Rec) -> ConversationIn:
 
 def _turn(raw: Any, index: int, started: datetime | None, rec: Rec) -> Turn:
     turn = rec.obj(raw)
-    dia_id = rec.req_str(turn, "dia_id").strip()
+    dia_id = rec.label(turn, "dia_id").strip()
     # Canonical form so turn ids match the normalised evidence ("D30:05" -> "D30:5").
     match = _DIA_ID.fullmatch(dia_id)
     return Turn(
         source_id=f"D{int(match[1])}:{int(match[2])}" if match else dia_id,
-        speaker=rec.req_str(turn, "speaker"),
+        speaker=rec.label(turn, "speaker"),
         text=rec.text(turn, "text"),
         timestamp=started,
         caption=rec.opt_str(turn, "blip_caption"),

@@ -13,7 +13,7 @@ def load_longmemeval(items: list[Any], src: str) -> Dataset:
     qa: dict[str, list[QAItem]] = {}
     for i, raw in enumerate(items):
         item = Rec(src, f"item #{i}").obj(raw)
-        qid = Rec(src, f"item #{i}").req_str(item, "question_id")
+        qid = Rec(src, f"item #{i}").label(item, "question_id")
         rec = Rec(src, f"question {qid}")
         if qid in qa:
             raise rec.error(f"duplicate question id {qid!r}", "question_id")
@@ -47,13 +47,13 @@ def _conversation(qid: str, item: dict[str, Any], rec: Rec) -> tuple[Conversatio
     sessions: list[SessionIn] = []
     for k, (sid, date, turns_raw) in enumerate(zip(session_ids, dates, haystack, strict=True)):
         srec = rec.at(f"{rec.record} session {sid}")
-        srec.req_str({"haystack_session_ids": sid}, "haystack_session_ids")
+        srec.label({"haystack_session_ids": sid}, "haystack_session_ids")
         started = srec.stamp({"haystack_dates": date}, "haystack_dates")
         turns: list[Turn] = []
         for j, raw in enumerate(srec.items(turns_raw, "turns")):
             trec = srec.at(f"{srec.record} turn {j}")
             turn = trec.obj(raw)
-            role = trec.req_str(turn, "role")
+            role = trec.label(turn, "role")
             if role not in speakers:
                 speakers.append(role)
             if trec.get(turn, "has_answer", (bool,), False):

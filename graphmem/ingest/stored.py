@@ -1,6 +1,7 @@
 """Sessions read back from the graph, for builders that must rebuild a session the current
 input does not hold (``add_messages`` rewrote a later session, and a derived node that also
-came from this one was deleted as stale)."""
+came from this one was deleted as stale); and the check that a session added on its own
+reuses no turn id of its conversation's stored sessions."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
+from graphmem.errors import InputError
 from graphmem.ingest.models import SessionIn, Turn
 from graphmem.store import GraphStore
 
@@ -41,3 +43,25 @@ def stored_sessions(store: GraphStore, space: str, session_ids: Collection[str])
         )
         for row in rows
     ]
+
+
+def check_turn_ids(store: GraphStore, space: str, conversation_id: str, session: SessionIn) -> None:
+    """A turn id names one turn of a conversation (citations and evidence refer to it), as
+    within a file: InputError when another stored session of the conversation uses one of
+    ``session``'s."""
+    rows = store.read(
+        "core.turn_ids_elsewhere",
+        space=space,
+        conversation_id=conversation_id,
+        source_id=session.source_id,
+        ids=[t.source_id for t in session.turns],
+    )
+    if rows:
+        turn, other = rows[0]["turn"], rows[0]["session"]
+        at = next(t.index for t in session.turns if t.source_id == turn)
+        raise InputError(
+            f"duplicate id {turn!r}, already used in session {other!r} of conversation "
+            f"{conversation_id!r}",
+            record=f"message {at}",
+            field="id",
+        )

@@ -5,11 +5,18 @@ conversation behind: types, empty values, sizes (a Neo4j index key holds at most
 and conversation ids are stored as keys), strings that cannot be encoded as UTF-8 (a lone
 surrogate such as ``\\udc80`` from a JSON escape) and JSON nested too deeply to parse.
 Every problem is an InputError naming the file, record and field.
+
+Control characters: NUL is refused in every string (C tools, terminals and logs cut a
+string there). Ids and speaker names are labels printed in citations and tables, so they
+hold no control character at all (C0, DEL, C1: an ANSI escape would reach the terminal of
+whoever lists them) and no line or paragraph separator. Texts keep tabs, newlines and
+other controls as data, but one with no visible character is as empty as a blank one.
 """
 
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
@@ -82,6 +89,24 @@ def parse_json(text: str, src: str, record: str | None = None) -> Any:
         raise InputError("JSON nested too deeply", path=src, record=record) from None
     except ValueError as exc:  # e.g. an integer literal beyond Python's digit limit
         raise InputError(f"broken JSON: {exc}", path=src, record=record) from None
+
+
+# Not allowed in an id or a name: control characters (C0, DEL, C1) and the line and
+# paragraph separators. Format characters (Cf) stay: emoji sequences join with U+200D.
+_NOT_IN_LABELS = frozenset({"Cc", "Zl", "Zp"})
+
+
+def _control_at(value: str) -> int:
+    """The position of the first character a label must not hold, else -1."""
+    for i, char in enumerate(value):
+        if unicodedata.category(char) in _NOT_IN_LABELS:
+            return i
+    return -1
+
+
+def _visible(text: str) -> bool:
+    """True when some character shows: not whitespace, a control or an invisible format."""
+    return any(char.isprintable() and not char.isspace() for char in text)
 
 
 def type_name(value: object) -> str:
@@ -170,9 +195,16 @@ class Rec:
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
             expected = " or ".join(_TYPE_NAMES.get(t, t.__name__) for t in types)
             raise self.error(f"expected {expected}, got {type_name(value)}", key)
-        if isinstance(value, str) and not encodable(value):
-            raise self.error("not valid Unicode (a lone surrogate escape?)", key)
+        if isinstance(value, str):
+            self._plain_text(value, key)
         return value
+
+    def _plain_text(self, value: str, key: str, item: str = "") -> None:
+        if not encodable(value):
+            raise self.error(f"{item}not valid Unicode (a lone surrogate escape?)", key)
+        if "\x00" in value:
+            at = value.index("\x00")
+            raise self.error(f"{item}holds a NUL character (U+0000) at position {at}", key)
 
     def _sized(self, value: str, key: str, limit: int, hint: str | None = None) -> str:
         if len(value) > limit:
@@ -182,16 +214,26 @@ class Rec:
         return value
 
     def req_str(self, obj: dict[str, Any], key: str) -> str:
-        """A required id or name: not blank, at most MAX_ID_CHARS characters."""
+        """A required string (a question): not blank, at most MAX_ID_CHARS characters."""
         value = cast(str, self.get(obj, key, (str,), True))
         if not value.strip():
             raise self.error("must not be empty", key)
         return self._sized(value, key, MAX_ID_CHARS)
 
+    def label(self, obj: dict[str, Any], key: str) -> str:
+        """A required id or name: a non-blank string of at most MAX_ID_CHARS characters
+        with no control character."""
+        value = self.req_str(obj, key)
+        at = _control_at(value)
+        if at >= 0:
+            code = f"U+{ord(value[at]):04X}"
+            raise self.error(f"holds the control character {code} at position {at}", key)
+        return value
+
     def id_value(self, obj: dict[str, Any], key: str) -> str:
         """A required id that may be written as a string or an integer."""
         value = self.get(obj, key, (str, int), True)
-        return self.req_str(obj, key) if isinstance(value, str) else self._int_id(value, key)
+        return self.label(obj, key) if isinstance(value, str) else self._int_id(value, key)
 
     def _int_id(self, value: int, key: str) -> str:
         if not -(10**MAX_ID_CHARS) < value < 10**MAX_ID_CHARS:
@@ -207,8 +249,7 @@ class Rec:
         for i, item in enumerate(items):
             if not isinstance(item, str):
                 raise self.error(f"item {i} should be a string, got {type_name(item)}", key)
-            if not encodable(item):
-                raise self.error(f"item {i} is not valid Unicode", key)
+            self._plain_text(item, key, f"item {i}: ")
             self._sized(item, key, MAX_TEXT_CHARS)
         return items
 
@@ -216,6 +257,8 @@ class Rec:
         text = cast(str, self.get(obj, key, (str,), True))
         if not text.strip():
             raise self.error("text is empty or whitespace only", key)
+        if not _visible(text):
+            raise self.error("text has no visible character (only controls or blanks)", key)
         return self._sized(text, key, MAX_TEXT_CHARS, hint="split the message into several turns")
 
     def stamp(self, obj: dict[str, Any], key: str) -> datetime | None:
