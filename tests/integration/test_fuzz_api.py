@@ -1,6 +1,7 @@
-"""Issue 15: property-based fuzz of ``Memory.add_messages``. Every call either stores a
-whole session or raises InputError having written nothing; no other exception, and no
-half-written session ever. CI runs 15 cases; ``-m long`` runs 250."""
+"""Issues 15 and 36: property-based fuzz of ``Memory.add_messages``. Every call either
+stores a whole session or raises InputError having written nothing; no other exception, no
+half-written session ever, and no turn id stored in two sessions of one conversation. CI
+runs 15 cases; ``-m long`` runs 250."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from graphmem.config import Settings
 from graphmem.embed import Embedder
 from graphmem.errors import InputError
+from graphmem.ingest.jsonl import api_session
 from graphmem.memory import Memory
 from graphmem.store import GraphStore
 from tests.fuzz_strategies import JSON, MESSAGES, TEXT
@@ -43,9 +45,41 @@ def _fuzz(examples: int, memory: Memory, store: GraphStore, space: str) -> Calla
             memory.add_messages(space, conversation_id, session, messages)
         except InputError:
             assert store.read("core.space_counts", space=space) == before
+        else:
+            _assert_ids_unique(store, space, conversation_id, session, messages)
         assert store.read("core.partial_sessions", space=space) == []
 
     return run
+
+
+def _assert_ids_unique(
+    store: GraphStore, space: str, conversation_id: Any, session: Any, messages: Any
+) -> None:
+    stored = api_session(conversation_id, session, messages, None, 0)  # as it was stored
+    added = stored.sessions[0]
+    clashes = store.read(
+        "core.turn_ids_elsewhere",
+        space=space,
+        conversation_id=stored.conversation_id,
+        source_id=added.source_id,
+        ids=[t.source_id for t in added.turns],
+    )
+    assert clashes == []
+
+
+def test_a_turn_id_of_another_stored_session_is_refused(
+    memory: Memory, store: GraphStore, space: str
+) -> None:
+    memory.add_messages(space, "chat", "s1", [{"speaker": "Ana", "text": "hi", "id": "m1"}])
+    before = store.read("core.space_counts", space=space)
+    with pytest.raises(InputError) as caught:
+        memory.add_messages(space, "chat", "s2", [{"speaker": "Ben", "text": "yo", "id": "m1"}])
+    assert (caught.value.record, caught.value.field) == ("message 0", "id")
+    assert "already used in session 's1'" in str(caught.value)
+    assert store.read("core.space_counts", space=space) == before
+    # the same session again is a rewrite, not a clash; another conversation is another turn
+    memory.add_messages(space, "chat", "s1", [{"speaker": "Ana", "text": "hi!", "id": "m1"}])
+    memory.add_messages(space, "other", "s2", [{"speaker": "Ben", "text": "yo", "id": "m1"}])
 
 
 @pytest.fixture

@@ -1,11 +1,14 @@
-"""Issue 15: property-based fuzz of the three input formats. Whatever the file holds, load
-either returns a dataset whose every string Neo4j can store, or raises InputError: never
-another exception (a traceback). CI runs 60 cases per format; ``-m long`` runs 400."""
+"""Issues 15 and 36: property-based fuzz of the three input formats. Whatever the file
+holds, load either returns a dataset whose every string Neo4j can store (no NUL, no control
+character in an id or a name, a visible character in every text, turn ids unique in their
+conversation), or raises InputError: never another exception (a traceback). Raw bytes
+under small read limits too. CI runs 60 cases per format; ``-m long`` runs 400."""
 
 from __future__ import annotations
 
 import json
 import tempfile
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphmem.errors import InputError
-from graphmem.ingest.formats import load
+from graphmem.ingest.formats import ReadLimits, load
 from graphmem.ingest.models import Dataset
 from graphmem.ingest.validate import MAX_ID_CHARS, MAX_TEXT_CHARS, encodable
 from tests.fuzz_strategies import LOCOMO, LONGMEMEVAL, MESSAGES
@@ -54,15 +57,27 @@ def _check(data: Any, fmt: str, suffix: str, as_lines: bool, ascii_only: bool) -
     _assert_storable(dataset)
 
 
+def _label(value: str) -> bool:
+    """An id or a name as validation lets it through."""
+    controls = {"Cc", "Zl", "Zp"}
+    plain = not any(unicodedata.category(char) in controls for char in value)
+    return plain and encodable(value) and 0 < len(value) <= MAX_ID_CHARS
+
+
 def _assert_storable(dataset: Dataset) -> None:
     for conv in dataset.conversations:
-        assert encodable(conv.conversation_id) and len(conv.conversation_id) <= MAX_ID_CHARS
+        assert _label(conv.conversation_id) and all(_label(s) for s in conv.speakers)
+        turn_ids: set[str] = set()
         for session in conv.sessions:
-            assert encodable(session.source_id) and len(session.source_id) <= MAX_ID_CHARS
+            assert _label(session.source_id)
             for turn in session.turns:
                 assert turn.text.strip() and len(turn.text) <= MAX_TEXT_CHARS
-                assert encodable(turn.text) and encodable(turn.speaker)
-                assert len(turn.speaker) <= MAX_ID_CHARS and len(turn.source_id) <= MAX_ID_CHARS
+                assert any(c.isprintable() and not c.isspace() for c in turn.text)
+                assert encodable(turn.text) and "\x00" not in turn.text
+                assert "\x00" not in (turn.caption or "")
+                assert _label(turn.speaker) and _label(turn.source_id)
+                assert turn.source_id not in turn_ids
+                turn_ids.add(turn.source_id)
 
 
 def _fuzz(
@@ -99,3 +114,74 @@ def test_fuzz_longmemeval() -> None:
 )
 def test_fuzz_formats_long(strategy: st.SearchStrategy[Any], fmt: str, suffix: str) -> None:
     _fuzz(LONG, strategy, fmt, suffix)()
+
+
+# Bytes a reader meets in the wild: JSON punctuation, blanks, a BOM, NUL, invalid UTF-8.
+_PIECES = st.sampled_from(
+    [
+        *(b"{", b"}", b"[", b"]", b'"', b",", b":", b"\n", b"\r\n", b" ", b"\xef\xbb\xbf"),
+        *(b"\x00", b"\xff", b"\xc3", b'"conversation"', b'"text"', b'"session"', b"1"),
+    ]
+)
+# Well-formed messages whose strings are drawn from every code point: ids and names with
+# controls, texts of controls alone, ids repeated across sessions.
+_CHARS = st.characters(codec="utf-8")
+_WELL_FORMED = st.lists(
+    st.fixed_dictionaries(
+        {
+            "conversation": st.sampled_from(["c1", "c2"]),
+            "session": st.sampled_from([1, 2, "s\x00", "s\x1b"]),
+            "speaker": st.text(_CHARS, min_size=1, max_size=4),
+            "text": st.text(_CHARS, min_size=1, max_size=12),
+            "id": st.sampled_from(["m1", "m2", "m3", "m\x00", "m\u2028"]),
+        }
+    ),
+    min_size=1,
+    max_size=6,
+)
+RAW = st.one_of(
+    st.binary(max_size=400),
+    st.lists(st.one_of(_PIECES, st.binary(max_size=8)), max_size=60).map(b"".join),
+    MESSAGES.map(lambda ms: "\n".join(json.dumps(m) for m in ms).encode("utf-8", "surrogatepass")),
+)
+
+
+def _fuzz_raw(examples: int) -> Callable[[], None]:
+    @_settings(examples)
+    @given(
+        raw=RAW,
+        fmt=st.sampled_from(["auto", "jsonl", "locomo", "longmemeval"]),
+        suffix=st.sampled_from([".jsonl", ".json", ""]),
+        file_limit=st.integers(min_value=1, max_value=600),
+        record_limit=st.integers(min_value=1, max_value=300),
+    )
+    def run(raw: bytes, fmt: str, suffix: str, file_limit: int, record_limit: int) -> None:
+        path = Path(tempfile.mkdtemp(prefix="graphmem-fuzz-")) / f"input{suffix}"
+        path.write_bytes(raw)
+        limits = ReadLimits(max_file_bytes=file_limit, max_record_bytes=record_limit)
+        try:
+            dataset = load(path, fmt, limits)  # type: ignore[arg-type]
+        except InputError:
+            return
+        assert len(raw) <= file_limit
+        _assert_storable(dataset)
+
+    return run
+
+
+def test_fuzz_raw_bytes() -> None:
+    _fuzz_raw(SHORT)()
+
+
+@pytest.mark.long
+def test_fuzz_raw_bytes_long() -> None:
+    _fuzz_raw(LONG)()
+
+
+def test_fuzz_well_formed_messages() -> None:
+    _fuzz(SHORT, _WELL_FORMED, "jsonl", ".jsonl")()
+
+
+@pytest.mark.long
+def test_fuzz_well_formed_messages_long() -> None:
+    _fuzz(LONG, _WELL_FORMED, "jsonl", ".jsonl")()

@@ -4,6 +4,7 @@ parser) is an InputError naming the record and field, before anything is written
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -128,3 +129,141 @@ def test_jsonl_read_as_one_document_says_what_it_is() -> None:
     with pytest.raises(InputError) as broken:
         parse_json('{"a": 1,,}', "conv.json")
     assert broken.value.hint is None  # plainly broken JSON: no guess
+
+
+# --- issue 36 item 7: turn ids, NUL and control characters ----------------------------------
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def test_a_turn_id_names_one_turn_of_a_conversation(tmp_path: Path) -> None:
+    """Two sessions citing `m1` would make a citation ambiguous."""
+    path = _jsonl(tmp_path, _message(id="m1"), _message(session=2, id="m1"))
+    with pytest.raises(InputError) as caught:
+        load(path)
+    assert (caught.value.record, caught.value.field) == ("line 2", "id")
+    assert "duplicate id 'm1', first used on line 1" in str(caught.value)
+    # the same id in another conversation is another turn
+    other = _jsonl(tmp_path, _message(id="m1"), _message(conversation="c2", id="m1"))
+    assert load(other).turn_count() == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("\x00", "NUL character"),
+        ("fine until\x00here", "NUL character (U+0000) at position 10"),
+        ("\x1b\x07\x7f\x9b", "no visible character"),
+        ("\u200b\u200d \t", "no visible character"),
+    ],
+)
+def test_texts_without_content_or_with_nul_are_refused(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    with pytest.raises(InputError, match=re.escape(message)) as caught:
+        load(_jsonl(tmp_path, _message(text=text)))
+    assert caught.value.field == "text" and caught.value.record == "line 1"
+
+
+def test_texts_keep_newlines_tabs_and_emoji_sequences(tmp_path: Path) -> None:
+    text = "first line\n\tsecond \u2013 \U0001f469\u200d\U0001f4bb"
+    loaded = load(_jsonl(tmp_path, _message(text=text, speaker="\U0001f469\u200d\U0001f4bb")))
+    turn = loaded.conversations[0].sessions[0].turns[0]
+    assert (turn.text, turn.speaker) == (text, "\U0001f469\u200d\U0001f4bb")
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("conversation", "c\x001"),
+        ("session", "s\x00"),
+        ("id", "m\x001"),
+        ("speaker", "\x1b[31mAna\x1b[0m"),
+        ("speaker", "Ana\nBen"),
+        ("speaker", "Ana\u2028"),
+        ("id", "m\x9b1"),  # C1 CSI: an escape sequence on its own
+        ("conversation", "tab\there"),
+    ],
+)
+def test_ids_and_names_hold_no_control_character(tmp_path: Path, field: str, value: str) -> None:
+    with pytest.raises(InputError, match=r"control character U\+|NUL character") as caught:
+        load(_jsonl(tmp_path, _message(**{field: value})))
+    assert caught.value.field == field
+
+
+def test_the_api_applies_the_same_rules() -> None:
+    cases: list[tuple[Any, Any, list[dict[str, Any]], str]] = [
+        ("c\x00", "s1", [{"speaker": "Ana", "text": "hi"}], "conversation_id"),
+        ("c1", "s\x1b", [{"speaker": "Ana", "text": "hi"}], "session"),
+        ("c1", "s1", [{"speaker": "\x1b]0;pwned\x07", "text": "hi"}], "speaker"),
+        ("c1", "s1", [{"speaker": "Ana", "text": "\x00"}], "text"),
+        ("c1", "s1", [{"speaker": "Ana", "text": "hi", "id": "m\x00"}], "id"),
+        ("c1", "s1", [{"speaker": "Ana", "text": "hi", "caption": "a\x00b"}], "caption"),
+    ]
+    for conversation, session, messages, field in cases:
+        with pytest.raises(InputError) as caught:
+            api_session(conversation, session, messages, None, 0)
+        assert caught.value.field == field, (conversation, session, messages)
+
+
+def _fixture(name: str) -> Any:
+    return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+
+
+def _dump(tmp_path: Path, data: Any) -> Path:
+    path = tmp_path / "in.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "field"),
+    [
+        ("speaker_a", "Ada\x1b[8m", "speaker_a"),
+        ("turn speaker", "Bo\x07", "speaker"),
+        ("turn dia_id", "D1:\x001", "dia_id"),
+        ("turn text", "\x00", "text"),
+    ],
+)
+def test_locomo_applies_the_same_rules(tmp_path: Path, where: str, value: str, field: str) -> None:
+    data = _fixture("locomo_tiny.json")
+    conversation = data[0]["conversation"]
+    if where == "speaker_a":
+        conversation["speaker_a"] = value
+    else:
+        conversation["session_1"][0][where.split()[1]] = value
+    with pytest.raises(InputError) as caught:
+        load(_dump(tmp_path, data), "locomo")
+    assert caught.value.field == field
+
+
+def test_longmemeval_applies_the_same_rules(tmp_path: Path) -> None:
+    data = _fixture("longmemeval_tiny.json")
+    data[0]["haystack_sessions"][0][0]["role"] = "user\x1b"
+    with pytest.raises(InputError) as caught:
+        load(_dump(tmp_path, data), "longmemeval")
+    assert caught.value.field == "role"
+    data = _fixture("longmemeval_tiny.json")
+    data[0]["haystack_session_ids"][0] = "s\x00-1"
+    with pytest.raises(InputError) as caught:
+        load(_dump(tmp_path, data), "longmemeval")
+    assert caught.value.field == "haystack_session_ids"
+
+
+def test_a_locomo_sample_without_a_turn_is_refused_like_an_empty_jsonl(tmp_path: Path) -> None:
+    data = _fixture("locomo_tiny.json")
+    conversation = data[0]["conversation"]
+    for key in [k for k in conversation if k.startswith("session_") and "date" not in k]:
+        conversation[key] = []
+    with pytest.raises(InputError, match="holds no turns") as caught:
+        load(_dump(tmp_path, data), "locomo")
+    assert caught.value.record == "sample conv-a" and caught.value.field == "conversation"
+
+
+def test_longmemeval_empty_sessions_still_load(tmp_path: Path) -> None:
+    """Unchanged on purpose: LongMemEval haystacks hold empty sessions (another issue
+    decides how to take them)."""
+    data = _fixture("longmemeval_tiny.json")
+    data[1]["haystack_sessions"][0] = []
+    sessions = load(_dump(tmp_path, data), "longmemeval").conversations[1].sessions
+    assert [len(s.turns) for s in sessions] == [0]
