@@ -49,6 +49,8 @@ FormatName = Literal["locomo", "longmemeval", "jsonl"]
 Format = Literal["auto", "locomo", "longmemeval", "jsonl"]
 
 _FORMAT_HINT = "pass the format explicitly: locomo, longmemeval or jsonl"
+# The characters a JSON document can start with (after blanks).
+_JSON_STARTS = frozenset('[{"-0123456789tfn')
 
 __all__ = [
     "MAX_TEXT_CHARS",
@@ -85,7 +87,7 @@ def read(source: Source, fmt: Format = "auto", suffix: str = "") -> Dataset:
     if fmt == "auto":
         fmt, data = _sniff(source, suffix)
     elif fmt != "jsonl" or source.first_char() == "[":
-        data = parse_json(source.document(), src)
+        data = _document(source)
     if fmt == "locomo":
         return load_locomo(root.items(data, "LoCoMo samples"), src)
     if fmt == "longmemeval":
@@ -95,6 +97,15 @@ def read(source: Source, fmt: Format = "auto", suffix: str = "") -> Dataset:
             ((f"message {i}", m) for i, m in enumerate(root.items(data, "messages"))), src
         )
     return load_jsonl(_jsonl_records(source), src)
+
+
+def _document(source: Source) -> Any:
+    """The whole document parsed; one that cannot be JSON from its first character (a
+    stream of zeros) fails there, without reading the rest."""
+    first = source.first_char()
+    if first and first not in _JSON_STARTS:
+        parse_json(source.head(), source.name)  # raises, naming line and column
+    return parse_json(source.document(), source.name)
 
 
 def _first_record(source: Source) -> Any:
@@ -116,7 +127,7 @@ def _sniff(source: Source, suffix: str) -> tuple[FormatName, Any]:
         if isinstance(head, dict) and "conversation" in head and "text" in head:
             return "jsonl", None
     elif first == "[":
-        data = parse_json(source.document(), source.name)
+        data = _document(source)
         head = data[0] if isinstance(data, list) and data else None
         if isinstance(head, dict):
             if "haystack_sessions" in head:

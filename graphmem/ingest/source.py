@@ -145,6 +145,10 @@ class Source:
                 return ""
             self._pending += chunk
 
+    def head(self) -> str:
+        """What was read so far (undecodable bytes replaced), for an error about it."""
+        return self._pending.decode("utf-8", "replace")
+
     def document(self) -> str:
         """Everything left, as text."""
         # In chunks: read(n) may allocate n bytes up front, and n is the whole limit.

@@ -99,18 +99,18 @@ def test_the_record_limit_is_per_line_not_per_document(tmp_path: Path) -> None:
     assert load(one_line, limits=ReadLimits(max_record_bytes=100)).turn_count() == 19
 
 
-def test_a_stream_stops_at_the_first_line_over_the_limit() -> None:
-    """Line by line: an endless first line ends the read after about one record, however
-    much the writer would still send."""
+def _endless(head: bytes, fill: bytes, fmt: str) -> tuple[InputError, int]:
+    """Load from a pipe whose writer sends ``head`` then ``fill`` until the reader stops
+    (or 256 MiB): the error and how many bytes the writer got out."""
     read_end, write_end = os.pipe()
     written = 0
 
     def writer() -> None:
         nonlocal written
-        chunk = b"x" * 65_536
+        chunk = fill * (65_536 // len(fill))
         with os.fdopen(write_end, "wb", buffering=0) as out:
             try:
-                out.write(b'{"conversation": "c1", "text": "')
+                out.write(head)
                 while written < 256 << 20:
                     written += out.write(chunk) or 0
             except BrokenPipeError:
@@ -119,12 +119,27 @@ def test_a_stream_stops_at_the_first_line_over_the_limit() -> None:
     thread = threading.Thread(target=writer)
     thread.start()
     try:
-        with pytest.raises(InputError, match="GRAPHMEM_MAX_RECORD_BYTES"):
-            load(Path(f"/dev/fd/{read_end}"), "jsonl")
+        with pytest.raises(InputError) as caught:
+            load(Path(f"/dev/fd/{read_end}"), fmt)  # type: ignore[arg-type]
     finally:
         os.close(read_end)
         thread.join(timeout=30)
+    return caught.value, written
+
+
+def test_a_stream_stops_at_the_first_line_over_the_limit() -> None:
+    """Line by line: an endless first line ends the read after about one record, however
+    much the writer would still send."""
+    error, written = _endless(b'{"conversation": "c1", "text": "', b"x", "jsonl")
+    assert "GRAPHMEM_MAX_RECORD_BYTES" in str(error)
     assert written < 4 << 20  # the limit (1 MiB) plus what the pipe had buffered
+
+
+@pytest.mark.parametrize("fmt", ["locomo", "longmemeval", "auto"])
+def test_a_stream_that_cannot_be_json_fails_at_its_first_character(fmt: str) -> None:
+    error, written = _endless(b"\n  ", b"\x00", fmt)
+    assert "broken JSON" in str(error) or "unknown input format" in str(error)
+    assert written < 4 << 20
 
 
 def test_a_stream_beyond_the_file_limit_is_refused() -> None:
