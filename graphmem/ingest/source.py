@@ -117,6 +117,7 @@ class Source:
         self._limits = limits
         self._consumed = 0  # bytes taken from the stream, the BOM included
         self._offset = 0  # file offset of self._pending's first byte
+        self._lines_before = 0  # lines that ended before self._pending
         self._pending = b""  # read from the stream and not handed out yet
         self._started = False
 
@@ -140,10 +141,14 @@ class Source:
             rest = self._pending.lstrip(_BLANK)
             if rest:
                 return chr(rest[0])
-            chunk = self._read(_CHUNK)
-            if not chunk:
+            # Only blanks so far: dropped, not kept (a stream of spaces would fill memory),
+            # their lines and bytes counted so line numbers and offsets stay the file's.
+            # A JSON parser's own line numbers then start after them.
+            self._lines_before += self._pending.count(b"\n")
+            self._offset += len(self._pending)
+            self._pending = self._read(_CHUNK)
+            if not self._pending:
                 return ""
-            self._pending += chunk
 
     def head(self) -> str:
         """What was read so far (undecodable bytes replaced), for an error about it."""
@@ -167,7 +172,7 @@ class Source:
                 taken.append(raw)
                 if raw.strip(_BLANK):
                     start = self._offset + sum(len(t) for t in taken[:-1])
-                    number = len(taken)
+                    number = self._lines_before + len(taken)
                     return self._decode(self._sized(raw, number), start, f"line {number}")
             return ""
         finally:
@@ -176,7 +181,7 @@ class Source:
     def lines(self) -> Iterator[tuple[int, str]]:
         """``(line number from 1, text)``; only ``\\n`` ends a line (JSON strings may hold
         U+2028 and other Unicode line breaks unescaped)."""
-        number = 0
+        number = self._lines_before
         while raw := self._line():
             number += 1
             start = self._offset

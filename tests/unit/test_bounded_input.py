@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -99,7 +100,9 @@ def test_the_record_limit_is_per_line_not_per_document(tmp_path: Path) -> None:
     assert load(one_line, limits=ReadLimits(max_record_bytes=100)).turn_count() == 19
 
 
-def _endless(head: bytes, fill: bytes, fmt: str) -> tuple[InputError, int]:
+def _endless(
+    head: bytes, fill: bytes, fmt: str, limits: ReadLimits | None = None
+) -> tuple[InputError, int]:
     """Load from a pipe whose writer sends ``head`` then ``fill`` until the reader stops
     (or 256 MiB): the error and how many bytes the writer got out."""
     read_end, write_end = os.pipe()
@@ -120,7 +123,7 @@ def _endless(head: bytes, fill: bytes, fmt: str) -> tuple[InputError, int]:
     thread.start()
     try:
         with pytest.raises(InputError) as caught:
-            load(Path(f"/dev/fd/{read_end}"), fmt)  # type: ignore[arg-type]
+            load(Path(f"/dev/fd/{read_end}"), fmt, limits)  # type: ignore[arg-type]
     finally:
         os.close(read_end)
         thread.join(timeout=30)
@@ -140,6 +143,25 @@ def test_a_stream_that_cannot_be_json_fails_at_its_first_character(fmt: str) -> 
     error, written = _endless(b"\n  ", b"\x00", fmt)
     assert "broken JSON" in str(error) or "unknown input format" in str(error)
     assert written < 4 << 20
+
+
+@pytest.mark.parametrize("fmt", ["locomo", "jsonl", "auto"])
+def test_endless_blanks_are_read_to_the_limit_without_being_kept(fmt: str) -> None:
+    """Leading blanks are skipped chunk by chunk: kept, each chunk would copy all before
+    it (minutes for these 200 MiB, and their size in memory)."""
+    began = time.monotonic()
+    limits = ReadLimits(max_file_bytes=200 << 20)
+    error, _ = _endless(b"", b" \n", fmt, limits)
+    assert "GRAPHMEM_MAX_FILE_BYTES" in str(error)
+    assert time.monotonic() - began < 30
+
+
+def test_line_numbers_count_the_skipped_blank_lines(tmp_path: Path) -> None:
+    path = tmp_path / "chat.jsonl"
+    path.write_text("\n" * 100_000 + _line() + "\n" + '{"conversation": 5}\n', encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        load(path)
+    assert caught.value.record == "line 100002" and caught.value.field == "conversation"
 
 
 def test_a_stream_beyond_the_file_limit_is_refused() -> None:
