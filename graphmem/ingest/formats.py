@@ -10,12 +10,13 @@ One message per line, UTF-8, each line a JSON object::
 Fields:
 
 - ``conversation`` (string, required): conversation id; conversations are ordered by
-  first appearance.
+  first appearance. Ids and speaker names hold no control character, and no field a NUL.
 - ``session`` (string or integer, required): session name within the conversation;
   sessions are ordered by first appearance, not by name or time.
 - ``speaker`` (string, required): who said it; speakers are listed in order of first
   appearance.
-- ``text`` (string, required): the message, not empty, at most 20,000 characters.
+- ``text`` (string, required): the message, with a visible character, at most 20,000
+  characters.
 - ``timestamp`` (string, optional): ISO-8601 (``2024-03-14``, ``2024-03-14T09:30:00``,
   ``2024-03-14 09:30+01:00``); a UTC offset is dropped and the local wall-clock time kept.
   A session starts at its earliest timestamp; messages without one get that start time.
