@@ -76,7 +76,15 @@ def load(path: Path, fmt: Format = "auto", limits: ReadLimits | None = None) -> 
     ``limits`` bounds the read (``ReadLimits.of(settings)``; the settings' defaults when
     None)."""
     with open_source(path, limits or ReadLimits()) as source:
-        return read(source, fmt, path.suffix)
+        try:
+            return read(source, fmt, path.suffix)
+        except MemoryError:  # the file's text or its parse; nothing else is that large
+            raise InputError(
+                "does not fit in the memory available (a JSON document is parsed whole)",
+                path=str(path),
+                hint="split the file, or lower GRAPHMEM_MAX_FILE_BYTES to refuse such files "
+                "before reading them",
+            ) from None
 
 
 def read(source: Source, fmt: Format = "auto", suffix: str = "") -> Dataset:

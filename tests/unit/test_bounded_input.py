@@ -247,3 +247,21 @@ def test_cli_ingest_beyond_the_file_limit_exits_3(tmp_path: Path) -> None:
     run = _cli("ingest", str(path), "--space", "inputs-never", env={"GRAPHMEM_MAX_FILE_BYTES": "9"})
     assert run.returncode == 3, run.stderr
     assert str(path) in run.stderr and "GRAPHMEM_MAX_FILE_BYTES" in run.stderr
+
+
+def test_running_out_of_memory_on_a_document_is_an_input_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen for real under `ulimit -v 3000000` with a 500 MB JSON list (exit 3, 33 s);
+    here the parse is made to fail the same way."""
+    import graphmem.ingest.formats as formats
+
+    def exhausted(*_: object, **__: object) -> None:
+        raise MemoryError
+
+    path = tmp_path / "big.json"
+    path.write_text("[1, 2, 3]", encoding="utf-8")
+    monkeypatch.setattr(formats, "parse_json", exhausted)
+    with pytest.raises(InputError, match="does not fit in the memory available") as caught:
+        load(path, "locomo")
+    assert caught.value.path == str(path)
