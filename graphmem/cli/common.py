@@ -139,7 +139,7 @@ def handle_errors(fn: F) -> F:
 
 def _fail(exc: GraphmemError) -> NoReturn:
     """Exit codes (docs/reliability.md): 1 other, 2 settings, 3 input, 4 server, 5 schema,
-    6 catalog, 7 LLM, 8 local model."""
+    6 catalog, 7 LLM, 8 local model, 9 an evaluation with failed conversations."""
     click.secho(f"error: {exc}", fg="red", err=True)
     sys.exit(exc.exit_code)
 
