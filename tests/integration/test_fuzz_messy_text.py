@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from graphmem.builders.base import BuildContext
@@ -121,12 +121,24 @@ def _nameless(store: GraphStore, space: str) -> list[str]:
     return bad
 
 
+def _events(texts: list[str]) -> None:
+    """What the drawn conversations held (``--hypothesis-show-statistics``)."""
+    event(f"{len(texts)} turns")
+    if any(len(t) >= 2_000 for t in texts):
+        event("a turn of 2,000+ characters")
+    if any(not any(ch.isalnum() for ch in t) for t in texts):
+        event("a turn without a letter or digit")
+    if any(any(ord(ch) > 0x2FF and ch.isalpha() for ch in t) for t in texts):
+        event("a turn with a non-Latin script")
+
+
 def _fuzz(examples: int, memory: Memory, store: GraphStore) -> None:
     @settings(
         max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck), database=None
     )
     @given(sessions=CONVERSATION)
     def run(sessions: list[list[tuple[str, str, str | None]]]) -> None:
+        _events([text for session in sessions for _, text, _ in session])
         space = f"test-messy-{uuid.uuid4().hex[:8]}"
         try:
             with tempfile.TemporaryDirectory() as tmp:
