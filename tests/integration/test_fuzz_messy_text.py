@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, Phase, event, example, given, settings
 from hypothesis import strategies as st
 
 from graphmem.builders.base import BuildContext
@@ -34,7 +34,7 @@ from graphmem.store import GraphStore
 from tests.integration.helpers import tiny_conversation
 
 pytestmark = pytest.mark.integration
-SHORT, LONG = 3, 30
+SHORT, LONG = 3, 50
 
 _EMOJI = [*"😂🙂👍❤️🔥🎉😭🙏✨💯🤔😅👀🥲", "👨‍👩‍👧", "🇵🇹", "👍🏽", "🏳️‍🌈"]
 _PUNCT = ["-", "—", "–", "--", "...", "…", "?!", "!!!", "*", "•", "~", ":)", ":-(", "<3", "#"]
@@ -133,10 +133,19 @@ def _events(texts: list[str]) -> None:
 
 
 def _fuzz(examples: int, memory: Memory, store: GraphStore) -> None:
+    # No shrinking: every example costs an ingest with every builder, and shrinking a
+    # failure took over five minutes; the failing conversation is printed as drawn.
     @settings(
-        max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck), database=None
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        database=None,
+        phases=[Phase.explicit, Phase.generate],
     )
     @given(sessions=CONVERSATION)
+    # Found on the code before the fix: spaCy made the emoji run a PERSON, and SEEM a
+    # participant of the event.
+    @example(sessions=[[("Ana", "- ", None), ("Ana", "😂😂😂 ✨❤ lol ", None)]])
     def run(sessions: list[list[tuple[str, str, str | None]]]) -> None:
         _events([text for session in sessions for _, text, _ in session])
         space = f"test-messy-{uuid.uuid4().hex[:8]}"
