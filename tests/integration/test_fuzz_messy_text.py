@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, event, example, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from graphmem.builders.base import BuildContext
@@ -121,17 +121,6 @@ def _nameless(store: GraphStore, space: str) -> list[str]:
     return bad
 
 
-def _events(texts: list[str]) -> None:
-    """What the drawn conversations held (``--hypothesis-show-statistics``)."""
-    event(f"{len(texts)} turns")
-    if any(len(t) >= 2_000 for t in texts):
-        event("a turn of 2,000+ characters")
-    if any(not any(ch.isalnum() for ch in t) for t in texts):
-        event("a turn without a letter or digit")
-    if any(any(ord(ch) > 0x2FF and ch.isalpha() for ch in t) for t in texts):
-        event("a turn with a non-Latin script")
-
-
 def _fuzz(examples: int, memory: Memory, store: GraphStore) -> None:
     # No shrinking: every example costs an ingest with every builder, and shrinking a
     # failure took over five minutes; the failing conversation is printed as drawn.
@@ -147,7 +136,6 @@ def _fuzz(examples: int, memory: Memory, store: GraphStore) -> None:
     # participant of the event.
     @example(sessions=[[("Ana", "- ", None), ("Ana", "😂😂😂 ✨❤ lol ", None)]])
     def run(sessions: list[list[tuple[str, str, str | None]]]) -> None:
-        _events([text for session in sessions for _, text, _ in session])
         space = f"test-messy-{uuid.uuid4().hex[:8]}"
         try:
             with tempfile.TemporaryDirectory() as tmp:
