@@ -107,6 +107,7 @@ def _nameless(store: GraphStore, space: str) -> list[str]:
     query = """
     MATCH (n {space: $space})
     WHERE n:Entity OR n:Character OR n:Fact OR n:Event OR n:EventFrame OR n:Narrative
+       OR n:Subplot
     RETURN labels(n) AS labels, n.name AS name, n.key AS key, n.subject AS subject,
            n.object AS object, n.participants AS participants, n.characters AS characters
     """
