@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class GraphmemError(Exception):
     """Root of every error graphmem raises on purpose."""
@@ -100,3 +102,14 @@ class ModelLoadError(GraphmemError):
     """A local model (embedder, spaCy pipeline) is not installed or cannot be loaded offline."""
 
     exit_code = 8
+
+
+class EvaluationIncomplete(GraphmemError):
+    """An evaluation finished, but some conversations failed: their scores are missing from
+    ``results`` (the others' scores; each failure is named in their ``meta.failed``)."""
+
+    exit_code = 9
+
+    def __init__(self, message: str, *, results: list[dict[str, Any]], hint: str | None = None):
+        super().__init__(message, hint=hint)
+        self.results = results

@@ -173,7 +173,7 @@ def _in_words_of_the_command(exc: GraphmemError) -> GraphmemError:
 
 def _fail(exc: GraphmemError) -> NoReturn:
     """Exit codes (docs/reliability.md): 1 other, 2 settings, 3 input, 4 server, 5 schema,
-    6 catalog, 7 LLM, 8 local model."""
+    6 catalog, 7 LLM, 8 local model, 9 an evaluation with failed conversations."""
     click.secho(f"error: {_in_words_of_the_command(exc)}", fg="red", err=True)
     sys.exit(exc.exit_code)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -11,10 +10,11 @@ from typing import Any, Protocol, TypeVar
 import click
 
 from graphmem.cli.common import app, emit, handle_errors, json_option, preset_option
-from graphmem.errors import ConfigError
+from graphmem.errors import ConfigError, EvaluationIncomplete
 from graphmem.eval.aggregate import select_one_or_all
 from graphmem.eval.harness import run_locomo, run_longmemeval
 from graphmem.eval.report import render_markdown
+from graphmem.eval.runlog import write_outputs
 from graphmem.memory import Memory
 from graphmem.retrieval.registry import strategy_names
 
@@ -32,6 +32,7 @@ class Runner(Protocol):
         space_prefix: str = ...,
         limit_conversations: int | None = ...,
         progress: bool = ...,
+        out: Path | None = ...,
     ) -> list[dict[str, Any]]: ...
 
 
@@ -53,15 +54,6 @@ def parse_strategies(values: Sequence[str]) -> list[str]:
     if not names:
         raise ConfigError("no strategy given", hint="pass --strategy NAME (or all)")
     return names
-
-
-def write_outputs(out: Path, results: list[dict[str, Any]]) -> list[Path]:
-    """``results.json`` (every result) and ``report.md`` (the Markdown tables) in ``out``."""
-    out.mkdir(parents=True, exist_ok=True)
-    data_file, report_file = out / "results.json", out / "report.md"
-    data_file.write_text(json.dumps(results, indent=2, default=str) + "\n", encoding="utf-8")
-    report_file.write_text(render_markdown(results), encoding="utf-8")
-    return [data_file, report_file]
 
 
 def eval_options(fn: F) -> F:
@@ -94,7 +86,8 @@ def eval_options(fn: F) -> F:
         click.option(
             "--out",
             type=click.Path(file_okay=False, path_type=Path),
-            help="Write results.json and report.md into this directory.",
+            help="Write results.json and report.md into this directory, each conversation's "
+            "results as it finishes; a rerun with the same directory and settings resumes.",
         ),
         click.option("--no-progress", is_flag=True, help="No progress bar (it goes to stderr)."),
         preset_option,
@@ -114,23 +107,33 @@ def _run(
 ) -> None:
     strategies = parse_strategies(params["strategies"])
     app(ctx).configs().check()  # before the dataset loads and the report records presets
+    incomplete: EvaluationIncomplete | None = None
     with app(ctx).memory() as memory:
-        results = runner(
-            memory,
-            path,
-            strategies,
-            list(params["budgets"]),
-            space_prefix=params["space_prefix"] or dataset,
-            limit_conversations=params["limit"],
-            progress=not params["no_progress"],
-        )
+        try:
+            results = runner(
+                memory,
+                path,
+                strategies,
+                list(params["budgets"]),
+                space_prefix=params["space_prefix"] or dataset,
+                limit_conversations=params["limit"],
+                progress=not params["no_progress"],
+                out=params["out"],
+            )
+        except EvaluationIncomplete as exc:  # the others' results are shown, then the error
+            results, incomplete = exc.results, exc
+    resumed = results[0]["meta"].get("resumed") if results else 0
     if params["out"] is not None:
+        if resumed:
+            click.echo(f"resumed {resumed} finished conversations from {params['out']}", err=True)
         for written in write_outputs(params["out"], results):
             click.echo(f"wrote {written}", err=True)
     if params["as_json"]:
         emit(select_one_or_all(results), True)
     else:
         click.echo(render_markdown(results))
+    if incomplete is not None:
+        raise incomplete
 
 
 @click.group("eval")

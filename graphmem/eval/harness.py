@@ -8,11 +8,18 @@ Ranking metrics read ``RetrievalResult.ranked_source_ids()``; budget
 metrics read the packed context. With an LLM configured, each packed context is also
 answered and scored (F1, BLEU-1, LLM-as-judge); without one those keys are absent. What
 one question scores is in ``scoring``.
+
+Each conversation (LongMemEval: each question haystack) is evaluated on its own: one that
+fails is reported in ``meta.failed`` and the run goes on; with ``out`` its results are
+written as it finishes and a rerun resumes from them (``runlog``). Errors no other
+conversation could escape (the server, the schema, the catalog, the settings, the LLM
+backend) still end the run.
 """
 
 from __future__ import annotations
 
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -25,6 +32,15 @@ from graphmem.config import given_settings
 from graphmem.errors import ConfigError
 from graphmem.eval.aggregate import Scored, aggregate, split_evidence
 from graphmem.eval.metrics import ADVERSARIAL_CATEGORY, CATEGORY_NAMES
+from graphmem.eval.runlog import (
+    ConversationResult,
+    RunLog,
+    described,
+    fatal,
+    file_hash,
+    incomplete,
+    summed,
+)
 from graphmem.eval.scoring import (
     BUDGET_METRICS,
     LLM_METRICS,
@@ -74,7 +90,8 @@ __all__ = [
 
 
 class _Evaluator:
-    """Ingests spaces, asks questions, collects one ``Scored`` per strategy × budget."""
+    """Ingests spaces, asks questions, collects one ``Scored`` per strategy × budget per
+    conversation; keeps finished conversations in ``log``."""
 
     def __init__(
         self,
@@ -82,6 +99,7 @@ class _Evaluator:
         strategies: Sequence[str],
         budgets: Sequence[int],
         meta: dict[str, Any],
+        run: dict[str, Any],
     ) -> None:
         if not strategies:
             raise ConfigError("no retrieval strategy to evaluate")
@@ -95,7 +113,6 @@ class _Evaluator:
         self.llm = memory.llm
         self.meta = {**meta, "n_questions": 0, "ignored_evidence_ids": 0, "skipped_no_evidence": 0}
         self.meta["llm"] = memory.settings.llm_model if self.llm is not None else None
-        self.usage: dict[str, LLMUsage] = {}
         # Which preset each design ran with: a number means nothing without it.
         self.meta["presets"] = memory.configs.describe()
         # ... and which settings were given beside them (a variable left set in a shell
@@ -105,10 +122,41 @@ class _Evaluator:
             "designs": memory.configs.overridden(),
         }
         self.meta["code"] = code_identity()
+        identity = {k: self.meta[k] for k in ("dataset", "llm", "presets", "settings")}
+        identity.update(strategies=self.strategies, budgets=self.budgets, **run)
+        self.log = RunLog(run.get("out"), {k: v for k, v in identity.items() if k != "out"})
+        self.done: dict[str, ConversationResult] = {}
+        self.failed: list[dict[str, str]] = []
+        self.resumed = 0
+        self.current = ConversationResult("")
+        self.usage: dict[str, LLMUsage] = {}
         self.history_tokens = 0
-        self.records: dict[tuple[str, int], list[Scored]] = {
-            (s, b): [] for s in self.strategies for b in self.budgets
-        }
+
+    def resume(self, conversations: Sequence[str]) -> None:
+        """Take the planned conversations a former run with this identity finished."""
+        stored = self.log.open()
+        self.done = {cid: stored[cid] for cid in conversations if cid in stored}
+        self.resumed = len(self.done)
+
+    def evaluate(self, conversation: str, work: Callable[[], None]) -> bool:
+        """Run ``work`` (ingest and questions of one conversation) unless a former run
+        finished it; a failure is recorded and the run goes on. False when skipped."""
+        if conversation in self.done:
+            return False
+        self.current, self.usage = ConversationResult(conversation), {}
+        try:
+            work()
+        except Exception as exc:
+            if fatal(exc):
+                raise
+            self.failed.append({"conversation": conversation, "error": described(exc)})
+            self.log.failed(conversation, traceback.format_exc())
+            return True
+        self.current.usage = {part: u.as_dict(prefix="") for part, u in self.usage.items()}
+        self.done[conversation] = self.current
+        self.log.finished(self.current)
+        self.log.results(self.results())
+        return True
 
     def open_space(
         self, conversation: ConversationIn, dataset: Dataset, space: str
@@ -123,7 +171,7 @@ class _Evaluator:
         self.history_tokens = history_tokens(conversation, self.memory.embedder.count_tokens)
         ctx = self.memory.retrieval_context(space)
         retrievers = [build_retriever(name, ctx) for name in self.strategies]
-        prepare = self.meta.setdefault("prepare_ms", {})
+        prepare = self.current.prepare_ms
         for name, retriever in zip(self.strategies, retrievers, strict=True):
             started = time.perf_counter()
             retriever.prepare()  # one-off per space, reported apart from query latency
@@ -133,10 +181,12 @@ class _Evaluator:
         return retrievers
 
     def count(self, question: Question, ignored: int) -> None:
-        self.meta["n_questions"] += 1
-        self.meta["ignored_evidence_ids"] += ignored
-        if not question.evidence:
-            self.meta["skipped_no_evidence"] += 1
+        self.add("n_questions", 1)
+        self.add("ignored_evidence_ids", ignored)
+        self.add("skipped_no_evidence", 0 if question.evidence else 1)
+
+    def add(self, key: str, value: int) -> None:
+        self.current.counts[key] = self.current.counts.get(key, 0) + value
 
     def ask(self, retrievers: Sequence[Retriever], question: Question, rank: RankScorer) -> None:
         self._ask(retrievers, question, rank)
@@ -169,45 +219,68 @@ class _Evaluator:
                 }
                 if self.llm:
                     self._account("answer_and_judge", self.llm.usage.snapshot() - before)
-                self.records[(name, budget)].append(Scored(question.group, latency_ms, values))
+                scored = Scored(question.group, latency_ms, values)
+                self.current.records.append((name, budget, scored))
 
     def _account(self, part: str, usage: LLMUsage) -> None:
-        """LLM cost per part of the run (each design's build, answering and judging)."""
+        """LLM cost per part of the conversation (each design's build, answering and
+        judging); ``meta.llm_usage`` sums the conversations of the results."""
         self.usage[part] = self.usage.get(part, LLMUsage()) + usage
-        self.meta["llm_usage"] = {
-            name: spent.as_dict(prefix="") for name, spent in sorted(self.usage.items())
-        }
 
     def _ledger(self, space: str) -> None:
         """``meta.build_cost``: what building the evaluated spaces cost over every run (the
-        build ledger, summed over spaces). ``llm_usage`` charges only this run, so a run
-        that reuses stored spaces shows 0 build calls there and the real cost here."""
+        build ledger, summed over spaces). ``llm_usage`` charges only the runs that
+        evaluated the conversations, so a run that reuses stored spaces shows 0 build
+        calls there and the real cost here."""
         designs = space_build_costs(self.memory.store, space).get("designs", {})
-        if not designs:
-            return  # nothing built (baselines only): no ledger to show
-        ledger = self.meta.setdefault("build_cost", {})
-        for name, figures in designs.items():
-            mine = ledger.setdefault(name, {})
-            for key, value in figures.items():
-                if isinstance(value, int | float) and not isinstance(value, bool):
-                    mine[key] = round(mine.get(key, 0) + value, 2)
+        self.current.build_cost = {
+            name: {
+                key: value
+                for key, value in figures.items()
+                if isinstance(value, int | float) and not isinstance(value, bool)
+            }
+            for name, figures in designs.items()
+        }
 
-    def results(
-        self, metric_names: Sequence[str], breakdown: str, groups: Sequence[str]
-    ) -> list[dict[str, Any]]:
+    def outcome(self) -> list[dict[str, Any]]:
+        """The results; EvaluationIncomplete (carrying them) when a conversation failed."""
+        results = self.results()
+        if self.failed:
+            raise incomplete(self.failed, results, self.log.out)
+        return results
+
+    def results(self) -> list[dict[str, Any]]:
+        """One result per strategy × budget over the finished conversations."""
+        metric_names, breakdown, groups = self.shape
+        found = {g for r in self.done.values() for g in r.groups}
+        listed = list(groups) if groups else sorted(found)
+        records: dict[tuple[str, int], list[Scored]] = {
+            (s, b): [] for s in self.strategies for b in self.budgets
+        }
+        for result in self.done.values():
+            for strategy, budget, scored in result.records:
+                if (strategy, budget) in records:
+                    records[(strategy, budget)].append(scored)
+        meta = {**self.meta, **summed(self.done.values())}
+        meta["n_conversations"] = self.meta["n_conversations"] - len(self.failed)
+        meta["failed"] = list(self.failed)
+        meta["resumed"] = self.resumed
         out: list[dict[str, Any]] = []
-        for (strategy, budget), records in self.records.items():
-            overall, by_group = aggregate(records, metric_names, groups)
+        for (strategy, budget), pair in records.items():
+            overall, by_group = aggregate(pair, metric_names, listed)
             out.append(
                 {
                     "strategy": strategy,
                     "budget": budget,
                     "overall": overall,
                     breakdown: by_group,
-                    "meta": dict(self.meta),
+                    "meta": dict(meta),
                 }
             )
         return out
+
+    # (metric names, breakdown key, groups listed first; empty: the groups found, sorted)
+    shape: tuple[Sequence[str], str, Sequence[str]] = ((), "by_group", ())
 
 
 def history_tokens(conversation: ConversationIn, count: Callable[[str], int]) -> int:
@@ -256,9 +329,11 @@ def run_locomo(
     limit_conversations: int | None = None,
     progress: bool = True,
     limit_questions: int | None = None,
+    out: Path | None = None,
 ) -> list[dict[str, Any]]:
     """Evaluate ``strategies`` at ``budgets`` on a LoCoMo file; one result per pair
-    (``limit_questions``: the first N scored questions of each conversation)."""
+    (``limit_questions``: the first N scored questions of each conversation; ``out``: write
+    each conversation's results as it finishes and resume from them)."""
     dataset = load(path, "locomo", ReadLimits.of(memory.settings))
     conversations = dataset.conversations[:limit_conversations]
     plan = [(conv, locomo_questions(conv, dataset)[:limit_questions]) for conv in conversations]
@@ -269,18 +344,35 @@ def run_locomo(
         if q.category == ADVERSARIAL_CATEGORY
     )
     meta = {"dataset": "locomo", "n_conversations": len(conversations)}
-    run = _Evaluator(memory, strategies, budgets, {**meta, "skipped_adversarial": adversarial})
+    identity = _identity(path, space_prefix, out, questions=limit_questions)
+    run = _Evaluator(
+        memory, strategies, budgets, {**meta, "skipped_adversarial": adversarial}, identity
+    )
+    categories = list(CATEGORY_NAMES.values())
+    run.shape = (locomo_metric_names(run.llm is not None), "by_category", categories)
+    run.resume([conv.conversation_id for conv in conversations])
+
+    def evaluate(conv: ConversationIn, questions: list[tuple[Question, int]]) -> None:
+        bar.set_description(f"{conv.conversation_id}: ingest")
+        retrievers = run.open_space(conv, dataset, f"{space_prefix}-{conv.conversation_id}")
+        bar.set_description(conv.conversation_id)
+        for question, ignored in questions:
+            run.count(question, ignored)
+            run.ask(retrievers, question, locomo_rank_values)
+            bar.update()
+
     with _progress_bar(sum(len(qs) for _, qs in plan), progress) as bar:
         for conv, questions in plan:
-            bar.set_description(f"{conv.conversation_id}: ingest")
-            retrievers = run.open_space(conv, dataset, f"{space_prefix}-{conv.conversation_id}")
-            bar.set_description(conv.conversation_id)
-            for question, ignored in questions:
-                run.count(question, ignored)
-                run.ask(retrievers, question, locomo_rank_values)
-                bar.update()
-    names = locomo_metric_names(run.llm is not None)
-    return run.results(names, "by_category", list(CATEGORY_NAMES.values()))
+            start = bar.n
+            run.evaluate(conv.conversation_id, lambda: evaluate(conv, questions))  # noqa: B023
+            bar.update(start + len(questions) - bar.n)  # skipped or failed: the rest
+    return run.outcome()
+
+
+def _identity(path: Path, space_prefix: str, out: Path | None, **more: Any) -> dict[str, Any]:
+    """What a resumed run must share with the run that wrote ``out`` (besides the
+    strategies, budgets, presets and settings the evaluator adds)."""
+    return {"file_sha256": file_hash(path), "space_prefix": space_prefix, "out": out, **more}
 
 
 def longmemeval_question(conversation: ConversationIn, dataset: Dataset) -> Question | None:
@@ -308,23 +400,33 @@ def run_longmemeval(
     space_prefix: str = "longmemeval",
     limit_conversations: int | None = None,
     progress: bool = True,
+    out: Path | None = None,
 ) -> list[dict[str, Any]]:
-    """Evaluate on a LongMemEval file: every item is its own haystack, space and question."""
+    """Evaluate on a LongMemEval file: every item is its own haystack, space and question
+    (``out``: write each haystack's results as it finishes and resume from them)."""
     dataset = load(path, "longmemeval", ReadLimits.of(memory.settings))
     conversations = dataset.conversations[:limit_conversations]
-    meta = {"dataset": "longmemeval", "n_conversations": len(conversations)}
-    run = _Evaluator(memory, strategies, budgets, {**meta, "skipped_no_answer_sessions": 0})
-    groups: list[str] = []
+    meta = {
+        "dataset": "longmemeval",
+        "n_conversations": len(conversations),
+        "skipped_no_answer_sessions": 0,
+    }
+    run = _Evaluator(memory, strategies, budgets, meta, _identity(path, space_prefix, out))
+    run.shape = (longmemeval_metric_names(run.llm is not None), "by_question_type", ())
+    run.resume([conv.conversation_id for conv in conversations])
+
+    def evaluate(conv: ConversationIn, question: Question) -> None:
+        session_of = {t.source_id: s.source_id for s in conv.sessions for t in s.turns}
+        retrievers = run.open_space(conv, dataset, f"{space_prefix}-{conv.conversation_id}")
+        run.count(question, 0)
+        run.add("skipped_no_answer_sessions", 0 if question.answer_sessions else 1)
+        run.ask(retrievers, question, longmemeval_rank_scorer(session_of))
+        run.current.groups.append(question.group)
+
     with _progress_bar(len(conversations), progress) as bar:
         for conv in conversations:
             question = longmemeval_question(conv, dataset)
             if question is not None:
-                session_of = {t.source_id: s.source_id for s in conv.sessions for t in s.turns}
-                retrievers = run.open_space(conv, dataset, f"{space_prefix}-{conv.conversation_id}")
-                run.count(question, 0)
-                run.meta["skipped_no_answer_sessions"] += 0 if question.answer_sessions else 1
-                run.ask(retrievers, question, longmemeval_rank_scorer(session_of))
-                groups.append(question.group)
+                run.evaluate(conv.conversation_id, lambda: evaluate(conv, question))  # noqa: B023
             bar.update()
-    names = longmemeval_metric_names(run.llm is not None)
-    return run.results(names, "by_question_type", sorted(set(groups)))
+    return run.outcome()

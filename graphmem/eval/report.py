@@ -84,6 +84,19 @@ def _meta_lines(meta: dict[str, Any]) -> list[str]:
         "",
         _LEGEND,
     ]
+    if meta.get("resumed"):
+        lines += [
+            "",
+            f"{meta['resumed']} of the conversations were evaluated by an earlier run "
+            "with the same settings (resumed from its output directory).",
+        ]
+    failed = meta.get("failed") or []
+    if failed:
+        named = "; ".join(f"{f['conversation']} ({f['error']})" for f in failed)
+        lines += [
+            "",
+            f"**{len(failed)} conversation(s) failed and are not in the scores**: {named}.",
+        ]
     for part, spent in meta.get("llm_usage", {}).items():
         lines += [
             "",

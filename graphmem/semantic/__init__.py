@@ -35,7 +35,7 @@ from graphmem.semantic.extract import (
     offline_facts,
     offline_facts_many,
 )
-from graphmem.semantic.names import entity_id, normalise_name
+from graphmem.semantic.names import entity_id, is_name, names_only, normalise_name
 from graphmem.semantic.projection import SemanticGraph
 from graphmem.semantic.retriever import HippoRagRetriever, RankedPassage
 from graphmem.semantic.settings import SemanticSettings
@@ -54,7 +54,9 @@ __all__ = [
     "batch_passages",
     "batch_speakers",
     "entity_id",
+    "is_name",
     "llm_facts",
+    "names_only",
     "normalise_name",
     "offline_facts",
     "offline_facts_many",

@@ -16,7 +16,7 @@ from graphmem.ingest.writer import session_date_text
 from graphmem.llm import StructuredLLM
 from graphmem.nlp import Triple, analyse_many, extract_triples, keyphrases
 from graphmem.nlp.text import NON_TOPICAL_LABELS
-from graphmem.semantic.names import alnum_length, normalise_name
+from graphmem.semantic.names import is_name, normalise_name
 from graphmem.semantic.prompts import QuadrupleExtraction, quadruple_messages
 from graphmem.turns import render_turn
 
@@ -88,7 +88,7 @@ def batch_speakers(batch: SessionBatch, passages: Sequence[PassageIn]) -> list[s
 
 
 def usable(name: str) -> bool:
-    return alnum_length(normalise_name(name)) > 0
+    return is_name(name)
 
 
 def _unique(names: Sequence[str], skip: set[str]) -> list[str]:

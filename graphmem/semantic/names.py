@@ -4,6 +4,7 @@ and human-readable dates for the text a reader sees. Pure functions, no I/O."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from datetime import date, datetime
 
 from graphmem.ingest.writer import content_id
@@ -27,6 +28,19 @@ def normalise_name(name: str) -> str:
     if common_head:
         words[-1] = _singular(words[-1])
     return " ".join(words).strip(_EDGE_PUNCT)
+
+
+def is_name(name: str) -> bool:
+    """Whether ``name`` names anything: its normalised key holds a letter or a digit, of any
+    script ("Zoë", "東京", "42"). Punctuation, emoji, whitespace and lone symbols ("-", "🙂",
+    "...") normalise to nothing that names. The one rule every design applies: such a
+    phrase never becomes an entity, a character or the end of a fact."""
+    return any(ch.isalnum() for ch in normalise_name(name))
+
+
+def names_only(names: Iterable[str]) -> list[str]:
+    """``names`` without the ones that name nothing (``is_name``), in order."""
+    return [name for name in names if is_name(name)]
 
 
 def entity_id(key: str) -> str:

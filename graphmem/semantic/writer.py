@@ -15,7 +15,7 @@ Rules (see docs/semantic.md):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -25,7 +25,15 @@ from graphmem.builders.base import BuildContext
 from graphmem.ingest.writer import content_id
 from graphmem.overfetch import label_totals
 from graphmem.semantic.extract import PassageFacts, usable
-from graphmem.semantic.names import alnum_length, entity_id, head_noun, human_date, normalise_name
+from graphmem.semantic.names import (
+    alnum_length,
+    entity_id,
+    head_noun,
+    human_date,
+    is_name,
+    names_only,
+    normalise_name,
+)
 from graphmem.semantic.projection import SemanticGraph
 from graphmem.semantic.settings import SemanticSettings
 
@@ -44,6 +52,8 @@ class Resolution:
     counts: dict[str, int] = field(default_factory=dict)
 
     def of(self, name: str) -> str:
+        """The entity of a phrase of the batch; KeyError for one the layer does not keep
+        (a phrase that names nothing, ``names.is_name``)."""
         return self.ids[normalise_name(name)]
 
 
@@ -170,6 +180,8 @@ class SemanticWriter:
 
     def write(self, facts: Sequence[PassageFacts], speakers: Sequence[str]) -> Resolution:
         """Entities, aliases, synonyms, facts, mentions and speaker links of one batch."""
+        facts = [_named(pf) for pf in facts]
+        speakers = names_only(speakers)
         res = self.resolve([*speakers, *(n for pf in facts for n in pf.names())])
         store, space = self.ctx.store, self.ctx.space
         offline_only = _fallback_keys(facts, speakers)
@@ -248,6 +260,14 @@ class SemanticWriter:
         for row, vector in zip(rows, vectors, strict=True):
             row["embedding"] = vector.tolist()
         return rows
+
+
+def _named(pf: PassageFacts) -> PassageFacts:
+    """``pf`` without the quadruples one of whose ends names nothing and without such
+    mentions: a design hands over whatever its extractor (or LLM) found, and "-" or an
+    emoji must end neither in an entity nor in a lookup that fails."""
+    quads = [q for q in pf.quadruples if is_name(q.subject) and is_name(q.object)]
+    return replace(pf, quadruples=quads, mentions=names_only(pf.mentions))
 
 
 def _fallback_keys(facts: Sequence[PassageFacts], speakers: Sequence[str]) -> set[str]:

@@ -131,6 +131,8 @@ def test_locomo_counts_skip_category_5_and_bad_evidence(
             "ignored_evidence_ids": 2,  # D9:99 and D7:7 name no stored turn
             "skipped_no_evidence": 1,  # the Toronto question had only D7:7
             "llm": None,
+            "failed": [],  # conversations that failed (none)
+            "resumed": 0,  # conversations read from an earlier run's --out (none)
         }
 
 

@@ -36,6 +36,7 @@ from graphmem.embed import Embedder
 from graphmem.errors import LLMItemError
 from graphmem.ingest.writer import content_id
 from graphmem.llm import Message, StructuredLLM, attempt
+from graphmem.semantic import is_name
 
 T = TypeVar("T", bound=BaseModel)
 RECENT = 4  # turns of recent context the binding prompt shows (the paper: "short")
@@ -109,7 +110,9 @@ class LLMMind:
             if not members:
                 continue
             story = Story(
-                id=content_id("narrative", members[0].id), headline=draft.topic, owner=draft.owner
+                id=content_id("narrative", members[0].id),
+                headline=draft.topic,
+                owner=_owner(draft.owner, members[0]),
             )
             story.items = members
             story.last_bound = max(e.step for e in members)
@@ -170,7 +173,8 @@ class LLMMind:
                 bindings.append(Binding(excerpt, created[topic]))
             else:
                 created[topic] = content_id("narrative", excerpt.id)
-                bindings.append(Binding(excerpt, None, d.topic.strip() or "untitled", d.owner))
+                topic_text = d.topic.strip() or "untitled"
+                bindings.append(Binding(excerpt, None, topic_text, _owner(d.owner, excerpt)))
         if not bindings:
             raise LLMItemError("amory binding: no decision names a message of the pair")
         return bindings
@@ -221,11 +225,19 @@ class LLMMind:
                 story.id,
             )
             for f in out.facts
-            if 0 <= f.item < len(window) and f.subject and f.predicate and f.object
+            if 0 <= f.item < len(window)
+            and is_name(f.subject)
+            and f.predicate.strip()
+            and is_name(f.object)
         ]
         if out.facts and not facts:
             raise LLMItemError("amory semanticization: no fact names an item as a triple")
         return facts
+
+
+def _owner(named: str, excerpt: Excerpt) -> str:
+    """The owner the answer names, or the excerpt's speaker when it names nobody ("-")."""
+    return named if is_name(named) else excerpt.speaker
 
 
 def _valid_blocks(subs: Sequence[prompts.SubstoryOut], n: int) -> list[SubplotDraft]:

@@ -32,6 +32,7 @@ from graphmem.designs.amory.timeline import (
 from graphmem.embed import Embedder
 from graphmem.ingest.writer import content_id
 from graphmem.nlp import extract_triples
+from graphmem.semantic import is_name
 
 _MAX_CHARACTERS = 6
 
@@ -56,7 +57,9 @@ def headline_of(excerpts: Sequence[Excerpt], size: int, speakers: set[str]) -> s
 def characters_of(story: Story) -> list[str]:
     """Speakers by excerpt count, then people the excerpts mention, by count."""
     speakers = Counter(e.speaker for e in story.items)
-    mentioned = Counter(p for e in story.items for p in set(e.persons) if p not in speakers)
+    mentioned = Counter(
+        p for e in story.items for p in set(e.persons) if p not in speakers and is_name(p)
+    )
     # A name seen once is as likely a tagging slip as a character.
     recurring = [p for p, n in mentioned.most_common() if n > 1]
     ordered = [s for s, _ in speakers.most_common()] + recurring
@@ -178,7 +181,7 @@ class OfflineMind:
         out: list[SideFact] = []
         for triple in extract_triples(excerpt.raw, excerpt.speaker, excerpt.ts):
             words = [w for w in triple.object.lower().split() if len(w) > 2]
-            if not words or all(w in known for w in words):
+            if not words or all(w in known for w in words) or not is_name(triple.subject):
                 continue
             out.append(
                 SideFact(

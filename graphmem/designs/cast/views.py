@@ -26,6 +26,7 @@ from spacy.tokens import Doc, Span
 
 from graphmem.builders.base import SessionBatch
 from graphmem.ingest.writer import content_id, session_date_text
+from graphmem.semantic.names import names_only
 
 Vector = npt.NDArray[np.float32]
 PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
@@ -196,7 +197,9 @@ def build_views(
         for centre, window in zip(messages, windows(messages, w), strict=True):
             names = [m.speaker for m in window]
             if mentions:
-                names += [p for m in window for p in resolver.mentioned(docs[m.passage_id])]
+                # Persons a message names; never a phrase that names nothing (is_name).
+                found_persons = (p for m in window for p in resolver.mentioned(docs[m.passage_id]))
+                names += names_only(found_persons)
             found = places(docs[centre.passage_id])
             out.append(
                 ViewDraft(

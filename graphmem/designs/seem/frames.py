@@ -22,7 +22,13 @@ from graphmem.llm import StructuredLLM
 from graphmem.nlp import Triple, annotate, first_person_to_name, is_contentless, render
 from graphmem.nlp.text import NON_TOPICAL_LABELS, is_content_token
 from graphmem.semantic.extract import PassageIn
-from graphmem.semantic.names import head_noun, human_date, human_datetime, normalise_name
+from graphmem.semantic.names import (
+    head_noun,
+    human_date,
+    human_datetime,
+    names_only,
+    normalise_name,
+)
 
 _LOCATION_LABELS = frozenset({"GPE", "LOC", "FAC"})
 _CAUSE = re.compile(r"\b(?:because(?:\s+of)?|since|so\s+that|due\s+to)\s+(.+)$", re.IGNORECASE)
@@ -122,7 +128,7 @@ def _offline_event(doc: Doc, triple: Triple, speaker: str) -> EventSlots:
     sent = _sentence_for(doc, triple)
     persons = [e.text for e in sent.ents if e.label_ == "PERSON"]
     places = [e.text for e in sent.ents if e.label_ in _LOCATION_LABELS]
-    participants = list(dict.fromkeys([triple.subject, *persons])) or [speaker]
+    participants = list(dict.fromkeys(names_only([triple.subject, *persons]))) or [speaker]
     return EventSlots(
         participants=participants,
         action=f"{triple.subject} {triple.relation} {triple.object}",
@@ -177,7 +183,8 @@ def offline_frame(
         statements.append(statement)
         turn_events = [_offline_event(doc, t, passage.speaker) for t in found]
         events += turn_events or _fallback_event(doc, statement, passage.speaker)
-        people += [passage.speaker] + [e.text for e in doc.ents if e.label_ == "PERSON"]
+        persons = names_only(e.text for e in doc.ents if e.label_ == "PERSON")
+        people += [passage.speaker, *persons]
         topics |= _doc_topics(doc, speakers)
     start, end = passages[0].ts, passages[-1].ts
     return FrameDraft(
@@ -207,7 +214,8 @@ def llm_frames(
     for window, answer in zip(windows, answers, strict=True):
         participants = list(
             dict.fromkeys(
-                [p.speaker for p in window] + [n for e in answer.events for n in e.participants]
+                [p.speaker for p in window]
+                + names_only(n for e in answer.events for n in e.participants)
             )
         )
         places = [e.location for e in answer.events if e.location]
@@ -215,7 +223,10 @@ def llm_frames(
             FrameDraft(
                 passage_ids=[p.id for p in window],
                 summary=answer.summary.strip(),
-                events=answer.events[:max_events],
+                events=[
+                    e.model_copy(update={"participants": names_only(e.participants)})
+                    for e in answer.events[:max_events]
+                ],
                 participants=participants,
                 topics=sorted(_name_topics(participants + places, speakers)),
                 start=window[0].ts,
