@@ -159,11 +159,11 @@ _READ_ONLY = frozenset({"query", "ask", "stats", "spaces", "profile", "doctor", 
 def _in_words_of_the_command(exc: GraphmemError) -> GraphmemError:
     """A lost server's hint as it applies to the running command (the store's own speaks
     of reads and ingests alike)."""
-    ctx = click.get_current_context(silent=True)
-    path = ctx.command_path.split() if ctx is not None else []
-    command = path[1] if len(path) > 1 else ""
     if not isinstance(exc, ServerLostError):
         return exc
+    ctx = click.get_current_context(silent=True)
+    path = ctx.command_path.split() if ctx is not None else []
+    command = path[1] if len(path) > 1 else ""  # `graphmem eval locomo`: eval
     if command in _RERUNS:
         return exc.rerun_as(_AGAIN + _RERUNS[command])
     if command in _READ_ONLY:

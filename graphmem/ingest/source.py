@@ -189,7 +189,10 @@ class Source:
             yield number, self._decode(self._sized(raw, number), start, f"line {number}")
 
     def _sized(self, raw: bytes, number: int) -> bytes:
-        if len(raw) > self._limits.max_record_bytes:
+        """``raw`` when the line, its end (``\\n`` or ``\\r\\n``) left out, fits the limit."""
+        content = raw[:-1] if raw.endswith(b"\n") else raw
+        content = content[:-1] if content.endswith(b"\r") else content
+        if len(content) > self._limits.max_record_bytes:
             raise InputError(
                 f"longer than the {self._limits.max_record_bytes:,} bytes {_RECORD_LIMIT} "
                 "allows for one line",
@@ -200,9 +203,9 @@ class Source:
         return raw
 
     def _line(self) -> bytes:
-        """The next line from the stream (or the pending bytes), at most one byte longer
-        than a record may be; consumes it from ``_pending`` only."""
-        cap = self._limits.max_record_bytes + 1
+        """The next line from the stream (or the pending bytes), at most a record and its
+        ``\\r\\n`` long; consumes it from ``_pending`` only."""
+        cap = self._limits.max_record_bytes + 2
         end = self._pending.find(b"\n", 0, cap)
         if end >= 0 or len(self._pending) >= cap:
             cut = end + 1 if end >= 0 else cap

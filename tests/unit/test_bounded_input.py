@@ -92,6 +92,24 @@ def test_a_jsonl_line_beyond_the_record_limit_names_the_line(tmp_path: Path) -> 
     assert load(path, limits=ReadLimits(max_record_bytes=len(long_line) + 1)).turn_count() == 3
 
 
+@pytest.mark.parametrize("end", ["\n", "\r\n"])
+@pytest.mark.parametrize("last_end", [True, False])
+def test_a_line_of_exactly_the_limit_is_read(tmp_path: Path, end: str, last_end: bool) -> None:
+    """The limit counts the line without its end; line numbers stay right at the edge."""
+    lines = [_line(id="m1"), _line(id="m2")]
+    limit = len(lines[0])
+    path = tmp_path / "chat.jsonl"
+    path.write_bytes(
+        (end.join([*lines, '{"conversation": 5}']) + (end if last_end else "")).encode()
+    )
+    with pytest.raises(InputError) as caught:
+        load(path, limits=ReadLimits(max_record_bytes=limit))
+    assert (caught.value.record, caught.value.field) == ("line 3", "conversation")
+    with pytest.raises(InputError, match="GRAPHMEM_MAX_RECORD_BYTES") as caught:
+        load(path, limits=ReadLimits(max_record_bytes=limit - 1))
+    assert caught.value.record == "line 1"
+
+
 def test_the_record_limit_is_per_line_not_per_document(tmp_path: Path) -> None:
     """A LoCoMo file is one JSON document, often on one line: only the file limit holds."""
     one_line = tmp_path / "locomo.json"
