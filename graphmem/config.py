@@ -58,6 +58,11 @@ class Settings(BaseSettings):
     http_port: int = 7474
     heap_size: str = "2g"
     pagecache_size: str = "1g"
+    # Per-transaction memory limit of the local server (db.memory.transaction.max): a query
+    # whose operators (sort, collect, distinct, joins) grow past it fails alone instead of
+    # filling the heap shared with every other transaction. Ingest's write transactions
+    # stay far below it (docs/reliability.md).
+    transaction_memory_max: str = "512m"
     start_timeout_s: float = 180.0
     java: str = "java"
     mvn: str = "mvn"
