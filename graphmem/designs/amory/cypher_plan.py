@@ -50,6 +50,8 @@ _EXPANDS = frozenset(
         "Expand(Into)", "OptionalExpand(Into)", "VarLengthExpand(Into)",
     }
 )  # fmt: skip
+# Every planner variant of these (pruning, breadth-first, into) is an expand too.
+_EXPAND_KINDS = ("VarLengthExpand(", "BFSPruningVarLengthExpand(")
 # What may stand between a node's source and the filter that confines it: they only add
 # rows or drop them, and read no property.
 _PASS_THROUGH = frozenset({"Filter", "CacheProperties"}) | _EXPANDS
@@ -160,7 +162,7 @@ class PlanChecker:
                 raise PlanRefused(f"unrecognised {op.name} detail: {op.details}")
             where = conjuncts(found[3] or "")
             return [_Node(found[1], op, self._allowed([found[2]]), "space = $space" in where)]
-        if op.name in _EXPANDS:
+        if op.name in _EXPANDS or op.name.startswith(_EXPAND_KINDS):
             return self._expand(op)
         raise PlanRefused(f"operator {op.name} is not allowed")
 
@@ -213,7 +215,7 @@ class PlanChecker:
         for above in ancestors:
             if node.confined and node.labels:
                 break
-            if above.name not in _PASS_THROUGH:
+            if above.name not in _PASS_THROUGH and not above.name.startswith(_EXPAND_KINDS):
                 break
             if above.name == "Filter":
                 self._learn(node, conjuncts(above.details))
