@@ -71,6 +71,7 @@ HEAVY = st.sampled_from(
     ["RETURN reduce(s = 0, x IN range(1, {n}) | s + x) AS id",
      "UNWIND range(1, {n}) AS x RETURN count(x) AS id", "RETURN size(range(1, {n})) AS id",
      "RETURN size([x IN range(1, {n}) | x]) AS id", "RETURN [x IN $names WHERE x > $space] AS id",
+     GOOD + "RETURN [x IN collect(f) | [y IN collect(f) | y.text]] AS id",
      _DOUBLE, "RETURN size(replace($space, left($space, 0), $space)) AS id",
      "RETURN any(x IN range(1, {n}) WHERE x < 0) AS id",
      "RETURN size(apoc.coll.fill($space, {n})) AS id",

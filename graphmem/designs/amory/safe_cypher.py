@@ -9,7 +9,8 @@ Layers:
    parameters. Refused outright because they compute without bound inside one row, where
    the server's transaction timeout is not checked: ``+`` (string and list growth), any
    function off a short allow-list (``range``, ``reduce``, ``replace``, ``any``, namespaced
-   ``apoc.*``/``gds.*``/``db.*`` ...), list comprehensions, numbers past 1,000,000; and the
+   ``apoc.*``/``gds.*``/``db.*`` ...), list comprehensions and predicates (``any`` ...) over
+   anything but a parameter, numbers past 1,000,000; and the
    keywords of writes, procedures and administration.
 2. The plan (``cypher_plan``): Neo4j's own ``EXPLAIN`` of the query must be read-only and
    pass ``PlanChecker``: allowed operators only, every node on an allowed label and
@@ -86,6 +87,9 @@ _FUNCTIONS = frozenset(
         "left", "right", "substring", "split", "type",
     }
 )  # fmt: skip
+# List predicates, allowed over a parameter only: the caller's short list bounds them, where
+# over a collected list they nest into a loop the timeout cannot stop.
+_OVER_PARAMETER = frozenset({"any", "all", "none", "single"})
 _MAX_LENGTH = 2000
 _MAX_NUMBER = 1_000_000
 _MAX_HOPS = 3
@@ -133,8 +137,8 @@ def _check_token(toks: list[tuple[str, str]], i: int, policy: Policy) -> None:
         raise CypherRefused(f"unknown parameter {word}")
     if kind == "number" and float(word) > _MAX_NUMBER:
         raise CypherRefused(f"number {word} is larger than {_MAX_NUMBER}")
-    if kind == "punct" and word == "[" and i + 2 < len(toks) and toks[i + 2][1].upper() == "IN":
-        raise CypherRefused("no list comprehensions")
+    if kind == "punct" and word == "[" and _iterates(toks, i + 1) is False:
+        raise CypherRefused("no list comprehensions but over a parameter")
     if kind != "name" or before == ".":
         if kind == "name" and after == "(":
             raise CypherRefused(f"namespaced function {word} is not allowed")
@@ -142,8 +146,18 @@ def _check_token(toks: list[tuple[str, str]], i: int, policy: Policy) -> None:
     if word.upper() in _BANNED_WORDS:
         raise CypherRefused(f"{word} is not allowed in a read-only query")
     function = after == "(" and before != ":" and word.upper() not in _BEFORE_PAREN
+    if function and word.lower() in _OVER_PARAMETER and _iterates(toks, i + 2):
+        return  # any(x IN $names WHERE ...): bounded by the caller's list
     if function and word.lower() not in _FUNCTIONS:
         raise CypherRefused(f"function {word} is not allowed")
+
+
+def _iterates(toks: list[tuple[str, str]], i: int) -> bool | None:
+    """Whether ``x IN $param`` starts at ``i``: True; ``x IN`` something else: False;
+    no ``x IN`` there: None."""
+    if i + 1 >= len(toks) or toks[i][0] != "name" or toks[i + 1][1].upper() != "IN":
+        return None
+    return i + 2 < len(toks) and toks[i + 2][0] == "param"
 
 
 def check(query: str, policy: Policy) -> str:
