@@ -163,3 +163,18 @@ def test_the_read_transaction_refuses_a_write_on_its_own(
             POLICY,
         )
     assert spaces.digest(store) == before
+
+
+def test_a_server_error_does_not_quote_stored_values(store: GraphStore, spaces: Spaces) -> None:
+    """A type error's message quotes the value it met (a fact's text here); the runner
+    reports its code only."""
+    with store.driver.session(database=store.database) as session, pytest.raises(Exception) as raw:
+        session.run(
+            "MATCH (f:Fact {space: $space}) RETURN left(f.text, f.text) AS id", space=spaces.asker
+        ).consume()
+    assert "alpha fact" in str(raw.value)  # the message the runner must not pass on
+    verdict = attempt(
+        store, spaces, "MATCH (f:Fact {space: $space}) RETURN left(f.text, f.text) AS id"
+    )
+    assert verdict.kind == "failed" and "TypeError" in verdict.message
+    assert "alpha" not in verdict.message

@@ -245,6 +245,7 @@ def test_a_filtered_read_query_passes() -> None:
         ("RETURN shortestPath((a)-[*]-(b)) AS id", "shortestPath"),
         ("MATCH (f:Fact {space: $space}) RETURN f.id LIMIT 100000000", "larger"),
         ("CYPHER runtime=slotted MATCH (f:Fact {space: $space}) RETURN f.id", "CYPHER"),
+        ("RETURN {a: replace($space, left($space, 0), $space)} AS id", "function replace"),
         ("", "empty"),
     ],
 )

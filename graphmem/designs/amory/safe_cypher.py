@@ -145,7 +145,7 @@ def _check_token(toks: list[tuple[str, str]], i: int, policy: Policy) -> None:
         return  # a property name
     if word.upper() in _BANNED_WORDS:
         raise CypherRefused(f"{word} is not allowed in a read-only query")
-    function = after == "(" and before != ":" and word.upper() not in _BEFORE_PAREN
+    function = after == "(" and word.upper() not in _BEFORE_PAREN
     if function and word.lower() in _OVER_PARAMETER and _iterates(toks, i + 2):
         return  # any(x IN $names WHERE ...): bounded by the caller's list
     if function and word.lower() not in _FUNCTIONS:
@@ -202,6 +202,12 @@ def _fetch(tx: neo4j.Transaction, text: str, values: dict[str, Any], cap: int) -
     return Outcome(rows, False)
 
 
+# Errors whose message quotes the query, never a stored value (a type error's does).
+_QUOTES_THE_QUERY_ONLY = frozenset(
+    {"Neo.ClientError.Statement.SyntaxError", "Neo.ClientError.Statement.SemanticError"}
+)
+
+
 def _failure(exc: Neo4jError, policy: Policy) -> CypherFailed:
     """The server's error, said without its message past syntax errors: a message can
     quote a stored value."""
@@ -210,7 +216,7 @@ def _failure(exc: Neo4jError, policy: Policy) -> CypherFailed:
         return CypherFailed(f"the query ran past its {policy.timeout_s:g} s limit ({code})")
     if "Memory" in code:
         return CypherFailed(f"the query ran past the server's memory limit ({code})")
-    if code.startswith("Neo.ClientError.Statement."):
+    if code in _QUOTES_THE_QUERY_ONLY:
         return CypherFailed(f"the server refused the query: {exc.message or code}")
     return CypherFailed(f"the server failed the query ({code})")
 
