@@ -63,6 +63,11 @@ class Settings(BaseSettings):
     # Passed to the JVM (-Xmx) and neo4j.conf as they are: a size such as 512m or 2g.
     heap_size: str = Field(default="2g", pattern=_SIZE)
     pagecache_size: str = Field(default="1g", pattern=_SIZE)
+    # Per-transaction memory limit of the local server (db.memory.transaction.max): a query
+    # whose operators (sort, collect, distinct, joins) grow past it fails alone instead of
+    # filling the heap shared with every other transaction. Ingest's write transactions
+    # stay far below it (docs/reliability.md).
+    transaction_memory_max: str = Field(default="512m", pattern=_SIZE)
     start_timeout_s: float = Field(default=180.0, gt=0)
     java: str = "java"
     mvn: str = "mvn"

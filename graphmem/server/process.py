@@ -94,6 +94,7 @@ def render_conf(settings: Settings, lay: Layout, runtime: Runtime) -> str:
             f"server.memory.heap.initial_size={settings.heap_size}",
             f"server.memory.heap.max_size={settings.heap_size}",
             f"server.memory.pagecache.size={settings.pagecache_size}",
+            f"db.memory.transaction.max={settings.transaction_memory_max}",
             f"server.directories.data={lay.data}",
             f"server.directories.logs={lay.logs}",
             f"server.directories.run={lay.run}",

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from graphmem.designs.amory.config import AmorySettings
+from graphmem.designs.amory.cypher_plan import conjuncts
 from graphmem.designs.amory.llm import _valid_blocks
 from graphmem.designs.amory.offline import OfflineMind, characters_of, headline_of
 from graphmem.designs.amory.prompts import SubstoryOut
@@ -206,6 +207,12 @@ GOOD = (
 
 def test_a_filtered_read_query_passes() -> None:
     assert check(GOOD + ";", POLICY) == GOOD
+    assert check("MATCH(f:Fact {space:$space}) RETURN count(f) AS id", POLICY)
+    over_names = (
+        "MATCH (f:Fact {space: $space}) WHERE any(n IN $names WHERE f.text CONTAINS n) "
+        "RETURN [n IN $names | toLower(n)] AS id"
+    )
+    assert check(over_names, POLICY) == over_names
 
 
 @pytest.mark.parametrize(
@@ -216,30 +223,48 @@ def test_a_filtered_read_query_passes() -> None:
         ("MATCH (f:Fact {space: $space}) DETACH DELETE f", "DETACH"),
         ("MERGE (e:Entity {space: $space}) RETURN e", "MERGE"),
         ("CALL db.labels() YIELD label RETURN label", "CALL"),
-        ("MATCH (f:Fact {space: $space}) RETURN apoc.text.join([f.id], $space)", "apoc"),
-        ("MATCH (f:Fact {space: $space}) RETURN gds.version()", "gds"),
-        ("CALL dbms.components()", "CALL"),
+        ("MATCH (f:Fact {space: $space}) RETURN apoc.text.join([f.id], $space)", "namespaced"),
+        ("MATCH (f:Fact {space: $space}) RETURN gds.version()", "namespaced"),
         ("LOAD CSV FROM $space AS row RETURN row", "LOAD"),
-        ("MATCH (p:Passage {space: $space}) RETURN p.text", "Passage"),
-        ("MATCH (f:Fact {space: $space})-[:FROM]->(g:Fact {space: $space}) RETURN g", "FROM"),
-        ("MATCH (f:Fact {space: $space})-[:SUBJECT]->(e) RETURN e.id", "no label"),
-        ("MATCH (f:Fact) RETURN f.id AS id", "space"),
-        ("MATCH (f:Fact {space: 'other'}) RETURN f.id AS id", "quoted"),
-        ("MATCH (n) WHERE n.space = $space RETURN n.id AS id", "no label"),
+        ("MATCH (f:Fact {space: 'other'}) RETURN f.id AS id", "quotes"),
         ("MATCH (f:Fact {space: $space}) RETURN f.id AS id; MATCH (n) DELETE n", "one statement"),
         ("MATCH (f:Fact {space: $space}) // hidden\nRETURN f.id", "comments"),
-        ("MATCH (f:`Fact` {space: $space}) RETURN f.id", "quoted"),
+        ("MATCH (f:Fact {space: $space}) /* x */ RETURN f.id", "comments"),
+        ("MATCH (f:`Fact` {space: $space}) RETURN f.id", "backticks"),
         ("MATCH (f:Fact {space: $space}) RETURN f.id AS id, $secret AS s", "parameter"),
-        (
-            "MATCH (a:Entity {space: $space})-[:SYNONYM*]-(b:Entity {space: $space}) RETURN b.id",
-            "bounded",
-        ),
+        ("MATCH (f:F\u0430ct {space: $space}) RETURN f.id", "non-ASCII"),
+        ("MATCH (f:Fact {space: $space})\u00a0RETURN f.id", "non-ASCII"),
+        ("RETURN reduce(s = 0, x IN range(1, 9) | s + x) AS id", "reduce"),
+        ("UNWIND range(1, 9) AS x RETURN x", "range"),
+        ("MATCH (f:Fact {space: $space}) RETURN [x IN collect(f) | x.id] AS id", "list"),
+        ("RETURN size($space + $space) AS id", "grows"),
+        ("MATCH (n:%) RETURN n", "label wildcards"),
+        ("RETURN replace($space, $space, $space) AS id", "replace"),
+        ("MATCH (f:Fact {space: $space}) RETURN any(x IN collect(f) WHERE true)", "function any"),
+        ("MATCH p = SHORTEST 1 (a:Entity {space: $space})--+(b) RETURN p", "SHORTEST"),
+        ("RETURN shortestPath((a)-[*]-(b)) AS id", "shortestPath"),
+        ("MATCH (f:Fact {space: $space}) RETURN f.id LIMIT 100000000", "larger"),
+        ("CYPHER runtime=slotted MATCH (f:Fact {space: $space}) RETURN f.id", "CYPHER"),
+        ("RETURN {a: replace($space, left($space, 0), $space)} AS id", "function replace"),
         ("", "empty"),
     ],
 )
-def test_the_policy_refuses(query: str, reason: str) -> None:
+def test_the_token_check_refuses(query: str, reason: str) -> None:
     with pytest.raises(CypherRefused, match=reason):
         check(query, POLICY)
+
+
+def test_conjuncts_open_parentheses_and_keep_or_whole() -> None:
+    assert conjuncts("(e.space = $space AND e.name = $names[0]) AND e:Entity") == [
+        "e.space = $space",
+        "e.name = $names[0]",
+        "e:Entity",
+    ]
+    assert conjuncts("e.space = $space OR true") == ["e.space = $space OR true"]
+    assert conjuncts("NOT (a.x = $space AND a.space = $space)") == [
+        "NOT (a.x = $space AND a.space = $space)"
+    ]
+    assert conjuncts("(a.space = $space) OR (b.x = 1)") == ["(a.space = $space) OR (b.x = 1)"]
 
 
 # --- memory coverage and context compression ---------------------------------------------------
