@@ -28,7 +28,7 @@ from neo4j.graph import Node, Path, Relationship
 from graphmem.catalog import Statement, statement
 from graphmem.config import Settings
 from graphmem.credentials import read_password
-from graphmem.errors import CatalogError, ConfigError, ServerError
+from graphmem.errors import CatalogError, ConfigError, GraphmemError, ServerError
 
 T = TypeVar("T")
 
@@ -115,8 +115,9 @@ def open_driver(conn: Connection) -> neo4j.Driver:
         raise ConfigError(f"NEO4J_URI {conn.uri!r} is not usable: {exc}") from None
 
 
-def driver_error(exc: Exception, uri: str) -> ServerError:
-    """One clean ServerError (exit code 4) for a driver or server failure."""
+def driver_error(exc: Exception, uri: str) -> GraphmemError:
+    """One clean error for a driver or server failure: a ServerError (exit code 4), or a
+    GraphmemError (exit code 1) for a statement the server refuses whatever its state."""
     if isinstance(exc, AuthError) or (
         isinstance(exc, Neo4jError) and (exc.code or "").startswith("Neo.ClientError.Security")
     ):
@@ -137,6 +138,14 @@ def driver_error(exc: Exception, uri: str) -> ServerError:
         )
     if isinstance(exc, TransientError):
         return ServerError(f"Neo4j stayed busy after retries: {exc.message}", hint=_RERUN)
+    if isinstance(exc, Neo4jError) and (exc.code or "").startswith("Neo.ClientError."):
+        # The statement itself was refused (syntax, a procedure's argument, a limit such as
+        # Lucene's clause count): the same statement fails the same way again, so this is
+        # not exit 4, whose errors a rerun can get past.
+        return GraphmemError(
+            f"Neo4j refused a statement ({exc.code}): {exc.message}",
+            hint="a permanent error, not the server's state: rerunning gives the same error",
+        )
     if isinstance(exc, Neo4jError):
         return ServerError(f"Neo4j rejected a statement ({exc.code}): {exc.message}")
     return ServerError(f"Neo4j driver error: {type(exc).__name__}: {exc}")

@@ -1,14 +1,17 @@
-"""Baseline retrievers over passages: dense (vector index), fulltext (Lucene BM25) and
-hybrid (reciprocal rank fusion of the two)."""
+"""Baseline retrievers over passages: dense (vector index), fulltext (BM25 over the space's
+turns) and hybrid (reciprocal rank fusion of the two)."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from pydantic import BaseModel
 
 from graphmem.overfetch import SpaceTotals
 from graphmem.retrieval.base import Hit, PassageRef, RetrievalContext, SearchRetriever
+from graphmem.retrieval.bm25 import SpaceBM25
+from graphmem.retrieval.exact import Versioned
 from graphmem.rows import read_typed
 
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
@@ -103,29 +106,52 @@ class DenseRetriever(SearchRetriever):
         return _hits(rows, self.name, "vector index passage_embedding")
 
 
+@dataclass(frozen=True)
+class TurnIndex:
+    """One read of a space's turns and their BM25 index."""
+
+    passages: list[PassageRef]
+    bm25: SpaceBM25
+
+
 class FulltextRetriever(SearchRetriever):
+    """BM25 over the space's own turns (``graphmem.retrieval.bm25``): text, caption and
+    speaker, as the ``passage_search`` full-text index holds them, scored with this space's
+    statistics (text and caption smoothed towards a fixed English background), so no other
+    space moves its ranking. The index is built in memory from one read of the space's
+    turns and read again when ``retrieval.passage_version`` changes."""
+
     name = "fulltext"
 
     def __init__(self, ctx: RetrievalContext, config: object = None) -> None:
         super().__init__(ctx)
-        self._totals = SpaceTotals(ctx.store, ctx.space)
+        self._prior = ctx.settings.fulltext_background_docs
+        self._turns = Versioned.of(ctx, "retrieval.passage_version", self._load)
+
+    def refresh(self) -> None:
+        self._turns.forget()
+
+    def prepare(self) -> None:
+        self._turns.get()
+
+    def _load(self) -> TurnIndex:
+        rows = self.ctx.store.read("retrieval.space_passages", space=self.ctx.space)
+        passages = [PassageRef.from_row(row["passage"]) for row in rows]
+        fields: dict[str, list[str | None]] = {
+            "text": [p.text for p in passages],
+            "caption": [p.caption for p in passages],
+            "speaker": [p.speaker for p in passages],
+        }
+        bm25 = SpaceBM25(fields, english=("text", "caption"), prior_docs=self._prior)
+        return TurnIndex(passages=passages, bm25=bm25)
 
     def search(self, query: str, k: int) -> list[Hit]:
-        rows = self._totals.search(
-            "Passage",
-            k,
-            lambda fetch: read_typed(
-                self.ctx.store,
-                "retrieval.fulltext_passages",
-                ScoredPassage,
-                space=self.ctx.space,
-                query=space_lucene_query(self.ctx.space, query),
-                k=k,
-                fetch=fetch,
-            ),
-            exhaustive=False,
-        )
-        return _hits(rows, self.name, "full-text index passage_search (BM25)")
+        turns = self._turns.get()
+        rows = [
+            ScoredPassage(passage=turns.passages[i], score=score)
+            for i, score in turns.bm25.top(query, k)
+        ]
+        return _hits(rows, self.name, "BM25 over the space's turns")
 
 
 def rrf(rankings: list[list[Hit]], strategy: str, k: int = 60) -> list[Hit]:
@@ -156,6 +182,12 @@ class HybridRetriever(SearchRetriever):
         super().__init__(ctx)
         self._dense = DenseRetriever(ctx)
         self._fulltext = FulltextRetriever(ctx)
+
+    def refresh(self) -> None:
+        self._fulltext.refresh()
+
+    def prepare(self) -> None:
+        self._fulltext.prepare()
 
     def search(self, query: str, k: int) -> list[Hit]:
         dense = self._dense.search(query, k)
