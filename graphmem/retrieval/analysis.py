@@ -6,15 +6,16 @@ index would have produced, so the scores stay comparable with Lucene's: a word-b
 tokenizer (an approximation of Unicode's word segmentation, as ``StandardTokenizer``
 applies it: letters and digits joined across an apostrophe, a full stop or a colon, digits
 across a comma), English possessives removed, lower case, Lucene's 33 English stop words
-removed, Porter's original stemmer (NLTK's ``ORIGINAL_ALGORITHM`` mode; like Lucene's, it
-leaves words of one or two letters alone).
+removed, Porter's original stemmer (Snowball's ``porter`` through PyStemmer, a C extension
+that imports in milliseconds where NLTK's takes seconds; like Lucene's, it leaves words of
+one or two letters alone).
 """
 
 from __future__ import annotations
 
 import re
 
-from nltk.stem.porter import PorterStemmer  # type: ignore[import-untyped]
+import Stemmer
 
 # Lucene's EnglishAnalyzer.ENGLISH_STOP_WORDS_SET.
 STOP_WORDS = frozenset(
@@ -64,13 +65,13 @@ class EnglishAnalyzer:
     are remembered per analyzer."""
 
     def __init__(self) -> None:
-        self._stemmer = PorterStemmer(mode=PorterStemmer.ORIGINAL_ALGORITHM)
+        self._stemmer = Stemmer.Stemmer("porter")
         self._stems: dict[str, str] = {}
 
     def _stem(self, word: str) -> str:
         found = self._stems.get(word)
         if found is None:
-            found = word if len(word) <= 2 else self._stemmer.stem(word, to_lowercase=False)
+            found = word if len(word) <= 2 else str(self._stemmer.stemWord(word))
             self._stems[word] = found
         return found
 
