@@ -18,11 +18,20 @@ _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
 _LUCENE_OPERATORS = re.compile(r"\b(AND|OR|NOT|TO)\b")
 
 
+# Lucene refuses a query of more than 1,024 clauses (TooManyClauses), and
+# space_lucene_query spends 4 per term (a group of three fields) plus 2: the first 250
+# words of a question are searched, the rest left out. Retrieval itself ranks in memory
+# (graphmem.retrieval.bm25); these queries serve ad-hoc use and the plan benchmark.
+MAX_LUCENE_TERMS = 250
+
+
 def lucene_query(text: str) -> str:
     """A user question as a safe Lucene query: special characters escaped, operators
-    lower-cased (the english analyzer drops them as stop words), terms OR-ed."""
+    lower-cased (the english analyzer drops them as stop words), terms OR-ed, at most
+    ``MAX_LUCENE_TERMS`` of them."""
     escaped = _LUCENE_SPECIAL.sub(r"\\\1", text)
-    return _LUCENE_OPERATORS.sub(lambda m: m.group(0).lower(), escaped).strip() or "*"
+    lowered = _LUCENE_OPERATORS.sub(lambda m: m.group(0).lower(), escaped)
+    return " ".join(lowered.split()[:MAX_LUCENE_TERMS]) or "*"
 
 
 # The fields a question is searched in; passage_search also indexes `space`, for the filter.

@@ -18,6 +18,7 @@ from graphmem.embed import Embedder
 from graphmem.errors import GraphmemError
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
+from graphmem.retrieval.passages import MAX_LUCENE_TERMS, lucene_query, space_lucene_query
 from graphmem.store import GraphStore, driver_error
 from tests.integration.helpers import TOPICS, tiny_conversation
 
@@ -127,3 +128,18 @@ def test_a_statement_the_server_refuses_is_exit_1_not_4(store: GraphStore) -> No
     error = driver_error(raised.value, "bolt://127.0.0.1:7687")
     assert type(error) is GraphmemError and error.exit_code == 1, error
     assert "rerunning gives the same error" in str(error)
+
+
+def test_lucene_queries_built_from_a_long_question_stay_within_the_clause_limit(
+    store: GraphStore, space: str
+) -> None:
+    question = " ".join(f"w{i}" for i in range(1100)) + " marathon"
+    assert len(lucene_query(question).split()) == MAX_LUCENE_TERMS
+    rows = store.read(
+        "retrieval.fulltext_passages",
+        space=space,
+        query=space_lucene_query(space, "marathon " + question),
+        k=5,
+        fetch=100,
+    )
+    assert rows and "marathon" in rows[0]["passage"]["text"]
