@@ -15,7 +15,7 @@ from neo4j.exceptions import ClientError
 from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
-from graphmem.errors import GraphmemError
+from graphmem.errors import GraphmemError, ServerError
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
 from graphmem.retrieval.passages import MAX_LUCENE_TERMS, lucene_query, space_lucene_query
@@ -143,3 +143,12 @@ def test_lucene_queries_built_from_a_long_question_stay_within_the_clause_limit(
         fetch=100,
     )
     assert rows and "marathon" in rows[0]["passage"]["text"]
+
+
+def test_a_procedure_failing_for_the_database_state_stays_exit_4(store: GraphStore) -> None:
+    """A GDS graph another process dropped: a rerun can succeed, so a server error."""
+    with pytest.raises(ClientError) as raised:
+        store.driver.execute_query(
+            "CALL gds.pageRank.stream('test-no-such-graph') YIELD nodeId RETURN nodeId"
+        )
+    assert isinstance(driver_error(raised.value, "bolt://127.0.0.1:7687"), ServerError)
