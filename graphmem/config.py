@@ -104,14 +104,6 @@ class Settings(BaseSettings):
         ge=0.0,
         description="seconds a snapshot is trusted between version reads (0: every query)",
     )
-    # BM25 over a space's turns (retrieval/bm25.py) smooths each term's document frequency
-    # towards fixed English word frequencies with this many pseudo-turns (a Dirichlet
-    # prior): about one long conversation, so a one-conversation space leans on the
-    # background about as much as on its own counts and a large one mostly on its own.
-    # 0: the space's own counts only.
-    fulltext_background_docs: float = Field(
-        default=1000.0, ge=0.0, description="BM25: pseudo-turns of English background (0: none)"
-    )
     embedding_dim: int = Field(default=384, description="only read for the openai embedder")
     spacy_model: str = "auto"
 

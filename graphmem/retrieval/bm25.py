@@ -8,21 +8,14 @@ Lucene stores them, each field scored with its own statistics and the fields sum
 the index's default multi-field query does), over the ``english`` analysis
 (``graphmem.retrieval.analysis``).
 
-A conversation of a few hundred turns is a small sample of how rare a word is: with one
-space's own counts BM25 ranked worse on the dev data than with the whole database's. So the
-text fields' document frequencies are smoothed towards a fixed English background, a
-Dirichlet prior of ``prior_docs`` pseudo-turns (``fulltext_background_docs``): ``n' = n + μ
-p(t)`` of ``N' = N + μ`` turns, where ``p(t) = 1 - (1 - f(t))^L`` is the chance that a turn
-of the space's mean length ``L`` (in words) holds the term, ``f(t)`` the term's share of
-English words (wordfreq's ``small`` English list, ~29,000 words at frequencies down to
-1e-6, each word's frequency given to its stem). The background is the same for every
-space and every database, so it moves no space's ranking. The speaker field is a name
-list, not English text: it keeps the space's own counts.
+Per-space statistics cost BM25 a little on the dev data: 62.0 / 65.2 at 1,000 tokens against
+63.1 / 65.9 with the statistics of a database holding the same conversations several times;
+hybrid, Amory and the graphmem strategy moved by less than half a point (docs/eval.md, "BM25
+per space"). Smoothing towards a fixed English background ranked worse still (CHANGELOG.md).
 """
 
 from __future__ import annotations
 
-import functools
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -50,20 +43,6 @@ def lucene_length(length: int) -> int:
     return free + ((rest >> shift) << shift)
 
 
-@functools.cache
-def background_frequencies() -> Mapping[str, float]:
-    """Each English term's share of running words (wordfreq's ``small`` list, stemmed as
-    the index stems), read once per process on first use (~0.3 s)."""
-    import wordfreq
-
-    analyzer = EnglishAnalyzer()
-    shares: dict[str, float] = {}
-    for word, share in wordfreq.get_frequency_dict("en", wordlist="small").items():
-        for term in analyzer.terms(word):
-            shares[term] = shares.get(term, 0.0) + share
-    return shares
-
-
 @dataclass(frozen=True)
 class FieldIndex:
     """One field's postings (term -> turns, term counts) and statistics."""
@@ -82,21 +61,14 @@ class FieldIndex:
         into[docs] += weight - weight / (1.0 + tf_norm)
 
 
-def _field_index(
-    texts: Sequence[str | None],
-    analyzer: EnglishAnalyzer,
-    background: Mapping[str, float] | None,
-    prior_docs: float,
-) -> FieldIndex:
+def _field_index(texts: Sequence[str | None], analyzer: EnglishAnalyzer) -> FieldIndex:
     postings: dict[str, tuple[list[int], list[float]]] = {}
     lengths = np.zeros(len(texts))
-    words = 0
     docs = 0
     for i, text in enumerate(texts):
         if not text:
             continue
         terms = analyzer.terms(text)
-        words += len(analyzer.words(text))
         docs += 1
         lengths[i] = lucene_length(len(terms))
         for term, count in Counter(terms).items():
@@ -107,14 +79,10 @@ def _field_index(
     avgdl = float(lengths[present].sum()) / docs if docs else 1.0
     inverse = np.zeros(len(texts))
     inverse[present] = 1.0 / (K1 * (1.0 - B + B * lengths[present] / avgdl))
-    mu = prior_docs if background is not None else 0.0
-    mean_words = words / docs if docs else 0.0
-    idf = {}
-    for term, (ids, _) in postings.items():
-        share = background.get(term, 0.0) if background is not None else 0.0
-        n = len(ids) + mu * (1.0 - (1.0 - share) ** mean_words)
-        total = docs + mu
-        idf[term] = math.log(1.0 + (total - n + 0.5) / (n + 0.5))
+    # Lucene's idf over the documents that have the field.
+    idf = {
+        t: math.log(1.0 + (docs - len(i) + 0.5) / (len(i) + 0.5)) for t, (i, _) in postings.items()
+    }
     arrays = {t: (np.asarray(i, dtype=np.int64), np.asarray(f)) for t, (i, f) in postings.items()}
     return FieldIndex(postings=arrays, inverse_norm=inverse, idf=idf)
 
@@ -122,22 +90,12 @@ def _field_index(
 class SpaceBM25:
     """BM25 over documents given as field texts (``fields``: name -> one text or None per
     document). ``top(question, k)``: (document index, score) of the best ``k`` matches,
-    best first, ties in document order. Fields in ``english`` are smoothed towards the
-    background with ``prior_docs`` pseudo-documents (0: the documents' own counts)."""
+    best first, ties in document order."""
 
-    def __init__(
-        self,
-        fields: Mapping[str, Sequence[str | None]],
-        english: Sequence[str] = (),
-        prior_docs: float = 0.0,
-    ) -> None:
+    def __init__(self, fields: Mapping[str, Sequence[str | None]]) -> None:
         self.analyzer = EnglishAnalyzer()
         self.size = len(next(iter(fields.values()), ()))
-        background = background_frequencies() if prior_docs > 0 and english else None
-        self.fields = [
-            _field_index(texts, self.analyzer, background if name in english else None, prior_docs)
-            for name, texts in fields.items()
-        ]
+        self.fields = [_field_index(texts, self.analyzer) for texts in fields.values()]
 
     def scores(self, question: str) -> Floats:
         """Each document's score; a term repeated in the question counts each time, as a

@@ -126,15 +126,13 @@ class TurnIndex:
 class FulltextRetriever(SearchRetriever):
     """BM25 over the space's own turns (``graphmem.retrieval.bm25``): text, caption and
     speaker, as the ``passage_search`` full-text index holds them, scored with this space's
-    statistics (text and caption smoothed towards a fixed English background), so no other
-    space moves its ranking. The index is built in memory from one read of the space's
-    turns and read again when ``retrieval.passage_version`` changes."""
+    statistics, so no other space moves its ranking. The index is built in memory from one
+    read of the space's turns and read again when ``retrieval.passage_version`` changes."""
 
     name = "fulltext"
 
     def __init__(self, ctx: RetrievalContext, config: object = None) -> None:
         super().__init__(ctx)
-        self._prior = ctx.settings.fulltext_background_docs
         self._turns = Versioned.of(ctx, "retrieval.passage_version", self._load)
 
     def refresh(self) -> None:
@@ -151,7 +149,7 @@ class FulltextRetriever(SearchRetriever):
             "caption": [p.caption for p in passages],
             "speaker": [p.speaker for p in passages],
         }
-        bm25 = SpaceBM25(fields, english=("text", "caption"), prior_docs=self._prior)
+        bm25 = SpaceBM25(fields)
         return TurnIndex(passages=passages, bm25=bm25)
 
     def search(self, query: str, k: int) -> list[Hit]:

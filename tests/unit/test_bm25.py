@@ -1,5 +1,5 @@
 """The per-space BM25: Lucene's english analysis and BM25 formula re-done in Python, the
-English background prior, long questions, and the error a refused statement becomes."""
+long questions, and the error a refused statement becomes."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from neo4j.exceptions import TransientError
 
 from graphmem.errors import ServerError
 from graphmem.retrieval.analysis import EnglishAnalyzer
-from graphmem.retrieval.bm25 import K1, SpaceBM25, background_frequencies, lucene_length
+from graphmem.retrieval.bm25 import K1, SpaceBM25, lucene_length
 from graphmem.store import driver_error
 
 
@@ -43,21 +43,15 @@ def test_ties_keep_document_order() -> None:
     assert [i for i, _ in bm25.top("cello", 3)] == [0, 1, 2]
 
 
-def test_the_background_lowers_common_words_only() -> None:
-    texts: list[str | None] = ["going home", "marathon day"] + ["quiet"] * 8
-    own = SpaceBM25({"text": texts})
-    smoothed = SpaceBM25({"text": texts}, english=("text",), prior_docs=1000)
-    assert own.top("going", 1)[0][1] == pytest.approx(own.top("marathon", 1)[0][1])
-    assert smoothed.top("going", 1)[0][1] < smoothed.top("marathon", 1)[0][1]
-    # a field outside `english` keeps its own counts
-    speakers = SpaceBM25({"speaker": texts}, english=("text",), prior_docs=1000)
-    assert speakers.top("going", 1) == own.top("going", 1)
-    assert background_frequencies()["go"] > background_frequencies()["marathon"] > 0
+def test_idf_counts_only_documents_with_the_field() -> None:
+    # "kitten" in one caption of the two turns that have one: idf ln 2, as with two turns
+    bm25 = SpaceBM25({"caption": ["kitten photo", None, None, "garden photo"]})
+    assert bm25.top("kitten", 5) == [(0, pytest.approx(math.log(2.0) / (1.0 + K1)))]
 
 
 def test_a_long_question_ranks_in_time() -> None:
     texts: list[str | None] = [f"turn {i} about the marathon in Lisbon" for i in range(500)]
-    bm25 = SpaceBM25({"text": texts}, english=("text",), prior_docs=1000)
+    bm25 = SpaceBM25({"text": texts})
     question = " ".join(f"word{i}" for i in range(1100)) + " marathon 42"
     started = time.perf_counter()
     top = bm25.top(question, 10)

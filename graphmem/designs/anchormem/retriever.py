@@ -187,13 +187,11 @@ class AnchorMemRetriever(Retriever):
 
     def _lexical(self, query: str, k: int) -> list[dict[str, Any]]:
         """BM25 over the space's fact texts (``graphmem.retrieval.bm25``, the space's own
-        statistics smoothed towards the English background as the passage BM25 is), built
-        once per snapshot: no other space's facts move the ranking."""
+        statistics), built once per snapshot: no other space's facts move the ranking."""
         facts = self._nodes.get()["AtomicFact"]
         if self._bm25 is None or self._bm25[0] is not facts:
             texts: list[str | None] = [row["text"] for row in facts.rows]
-            prior = self.ctx.settings.fulltext_background_docs
-            self._bm25 = (facts, SpaceBM25({"text": texts}, english=("text",), prior_docs=prior))
+            self._bm25 = (facts, SpaceBM25({"text": texts}))
         return [{**facts.rows[i], "score": score} for i, score in self._bm25[1].top(query, k)]
 
     def _fact_hits(self, rows: list[dict[str, Any]], via: str) -> list[Hit]:
