@@ -28,7 +28,7 @@ from neo4j.graph import Node, Path, Relationship
 from graphmem.catalog import Statement, statement
 from graphmem.config import Settings
 from graphmem.credentials import read_password
-from graphmem.errors import CatalogError, ConfigError, ServerError, ServerLostError
+from graphmem.errors import CatalogError, ConfigError, GraphmemError, ServerError, ServerLostError
 
 T = TypeVar("T")
 
@@ -116,8 +116,23 @@ def open_driver(conn: Connection) -> neo4j.Driver:
         raise ConfigError(f"NEO4J_URI {conn.uri!r} is not usable: {exc}") from None
 
 
-def driver_error(exc: Exception, uri: str) -> ServerError:
-    """One clean ServerError (exit code 4) for a driver or server failure."""
+# Refusals that depend on the statement alone, so the same statement fails the same way
+# again: not exit 4, whose errors a rerun can get past. Other client errors stay exit 4: a
+# procedure can fail for the database's state (another process dropped a GDS graph).
+_PERMANENT_CODES = ("Neo.ClientError.Statement.",)
+_PERMANENT_CAUSES = ("TooManyClauses", "TooManyNestedClauses")
+
+
+def _permanent(exc: Neo4jError) -> bool:
+    code, message = exc.code or "", exc.message or ""
+    return code.startswith(_PERMANENT_CODES) or (
+        code.startswith("Neo.ClientError.") and any(c in message for c in _PERMANENT_CAUSES)
+    )
+
+
+def driver_error(exc: Exception, uri: str) -> GraphmemError:
+    """One clean error for a driver or server failure: a ServerError (exit code 4), or a
+    GraphmemError (exit code 1) for a statement the server refuses whatever its state."""
     if isinstance(exc, AuthError) or (
         isinstance(exc, Neo4jError) and (exc.code or "").startswith("Neo.ClientError.Security")
     ):
@@ -139,6 +154,11 @@ def driver_error(exc: Exception, uri: str) -> ServerError:
         )
     if isinstance(exc, TransientError):
         return ServerLostError(f"Neo4j stayed busy after retries: {exc.message}", rerun=_RERUN)
+    if isinstance(exc, Neo4jError) and _permanent(exc):
+        return GraphmemError(
+            f"Neo4j refused a statement ({exc.code}): {exc.message}",
+            hint="a permanent error, not the server's state: rerunning gives the same error",
+        )
     if isinstance(exc, Neo4jError):
         return ServerError(f"Neo4j rejected a statement ({exc.code}): {exc.message}")
     return ServerError(f"Neo4j driver error: {type(exc).__name__}: {exc}")

@@ -1,25 +1,37 @@
-"""Baseline retrievers over passages: dense (vector index), fulltext (Lucene BM25) and
-hybrid (reciprocal rank fusion of the two)."""
+"""Baseline retrievers over passages: dense (vector index), fulltext (BM25 over the space's
+turns) and hybrid (reciprocal rank fusion of the two)."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from pydantic import BaseModel
 
 from graphmem.overfetch import SpaceTotals
 from graphmem.retrieval.base import Hit, PassageRef, RetrievalContext, SearchRetriever
+from graphmem.retrieval.bm25 import SpaceBM25
+from graphmem.retrieval.exact import Versioned
 from graphmem.rows import read_typed
 
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
 _LUCENE_OPERATORS = re.compile(r"\b(AND|OR|NOT|TO)\b")
 
 
+# Lucene refuses a query of more than 1,024 clauses (TooManyClauses), and
+# space_lucene_query spends 4 per term (a group of three fields) plus 2: the first 250
+# words of a question are searched, the rest left out. Retrieval itself ranks in memory
+# (graphmem.retrieval.bm25); these queries serve ad-hoc use and the plan benchmark.
+MAX_LUCENE_TERMS = 250
+
+
 def lucene_query(text: str) -> str:
     """A user question as a safe Lucene query: special characters escaped, operators
-    lower-cased (the english analyzer drops them as stop words), terms OR-ed."""
+    lower-cased (the english analyzer drops them as stop words), terms OR-ed, at most
+    ``MAX_LUCENE_TERMS`` of them."""
     escaped = _LUCENE_SPECIAL.sub(r"\\\1", text)
-    return _LUCENE_OPERATORS.sub(lambda m: m.group(0).lower(), escaped).strip() or "*"
+    lowered = _LUCENE_OPERATORS.sub(lambda m: m.group(0).lower(), escaped)
+    return " ".join(lowered.split()[:MAX_LUCENE_TERMS]) or "*"
 
 
 # The fields a question is searched in; passage_search also indexes `space`, for the filter.
@@ -103,29 +115,50 @@ class DenseRetriever(SearchRetriever):
         return _hits(rows, self.name, "vector index passage_embedding")
 
 
+@dataclass(frozen=True)
+class TurnIndex:
+    """One read of a space's turns and their BM25 index."""
+
+    passages: list[PassageRef]
+    bm25: SpaceBM25
+
+
 class FulltextRetriever(SearchRetriever):
+    """BM25 over the space's own turns (``graphmem.retrieval.bm25``): text, caption and
+    speaker, as the ``passage_search`` full-text index holds them, scored with this space's
+    statistics, so no other space moves its ranking. The index is built in memory from one
+    read of the space's turns and read again when ``retrieval.passage_version`` changes."""
+
     name = "fulltext"
 
     def __init__(self, ctx: RetrievalContext, config: object = None) -> None:
         super().__init__(ctx)
-        self._totals = SpaceTotals(ctx.store, ctx.space)
+        self._turns = Versioned.of(ctx, "retrieval.passage_version", self._load)
+
+    def refresh(self) -> None:
+        self._turns.forget()
+
+    def prepare(self) -> None:
+        self._turns.get()
+
+    def _load(self) -> TurnIndex:
+        rows = self.ctx.store.read("retrieval.space_passages", space=self.ctx.space)
+        passages = [PassageRef.from_row(row["passage"]) for row in rows]
+        fields: dict[str, list[str | None]] = {
+            "text": [p.text for p in passages],
+            "caption": [p.caption for p in passages],
+            "speaker": [p.speaker for p in passages],
+        }
+        bm25 = SpaceBM25(fields)
+        return TurnIndex(passages=passages, bm25=bm25)
 
     def search(self, query: str, k: int) -> list[Hit]:
-        rows = self._totals.search(
-            "Passage",
-            k,
-            lambda fetch: read_typed(
-                self.ctx.store,
-                "retrieval.fulltext_passages",
-                ScoredPassage,
-                space=self.ctx.space,
-                query=space_lucene_query(self.ctx.space, query),
-                k=k,
-                fetch=fetch,
-            ),
-            exhaustive=False,
-        )
-        return _hits(rows, self.name, "full-text index passage_search (BM25)")
+        turns = self._turns.get()
+        rows = [
+            ScoredPassage(passage=turns.passages[i], score=score)
+            for i, score in turns.bm25.top(query, k)
+        ]
+        return _hits(rows, self.name, "BM25 over the space's turns")
 
 
 def rrf(rankings: list[list[Hit]], strategy: str, k: int = 60) -> list[Hit]:
@@ -156,6 +189,12 @@ class HybridRetriever(SearchRetriever):
         super().__init__(ctx)
         self._dense = DenseRetriever(ctx)
         self._fulltext = FulltextRetriever(ctx)
+
+    def refresh(self) -> None:
+        self._fulltext.refresh()
+
+    def prepare(self) -> None:
+        self._fulltext.prepare()
 
     def search(self, query: str, k: int) -> list[Hit]:
         dense = self._dense.search(query, k)

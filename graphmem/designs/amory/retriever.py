@@ -104,9 +104,11 @@ class AmoryRetriever(Retriever):
     # --- snapshot -------------------------------------------------------------------------
     def refresh(self) -> None:
         self._snapshot.forget()
+        self._fulltext.refresh()
 
     def prepare(self) -> None:
         self._snapshot.get()
+        self._fulltext.prepare()
 
     def snapshot(self) -> Snapshot:
         """The space's stories, turns and side facts, read again when ``amory.version``

@@ -39,8 +39,9 @@ from graphmem.retrieval.base import (
     Retriever,
     k_for_budget,
 )
+from graphmem.retrieval.bm25 import SpaceBM25
 from graphmem.retrieval.exact import ExactIndex, Versioned
-from graphmem.retrieval.passages import lucene_query, rrf
+from graphmem.retrieval.passages import rrf
 
 _WORD = re.compile(r"\w+")
 
@@ -97,6 +98,8 @@ class AnchorMemRetriever(Retriever):
         # shows them stale (a Memory reuses this retriever after more is ingested).
         self._totals = SpaceTotals(ctx.store, ctx.space)
         self._nodes = Versioned.of(ctx, "anchormem.version", self._load)
+        # The lexical leg's index and the snapshot's facts it was built from.
+        self._bm25: tuple[ExactIndex, SpaceBM25] | None = None
 
     def refresh(self) -> None:
         self._nodes.forget()
@@ -132,9 +135,7 @@ class AnchorMemRetriever(Retriever):
             self._via("atomic_fact_embedding", "facts"),
         )
         if self.config.fact_search == "hybrid":
-            lexical = self._fact_hits(
-                self._lexical(query, n_facts), "full-text index atomic_fact_text (BM25)"
-            )
+            lexical = self._fact_hits(self._lexical(query, n_facts), "BM25 over the space's facts")
             facts = self._dedupe(rrf([facts, lexical], self.name)[:n_facts])
         events = self._search("AssocEvent", "assoc_event_embedding", embedding, n_events)
         hits = drop_echoes(self._with_events(facts, events))
@@ -185,18 +186,13 @@ class AnchorMemRetriever(Retriever):
         )
 
     def _lexical(self, query: str, k: int) -> list[dict[str, Any]]:
-        return self._totals.search(
-            "AtomicFact",
-            k,
-            lambda fetch: self.ctx.store.read(
-                "anchormem.fulltext_facts",
-                space=self.ctx.space,
-                query=lucene_query(query),
-                k=k,
-                fetch=fetch,
-            ),
-            exhaustive=False,
-        )
+        """BM25 over the space's fact texts (``graphmem.retrieval.bm25``, the space's own
+        statistics), built once per snapshot: no other space's facts move the ranking."""
+        facts = self._nodes.get()["AtomicFact"]
+        if self._bm25 is None or self._bm25[0] is not facts:
+            texts: list[str | None] = [row["text"] for row in facts.rows]
+            self._bm25 = (facts, SpaceBM25({"text": texts}))
+        return [{**facts.rows[i], "score": score} for i, score in self._bm25[1].top(query, k)]
 
     def _fact_hits(self, rows: list[dict[str, Any]], via: str) -> list[Hit]:
         hits = [self._hit(row, "AtomicFact", rank, via) for rank, row in enumerate(rows, 1)]
