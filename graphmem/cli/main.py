@@ -54,6 +54,12 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Run an MCP server on stdin/stdout with the tools query, ask, stats and spaces (and "
         "ingest_messages, forget_space with --allow-writes).",
     ),
+    "serve": (
+        "serve_cmds",
+        "serve",
+        "Serve memory over HTTP on 127.0.0.1: query, ask, spaces, stats (and messages, forget "
+        "with --allow-writes), a bearer token from $GRAPHMEM_HOME/secrets/api-token.",
+    ),
     "browser": (
         "browser_cmds",
         "browser",
