@@ -66,7 +66,17 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Print the Neo4j Browser's address and login, and serve the graphmem guide and graph "
         "style so the Browser can load them (`:play`, `:style`).",
     ),
-    "ingest": ("memory_cmds", "ingest", "Ingest conversations from PATH into a space."),
+    "ingest": (
+        "memory_cmds",
+        "ingest",
+        "Ingest conversations from PATH (- for standard input) into a space.",
+    ),
+    "add": (
+        "add_cmds",
+        "add",
+        "Add one message to the current session of a conversation (a new session after an "
+        "idle gap).",
+    ),
     "query": (
         "memory_cmds",
         "query",
