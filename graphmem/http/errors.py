@@ -10,11 +10,12 @@ one the CLI would exit with for the same error, 0 for what only HTTP has (401, 4
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from neo4j.exceptions import DriverError, Neo4jError
 from starlette.exceptions import HTTPException
 
@@ -122,7 +123,7 @@ async def _on_anything(_: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(body, status_code=500)
 
 
-HANDLERS: dict[type[Exception], Any] = {
+HANDLERS: dict[int | type[Exception], Callable[[Request, Any], Coroutine[Any, Any, Response]]] = {
     GraphmemError: _on_graphmem,
     RequestValidationError: _on_validation,
     HTTPException: _on_http,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from functools import partial
 from typing import Any, TypeVar
 
 from graphmem.builders.registry import builder_names
@@ -78,7 +79,7 @@ class MemoryService:
         spaces = self.spaces or [row["space"] for row in space_list(self.memory.store)]
         for space in spaces:
             check_stored(self.memory.store, space)
-            seconds = self._in(space, lambda s=space: self.memory.prepare(s, DEFAULT_STRATEGY))
+            seconds = self._in(space, partial(self.memory.prepare, space, DEFAULT_STRATEGY))
             report(f"prepared {DEFAULT_STRATEGY} over {space} in {seconds:.1f} s")
 
     # --- the operations ----------------------------------------------------------------
