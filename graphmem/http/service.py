@@ -1,19 +1,21 @@
 """The API's operations over one ``Memory``: the same calls the MCP tools make, with the
 server's confinement (``--spaces``, ``--allow-writes``) and its ordering.
 
-Ordering: every call that touches a space holds that space's lock, so the requests of one
-space run one at a time, in the order they took the lock, and different spaces run side by
-side. A space's kept retrievers (snapshots, PageRank runs) and the next free session index
-of a conversation (``Memory.add_messages``) are per-space state that two concurrent calls
-would race on; on two cores a query is CPU-bound anyway, so parallel queries of one space
-would gain little. Until the first call has warmed the Memory (spaCy, the embedder), calls
-run one at a time across spaces too.
+Ordering: a write (messages, forget) runs alone: it waits for the requests in progress
+and holds back new ones until it is done. ``Memory`` keeps its retrievers of every space in
+one table that a write walks (to refresh or drop a space's) while a query elsewhere may add
+to it, and the next free session index of a conversation is read, then written. Reads of
+different spaces run side by side; reads of one space run one at a time, because a space's
+kept retrievers (snapshots, PageRank runs) were not written for concurrent callers. On two
+cores a query is CPU-bound anyway, so parallel queries of one space would gain little.
+Until the first call has warmed the Memory (spaCy, the embedder), calls run one at a time.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from functools import partial
 from typing import Any, TypeVar
@@ -29,11 +31,49 @@ from graphmem.stats import space_list, space_stats
 T = TypeVar("T")
 
 
+class ReadWriteLock:
+    """Many readers or one writer; a waiting writer holds back new readers (a steady
+    stream of queries cannot starve a write)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._readers = 0
+        self._writing = False
+        self._writers_waiting = 0
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        with self._cond:
+            self._cond.wait_for(lambda: not self._writing and not self._writers_waiting)
+            self._readers += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._readers -= 1
+                self._cond.notify_all()
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        with self._cond:
+            self._writers_waiting += 1
+            self._cond.wait_for(lambda: not self._writing and not self._readers)
+            self._writers_waiting -= 1
+            self._writing = True
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._writing = False
+                self._cond.notify_all()
+
+
 class MemoryService:
     def __init__(self, memory: Memory, spaces: Sequence[str], allow_writes: bool) -> None:
         self.memory = memory
         self.spaces = list(spaces)
         self.allow_writes = allow_writes
+        self._rw = ReadWriteLock()
         self._locks: dict[str, threading.Lock] = {}
         self._locks_lock = threading.Lock()
         self._warm = threading.Lock()
@@ -53,16 +93,23 @@ class MemoryService:
                 "this server is read-only", hint="start it with `graphmem serve --allow-writes`"
             )
 
-    def _in(self, space: str, call: Callable[[], T]) -> T:
+    def _in(self, space: str, call: Callable[[], T], write: bool = False) -> T:
+        """``call`` in its turn: alone when ``write``, else after the space's other reads."""
+        if write:
+            with self._rw.writing():
+                return self._warmed_call(call)
         with self._locks_lock:
             lock = self._locks.setdefault(space, threading.Lock())
-        with lock:
-            if self._warmed:
-                return call()
-            with self._warm:
-                result = call()
-                self._warmed = True
-                return result
+        with self._rw.reading(), lock:
+            return self._warmed_call(call)
+
+    def _warmed_call(self, call: Callable[[], T]) -> T:
+        if self._warmed:
+            return call()
+        with self._warm:
+            result = call()
+            self._warmed = True
+            return result
 
     @staticmethod
     def _strategy(strategy: str) -> str:
@@ -126,11 +173,12 @@ class MemoryService:
             lambda: self.memory.add_messages(
                 space, conversation, session, messages, started_at=started_at, builders=chosen
             ),
+            write=True,
         )
         return {**report.as_dict(), "builders": [b.as_dict() for b in built]}
 
     def forget(self, space: str) -> dict[str, Any]:
         self._write()
         space = self._space(space)
-        deleted = self._in(space, lambda: self.memory.forget(space))
+        deleted = self._in(space, lambda: self.memory.forget(space), write=True)
         return {"space": space, "deleted_nodes": deleted}
