@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import socket
+
 import click
 
 from graphmem.cli.common import app, handle_errors, preset_option
 from graphmem.errors import ConfigError
 
 HOST = "127.0.0.1"  # never another interface: the API has one token and no TLS
+
+
+def _check_free(port: int) -> None:
+    """uvicorn would log the bind failure and exit 1; this says it as a setting error."""
+    with socket.socket() as probe:
+        try:
+            probe.bind((HOST, port))
+        except OSError as exc:
+            raise ConfigError(
+                f"cannot listen on {HOST}:{port}: {exc.strerror or exc}",
+                hint="pick another with --port or GRAPHMEM_API_PORT",
+            ) from None
 
 
 @click.command("serve")
@@ -53,6 +67,8 @@ def serve(
 
     context = app(ctx)
     settings = context.settings
+    bound = port or settings.api_port
+    _check_free(bound)  # before seconds of --prepare, not after
     context.configs().check()  # a misspelt --preset stops here, not at every query
     token = api_token(settings)
     served = [s.strip() for s in spaces.split(",") if s.strip()]
@@ -67,7 +83,6 @@ def serve(
             burst=settings.api_rate_burst,
             max_body=settings.api_max_body_bytes,
         )
-        bound = port or settings.api_port
         mode = "read-write" if allow_writes else "read-only"
         where = f"http://{HOST}:{bound}"
         click.echo(

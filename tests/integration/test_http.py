@@ -4,6 +4,10 @@ errors a client sees (token, confinement, bad input, a space that holds nothing)
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
 import uuid
 
 import pytest
@@ -12,7 +16,7 @@ from graphmem.store import GraphStore
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
-from benchmarks.http_load import sample_sessions, serve  # noqa: E402
+from benchmarks.http_load import ROOT, free_port, sample_sessions, serve  # noqa: E402
 
 pytestmark = pytest.mark.integration
 
@@ -81,3 +85,23 @@ def _check_errors(http: httpx.Client, base: str, space: str) -> None:
     said = refused.json()["message"]
     assert said == "record message 0, field 'text': text is empty or whitespace only"
     assert "/v1/messages" in http.get("/openapi.json").json()["paths"]
+
+
+def _serve_until_exit(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
+    command = [sys.executable, "-c", "from graphmem.cli.main import main; main()", "serve"]
+    return subprocess.run(
+        [*command, *args], env=env, cwd=str(ROOT), capture_output=True, text=True, timeout=300
+    )
+
+
+def test_serve_refuses_a_busy_port_and_an_empty_prepared_space(store: GraphStore) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        port = str(taken.getsockname()[1])
+        busy = _serve_until_exit("--port", port)
+    assert busy.returncode == 2 and "cannot listen on 127.0.0.1:" in busy.stderr
+    empty = f"test-http-{uuid.uuid4().hex[:8]}"
+    refused = _serve_until_exit("--port", str(free_port()), "--prepare", "--spaces", empty)
+    assert refused.returncode == 3  # InputError, as `graphmem mcp --prepare` does
+    assert "holds no memories" in refused.stderr and "Traceback" not in refused.stderr
