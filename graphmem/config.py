@@ -144,6 +144,23 @@ class Settings(BaseSettings):
     # 12-byte escaped surrogate pair) is under 0.5 MiB; the line is refused before parsing.
     max_record_bytes: int = Field(default=1 << 20, ge=1, description="longest JSONL line read")
 
+    # --- `graphmem serve`: the HTTP API (docs/http.md) -----------------------------------
+    api_port: int = Field(default=8484, ge=1, le=65535, description="port of graphmem serve")
+    # A request's body is read whole before it is parsed: a session of messages at the
+    # validator's largest (20,000 characters a text) fits many times over.
+    api_max_body_bytes: int = Field(
+        default=4 << 20, ge=1024, description="largest HTTP request body read"
+    )
+    # A token bucket per client (the bearer token and the client's address): the sustained
+    # rate and the burst a client may spend at once; past them 429 with Retry-After.
+    api_rate_per_second: float = Field(default=50.0, gt=0, description="requests/s per client")
+    api_rate_burst: int = Field(default=100, ge=1, description="requests a client may burst")
+    # `graphmem add`: a conversation's latest session stays the current one until it has
+    # been idle this long; the next message then opens a new session.
+    session_idle_minutes: float = Field(
+        default=30.0, gt=0, description="idle gap after which `graphmem add` opens a session"
+    )
+
     # --- designs -----------------------------------------------------------------------
     preset: str | None = Field(
         default=None, description="preset of every design (each design's own when unset)"
@@ -184,6 +201,10 @@ class Settings(BaseSettings):
     @property
     def password_file(self) -> Path:
         return self.home / "secrets" / "neo4j-password"
+
+    @property
+    def api_token_file(self) -> Path:
+        return self.home / "secrets" / "api-token"
 
     @property
     def design_config_file(self) -> Path | None:

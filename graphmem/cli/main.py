@@ -54,13 +54,29 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Run an MCP server on stdin/stdout with the tools query, ask, stats and spaces (and "
         "ingest_messages, forget_space with --allow-writes).",
     ),
+    "serve": (
+        "serve_cmds",
+        "serve",
+        "Serve memory over HTTP on 127.0.0.1: query, ask, spaces, stats (and messages, forget "
+        "with --allow-writes), a bearer token from $GRAPHMEM_HOME/secrets/api-token.",
+    ),
     "browser": (
         "browser_cmds",
         "browser",
         "Print the Neo4j Browser's address and login, and serve the graphmem guide and graph "
         "style so the Browser can load them (`:play`, `:style`).",
     ),
-    "ingest": ("memory_cmds", "ingest", "Ingest conversations from PATH into a space."),
+    "ingest": (
+        "memory_cmds",
+        "ingest",
+        "Ingest conversations from PATH (- for standard input) into a space.",
+    ),
+    "add": (
+        "add_cmds",
+        "add",
+        "Add one message to the current session of a conversation (a new session after an "
+        "idle gap).",
+    ),
     "query": (
         "memory_cmds",
         "query",

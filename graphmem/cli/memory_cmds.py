@@ -31,6 +31,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 space_option = click.option(
     "--space",
     required=True,
+    envvar="GRAPHMEM_SPACE",
+    show_envvar=True,
     callback=space_param,
     help="The memory space (tenant): a user, agent or dataset.",
 )
@@ -69,7 +71,9 @@ def _builders(value: str) -> list[str]:
 
 
 @click.command("ingest")
-@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument(
+    "path", type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path)
+)
 @space_option
 @click.option(
     "--format",
@@ -99,8 +103,8 @@ def ingest(
     no_progress: bool,
     as_json: bool,
 ) -> None:
-    """Ingest conversations from PATH into a space. Idempotent and resumable: stored
-    sessions are skipped; a failure never leaves half a session behind."""
+    """Ingest conversations from PATH (- for standard input) into a space. Idempotent and
+    resumable: stored sessions are skipped; a failure never leaves half a session behind."""
     limits = ReadLimits.of(app(ctx).settings)
     dataset = load(path, fmt, limits)  # type: ignore[arg-type]  # validated by click.Choice
     chosen = _builders(builders)

@@ -11,7 +11,13 @@ from graphmem.store import GraphStore
 
 
 @click.command("profile")
-@click.option("--space", required=True, help="The space (tenant) to read.")
+@click.option(
+    "--space",
+    required=True,
+    envvar="GRAPHMEM_SPACE",
+    show_envvar=True,
+    help="The space (tenant) to read.",
+)
 @click.option("--character", "name", required=True, help="Character name (case-insensitive).")
 @json_option
 @click.pass_context

@@ -43,7 +43,7 @@ from graphmem.ingest.jsonl import load_jsonl
 from graphmem.ingest.locomo import load_locomo, normalize_evidence
 from graphmem.ingest.longmemeval import load_longmemeval
 from graphmem.ingest.models import Dataset
-from graphmem.ingest.source import ReadLimits, Source, open_source
+from graphmem.ingest.source import ReadLimits, Source, open_source, open_stdin
 from graphmem.ingest.validate import MAX_TEXT_CHARS, Rec, parse_json, parse_timestamp
 
 FormatName = Literal["locomo", "longmemeval", "jsonl"]
@@ -72,12 +72,14 @@ def detect_format(path: Path, limits: ReadLimits | None = None) -> FormatName:
 
 
 def load(path: Path, fmt: Format = "auto", limits: ReadLimits | None = None) -> Dataset:
-    """Load and validate a whole file; raises InputError before returning anything.
-    ``limits`` bounds the read (``ReadLimits.of(settings)``; the settings' defaults when
-    None)."""
-    with open_source(path, limits or ReadLimits()) as source:
+    """Load and validate a whole file (``-``: standard input); raises InputError before
+    returning anything. ``limits`` bounds the read (``ReadLimits.of(settings)``; the
+    settings' defaults when None)."""
+    bounds = limits or ReadLimits()
+    stdin = str(path) == "-"
+    with open_stdin(bounds) if stdin else open_source(path, bounds) as source:
         try:
-            return read(source, fmt, path.suffix)
+            return read(source, fmt, "" if stdin else path.suffix)
         except MemoryError:  # the file's text or its parse; nothing else is that large
             raise InputError(
                 "does not fit in the memory available (a JSON document is parsed whole)",

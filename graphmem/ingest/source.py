@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -96,6 +97,27 @@ def open_source(path: Path, limits: ReadLimits) -> Iterator[Source]:
         raise
     with handle:
         yield Source(handle, str(path), limits)
+
+
+@contextmanager
+def open_stdin(limits: ReadLimits) -> Iterator[Source]:
+    """Standard input (``graphmem ingest -``) within the same bounds as a file. A terminal
+    is refused (a script would wait forever for input nobody types), and so is any other
+    device; an empty pipe reads as an empty file."""
+    fd = sys.stdin.fileno()
+    mode = os.fstat(fd).st_mode
+    if os.isatty(fd):
+        raise InputError(
+            "standard input is a terminal, not a file of conversations",
+            path="-",
+            hint="pipe one in: graphmem ingest - --space S < chat.jsonl",
+        )
+    kind = _kind(mode)
+    if kind is not None:
+        raise InputError(f"cannot read standard input: it is {kind}", path="-")
+    if stat.S_ISREG(mode) and os.fstat(fd).st_size > limits.max_file_bytes:
+        raise _too_big("-", limits, os.fstat(fd).st_size)
+    yield Source(sys.stdin.buffer, "-", limits)
 
 
 def _too_big(src: str, limits: ReadLimits, size: int | None = None) -> InputError:

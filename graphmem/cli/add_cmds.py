@@ -1,0 +1,119 @@
+"""``graphmem add``: one message into the current session of a conversation, for scripts.
+
+The current session is the conversation's latest (highest index) while its last turn is
+less than ``GRAPHMEM_SESSION_IDLE_MINUTES`` old (30 by default); after that idle gap, or in
+a conversation with no session yet, the message opens a new session named by the local
+time (``2026-11-26T17:05:00``). ``--session`` names the session instead. The session's
+stored turns and the new one go to ``Memory.add_messages``, which rewrites the session in
+one transaction (stored vectors are reused: only the new turn is embedded).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+import click
+
+from graphmem.cli.common import app, emit, handle_errors, json_option, preset_option
+from graphmem.cli.memory_cmds import _builders, space_option
+from graphmem.designs.registry import build_order
+from graphmem.ingest.models import SessionIn
+from graphmem.ingest.stored import stored_sessions
+from graphmem.memory import Memory
+
+
+@click.command("add")
+@click.argument("text")
+@space_option
+@click.option("--speaker", required=True, help="Who said it.")
+@click.option(
+    "--conversation", default="main", show_default=True, help="Conversation id within the space."
+)
+@click.option("--session", default=None, help="Add to this session (default: the current one).")
+@click.option(
+    "--builders",
+    default="all",
+    show_default=True,
+    help="Memory builders to run over the session ('none': store the turn only, fastest).",
+)
+@preset_option
+@json_option
+@click.pass_context
+@handle_errors
+def add(
+    ctx: click.Context,
+    text: str,
+    space: str,
+    speaker: str,
+    conversation: str,
+    session: str | None,
+    builders: str,
+    as_json: bool,
+) -> None:
+    """Add one message to the current session of a conversation (a new session after an
+    idle gap)."""
+    chosen = _builders(builders)
+    build_order(chosen)  # a misspelt builder is said before anything is read or written
+    context = app(ctx)
+    idle = timedelta(minutes=context.settings.session_idle_minutes)
+    now = datetime.now().replace(microsecond=0)  # local: how people read their own dates
+    with context.memory() as memory:
+        stored = _stored(memory, space, conversation, session)
+        current = _current(stored, session, now, idle)
+        if current is None and session is None:  # a new session, unless the clock went back
+            current = _stored(memory, space, conversation, now.isoformat())
+        turns = current.turns if current is not None else []
+        name = current.source_id if current is not None else session or now.isoformat()
+        messages: list[dict[str, Any]] = [
+            {"id": t.source_id, "speaker": t.speaker, "text": t.text, "timestamp": t.timestamp}
+            | ({"caption": t.caption} if t.caption else {})
+            for t in turns
+        ]
+        messages.append({"speaker": speaker, "text": text, "timestamp": now})
+        started = current.started_at if current is not None else now
+        report, built = memory.add_messages(
+            space, conversation, name, messages, started_at=started, builders=chosen
+        )
+    data = {
+        "space": space,
+        "conversation": conversation,
+        "session": name,
+        "new_session": current is None,
+        "turn": f"{name}:{len(turns)}",
+        "turns_in_session": len(messages),
+        **report.as_dict(),
+        "builders": [b.as_dict() for b in built],
+    }
+    emit(data, as_json, _render)
+
+
+def _stored(memory: Memory, space: str, conversation: str, session: str | None) -> SessionIn | None:
+    rows = memory.store.read(
+        "core.current_session", space=space, conversation_id=conversation, source_id=session
+    )
+    if not rows:
+        return None
+    found = stored_sessions(memory.store, space, [rows[0]["id"]])
+    return found[0] if found else None
+
+
+def _current(
+    stored: SessionIn | None, named: str | None, now: datetime, idle: timedelta
+) -> SessionIn | None:
+    """The session the message joins; None for a new one."""
+    if stored is None:
+        return None
+    if named is not None:
+        return stored  # named: joined whatever its age
+    stamps = [t.timestamp for t in stored.turns if t.timestamp is not None]
+    last = max(stamps, default=stored.started_at)
+    return stored if last is not None and now - last < idle else None
+
+
+def _render(data: dict[str, Any]) -> str:
+    opened = "new session" if data["new_session"] else "session"
+    return (
+        f"added {data['turn']} to {opened} {data['session']!r} of {data['conversation']!r} "
+        f"in {data['space']!r} ({data['turns_in_session']} turns; {data['seconds']} s)"
+    )

@@ -1,0 +1,146 @@
+"""The FastAPI application of ``graphmem serve`` (docs/http.md).
+
+Routes mirror the MCP tools: ``GET /health``, ``GET /v1/spaces``, ``GET /v1/stats``,
+``POST /v1/query``, ``POST /v1/ask``, ``POST /v1/messages`` and ``POST /v1/forget`` (the
+last two only with ``--allow-writes``: 403 otherwise). Handlers are plain functions, run
+on the server's thread pool, because ``Memory`` is synchronous.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Query
+from pydantic import BaseModel, ConfigDict, Field
+
+from graphmem import __version__
+from graphmem.http.errors import HANDLERS
+from graphmem.http.guard import Guard, RateLimiter
+from graphmem.http.service import MemoryService
+from graphmem.retrieval.registry import DEFAULT_STRATEGY
+
+Space = Annotated[str, Field(description="The memory space (tenant): a user, agent or data set.")]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # a misspelt field is an error, not ignored
+
+
+class QueryIn(Strict):
+    question: str = Field(description="What to retrieve memories for.")
+    space: Space
+    strategy: str = Field(default=DEFAULT_STRATEGY, description="Retrieval strategy.")
+    budget: int = Field(default=1000, ge=50, le=32000, description="Context budget in tokens.")
+
+
+class QueryOptions(QueryIn):
+    explain: bool = Field(default=False, description="Each item's strategy and retrieval path.")
+
+
+class MessageIn(Strict):
+    speaker: str = Field(description="Who said it, e.g. the user's name or 'assistant'.")
+    text: str = Field(description="What was said.")
+    timestamp: datetime | None = Field(default=None, description="ISO-8601 time of the turn.")
+    id: str | None = Field(default=None, description="Stable id of the turn.")
+    caption: str | None = Field(default=None, description="Caption of a shared image.")
+
+
+class MessagesIn(Strict):
+    space: Space
+    conversation: str = Field(description="Conversation id, e.g. a chat id.")
+    session: str = Field(description="Session id within the conversation.")
+    messages: list[MessageIn] = Field(
+        description="The session's turns so far: sending more turns of a stored session "
+        "rewrites it."
+    )
+    started_at: datetime | None = Field(default=None, description="ISO-8601 session start.")
+    builders: list[str] | None = Field(
+        default=None, description="Memory builders to run (default: all; [] for turns only)."
+    )
+
+
+class SpaceIn(Strict):
+    space: Space
+
+
+class ErrorOut(BaseModel):
+    error: str = Field(
+        description="input, config, server, schema, catalog, llm, model, "
+        "unauthorized, forbidden, not_found, too_large, rate_limited, internal"
+    )
+    exit_code: int = Field(description="What the CLI exits with for this error; 0: HTTP only.")
+    message: str
+    hint: str | None = None
+
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorOut, "description": text}
+    for status, text in (
+        (400, "Bad input (InputError, exit code 3), including a malformed request."),
+        (401, "Missing or wrong bearer token."),
+        (403, "A space outside --spaces, or a write without --allow-writes."),
+        (413, "The request body is larger than GRAPHMEM_API_MAX_BODY_BYTES."),
+        (429, "Over the client's rate; Retry-After says when to come back."),
+        (500, "The server's configuration, schema, catalog or models (exit codes 1, 2, 5, 6, 8)."),
+        (502, "The LLM backend failed (exit code 7)."),
+        (503, "Neo4j is unreachable or went away (exit code 4); retrying is safe."),
+    )
+}
+
+
+def build_app(
+    service: MemoryService, *, token: str, rate: float, burst: int, max_body: int
+) -> Guard:
+    """The application behind its guard (token, rate, body size)."""
+    api = FastAPI(
+        title="graphmem",
+        version=__version__,
+        summary="Graph-native episodic memory for conversational agents.",
+        docs_url=None,  # the interactive pages load scripts from elsewhere; the document stays
+        redoc_url=None,
+        exception_handlers=HANDLERS,
+        responses=_ERRORS,
+    )
+    _routes(api, service)
+    return Guard(api, token=token, limiter=RateLimiter(rate, burst), max_body=max_body)
+
+
+def _routes(api: FastAPI, service: MemoryService) -> None:
+    @api.get("/health", tags=["server"])
+    def health() -> dict[str, Any]:
+        """Liveness, without the token: the process answers."""
+        return {"status": "ok", "version": __version__, "writes": service.allow_writes}
+
+    @api.get("/v1/spaces", tags=["read"])
+    def spaces() -> dict[str, Any]:
+        """The spaces this server serves, with conversations, sessions and turns."""
+        return {"spaces": service.list_spaces()}
+
+    @api.get("/v1/stats", tags=["read"])
+    def stats(space: Annotated[str, Query(description="The space.")]) -> dict[str, Any]:
+        """Counts of every kind of memory in a space."""
+        return service.stats(space)
+
+    @api.post("/v1/query", tags=["read"])
+    def query(body: QueryOptions) -> dict[str, Any]:
+        """A cited, chronological context for a question within a token budget."""
+        return service.query(body.question, body.space, body.strategy, body.budget, body.explain)
+
+    @api.post("/v1/ask", tags=["read"])
+    def ask(body: QueryIn) -> dict[str, Any]:
+        """An answer from the server's LLM (null without one) and the context it read."""
+        return service.ask(body.question, body.space, body.strategy, body.budget)
+
+    @api.post("/v1/messages", tags=["write"])
+    def messages(body: MessagesIn) -> dict[str, Any]:
+        """Store the turns of one session and build memory from them (--allow-writes)."""
+        rows = [m.model_dump(exclude_none=True) for m in body.messages]
+        return service.add_messages(
+            body.space, body.conversation, body.session, rows, body.started_at, body.builders
+        )
+
+    @api.post("/v1/forget", tags=["write"])
+    def forget(body: SpaceIn) -> dict[str, Any]:
+        """Delete every memory of a space (--allow-writes). Cannot be undone."""
+        return service.forget(body.space)

@@ -1,0 +1,171 @@
+"""What every request passes before a route sees it: the bearer token, the client's rate
+and the body's size. A plain ASGI middleware, so a refusal costs no parsing and no thread.
+
+- Every path but ``/health`` needs ``Authorization: Bearer <token>`` (401 otherwise); the
+  token is compared in constant time.
+- A token bucket per client (its address and whether it showed the token): ``rate``
+  requests a second sustained, ``burst`` at once; an empty bucket answers 429 with
+  ``Retry-After``.
+- A body longer than ``max_body`` bytes is refused with 413 before it is parsed: by its
+  ``Content-Length`` when given, else as soon as the streamed bytes pass the limit.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import secrets
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphmem.http.errors import error_body
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+OPEN_PATHS = frozenset({"/health"})
+_MAX_CLIENTS = 1024  # buckets kept; full ones are dropped past it
+
+
+@dataclass
+class Bucket:
+    tokens: float
+    stamp: float = field(default_factory=time.monotonic)
+
+
+class RateLimiter:
+    """Token buckets keyed by client. Runs on the event loop only: no lock needed."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._buckets: dict[str, Bucket] = {}
+
+    def wait(self, client: str) -> float:
+        """0 when ``client`` may go now (a token is spent), else the seconds until it may."""
+        now = time.monotonic()
+        bucket = self._buckets.get(client)
+        if bucket is None:
+            self._prune(now)
+            bucket = self._buckets[client] = Bucket(float(self.burst), now)
+        bucket.tokens = min(self.burst, bucket.tokens + (now - bucket.stamp) * self.rate)
+        bucket.stamp = now
+        if bucket.tokens >= 1.0:
+            bucket.tokens -= 1.0
+            return 0.0
+        return (1.0 - bucket.tokens) / self.rate
+
+    def _prune(self, now: float) -> None:
+        if len(self._buckets) < _MAX_CLIENTS:
+            return
+        full = [
+            key
+            for key, b in self._buckets.items()
+            if b.tokens + (now - b.stamp) * self.rate >= self.burst
+        ]
+        for key in full:
+            del self._buckets[key]
+
+
+class Guard:
+    """Token, rate and body size in front of ``app``."""
+
+    def __init__(self, app: App, *, token: str, limiter: RateLimiter, max_body: int) -> None:
+        self.app = app
+        self._token = f"Bearer {token}".encode()
+        self.limiter = limiter
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        authorised = self._authorised(scope)
+        host = (scope.get("client") or ("unknown", 0))[0]
+        wait = self.limiter.wait(f"{host} {'token' if authorised else 'none'}")
+        if wait > 0:
+            retry = str(math.ceil(wait))
+            message = f"more than {self.limiter.rate:g} requests a second; retry in {retry} s"
+            await _refuse(send, 429, "rate_limited", message, [(b"retry-after", retry.encode())])
+            return
+        if not authorised and scope["path"] not in OPEN_PATHS:
+            await _refuse(
+                send,
+                401,
+                "unauthorized",
+                "missing or wrong bearer token",
+                [(b"www-authenticate", b"Bearer")],
+                hint="send 'Authorization: Bearer <token>' with the token of "
+                "$GRAPHMEM_HOME/secrets/api-token",
+            )
+            return
+        body = await self._body(scope, receive, send)
+        if body is None:
+            return
+        await self.app(scope, _replay(body, receive), send)
+
+    def _authorised(self, scope: Scope) -> bool:
+        shown = next((v for k, v in scope["headers"] if k == b"authorization"), b"")
+        return secrets.compare_digest(shown, self._token)
+
+    async def _body(self, scope: Scope, receive: Receive, send: Send) -> bytes | None:
+        """The whole body, or None once a 413 was sent."""
+        declared = next((v for k, v in scope["headers"] if k == b"content-length"), None)
+        if declared is not None and declared.isdigit() and int(declared) > self.max_body:
+            await self._too_large(send)
+            return None
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body:
+                await self._too_large(send)
+                return None
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+
+    async def _too_large(self, send: Send) -> None:
+        message = f"the request body is larger than {self.max_body:,} bytes"
+        await _refuse(send, 413, "too_large", message, hint="raise GRAPHMEM_API_MAX_BODY_BYTES")
+
+
+def _replay(body: bytes, then: Receive) -> Receive:
+    """The body read already, then the connection's own messages (its disconnect)."""
+    sent = False
+
+    async def receive() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await then()
+
+    return receive
+
+
+async def _refuse(
+    send: Send,
+    status: int,
+    kind: str,
+    message: str,
+    headers: list[tuple[bytes, bytes]] | None = None,
+    hint: str | None = None,
+) -> None:
+    payload = json.dumps(error_body(kind, 0, message, hint)).encode()
+    head = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(payload)).encode()),
+        *(headers or []),
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": head})
+    await send({"type": "http.response.body", "body": payload})
