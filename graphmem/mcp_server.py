@@ -105,26 +105,16 @@ class MemoryTools:
 
     def query(
         self, question: str, space: str, strategy: str, budget: int, explain: bool = False
-    ) -> CallToolResult:
-        """Text: the context as ``graphmem query`` prints it (with ``explain``, its header
-        and the path of every item too); structured: the items and citations."""
+    ) -> dict[str, Any]:
+        """``graphmem query --json``: the items' strategy and path only with ``explain``."""
         found = self.memory.query(question, self._space(space), self._strategy(strategy), budget)
-        data = found.as_dict(explain=explain)
-        text = _render_query(data, explain) if explain else data["context"]
-        return _result(text or "(nothing in this space answers the question)", data)
+        return found.as_dict(explain=explain)
 
-    def ask(self, question: str, space: str, strategy: str, budget: int) -> CallToolResult:
-        """Text: the answer and its cited turns, or, with no answer, the context."""
+    def ask(self, question: str, space: str, strategy: str, budget: int) -> dict[str, Any]:
         answer, found = self.memory.ask(
             question, self._space(space), self._strategy(strategy), budget
         )
-        data = {"answer": answer, "llm": self.memory.settings.llm_model, **found.as_dict()}
-        if answer is not None:
-            text = f"{answer}\n\ncited turns: {', '.join(map(str, data['citations']))}"
-        else:
-            why = "gave no valid answer" if data["llm"] else "no LLM is configured"
-            text = f"No answer ({why}); the context from memory:\n\n{data['context']}"
-        return _result(text, data)
+        return {"answer": answer, "llm": self.memory.settings.llm_model, **found.as_dict()}
 
     def stats(self, space: str) -> dict[str, Any]:
         allowed = self._space(space)
@@ -162,6 +152,21 @@ class MemoryTools:
 
 def _result(text: str, data: dict[str, Any]) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+def query_text(data: dict[str, Any], explain: bool) -> str:
+    """What the model reads: the context as ``graphmem query`` prints it (with ``explain``,
+    its header and every item's path too), within the budget without."""
+    text = _render_query(data, explain) if explain else data["context"]
+    return str(text) or "(nothing in this space answers the question)"
+
+
+def ask_text(data: dict[str, Any]) -> str:
+    """The answer and its cited turns, or, with no answer, the context."""
+    if data["answer"] is not None:
+        return f"{data['answer']}\n\ncited turns: {', '.join(map(str, data['citations']))}"
+    why = f"{data['llm']} gave no valid answer" if data["llm"] else "no LLM is configured"
+    return f"No answer ({why}); the context from memory:\n\n{data['context']}"
 
 
 def plain_validation_message(tool: str, exc: ValidationError) -> str:
@@ -236,7 +241,8 @@ def _add_retrieval_tools(server: MCPServer, tools: MemoryTools) -> None:
         budget: BudgetArg = 1000,
         explain: ExplainArg = False,
     ) -> CallToolResult:
-        return _guarded(lambda: tools.query(question, space, strategy, budget, explain))
+        data = _guarded(lambda: tools.query(question, space, strategy, budget, explain))
+        return _result(query_text(data, explain), data)
 
     server.add_tool(
         query,
@@ -253,7 +259,8 @@ def _add_retrieval_tools(server: MCPServer, tools: MemoryTools) -> None:
         strategy: StrategyArg = DEFAULT_STRATEGY,
         budget: BudgetArg = 1000,
     ) -> CallToolResult:
-        return _guarded(lambda: tools.ask(question, space, strategy, budget))
+        data = _guarded(lambda: tools.ask(question, space, strategy, budget))
+        return _result(ask_text(data), data)
 
     server.add_tool(
         ask,

@@ -17,6 +17,7 @@ import anyio
 import pytest
 
 from graphmem.config import Settings
+from graphmem.embed import Embedder
 from graphmem.memory import Memory
 from graphmem.store import GraphStore
 
@@ -82,7 +83,9 @@ def test_read_only_by_default_and_spaces_are_enforced(settings: Settings) -> Non
     _drive(_server("--spaces", "only-this"), body)
 
 
-def test_ingest_query_ask_stats_forget_over_stdio(settings: Settings, store: GraphStore) -> None:
+def test_ingest_query_ask_stats_forget_over_stdio(
+    settings: Settings, store: GraphStore, embedder: Embedder
+) -> None:
     space = f"test-mcp-{uuid.uuid4().hex[:8]}"
 
     async def body(client: Client) -> None:
@@ -101,7 +104,7 @@ def test_ingest_query_ask_stats_forget_over_stdio(settings: Settings, store: Gra
                 builders=["seem"],
             )
             assert done["passages_written"] == len(messages)
-        await _query_contents(client, space)
+        await _query_contents(client, space, embedder)
         answered = await client.call_tool(
             "ask", {"question": "Where is Maya moving?", "space": space}
         )
@@ -131,7 +134,7 @@ def _text(result: Any) -> str:
     return text
 
 
-async def _query_contents(client: Client, space: str) -> None:
+async def _query_contents(client: Client, space: str, embedder: Embedder) -> None:
     """The text content is the context alone, inside the budget; the structured one keeps
     items and citations; retrieval paths only with explain."""
     args = {"question": "What is the dog's name?", "space": space, "budget": 300}
@@ -140,6 +143,7 @@ async def _query_contents(client: Client, space: str) -> None:
     assert not found.is_error and _text(found) == data["context"]
     assert "s1:1" in data["citations"] and "Biscuit" in data["context"]
     assert 0 < data["tokens"] <= 300 and data["items"][0]["turns"]
+    assert embedder.count_tokens(_text(found)) == data["tokens"]  # the text fits, to the token
     assert "path" not in data["items"][0] and "retrieval" not in _text(found)
     explained = await client.call_tool("query", {**args, "explain": True})
     assert explained.structured_content["items"][0]["path"]
