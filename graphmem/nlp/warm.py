@@ -1,10 +1,10 @@
 """Process-wide NLP warm-up for a long-lived server (``Memory.prepare``, ``graphmem mcp
 --prepare``): the one-off costs a query's first analysis otherwise pays.
 
-Measured over MCP stdio (``scripts/mcp_first_query.py``): loading the spaCy pipeline costs
-the first question about 1.8 s, and dateparser's first relative phrase ("last weekend")
-about 0.9 s more, most of it compiling its timezone and language regexes, which it keeps
-for the life of the process."""
+Profiled in-process on the shared 2-core machine: loading the spaCy pipeline cost the first
+question up to 1.8 s, and dateparser's first relative phrase ("last weekend") up to 0.9 s,
+most of it compiling its timezone and language regexes, which it keeps for the life of the
+process (docs/mcp.md has the numbers over MCP stdio, ``scripts/mcp_first_query.py``)."""
 
 from __future__ import annotations
 
