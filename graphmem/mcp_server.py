@@ -4,6 +4,11 @@ Read tools (``query``, ``ask``, ``stats``, ``spaces``) are always offered. The w
 (``ingest_messages``, ``forget_space``) exist only when the server is started with
 ``--allow-writes``: an agent host that was not asked to let the model change memory never
 sees them. ``--spaces a,b`` limits every tool to those spaces.
+
+``query`` and ``ask`` answer with two contents: the text one, which most hosts hand the
+model, is the rendered context (within the budget) or the answer; the structured one keeps
+the items and citations for a program. A bad argument is one plain sentence, never the
+validation library's report.
 """
 
 from __future__ import annotations
@@ -12,13 +17,14 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Annotated, Any, TypeVar
 
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
-from pydantic import BaseModel, Field
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, Field, ValidationError
 
 from graphmem import __version__
 from graphmem.builders.registry import builder_names
+from graphmem.cli.memory_cmds import _render_query
 from graphmem.errors import ConfigError, GraphmemError
 from graphmem.memory import Memory
 from graphmem.readiness import check_stored
@@ -97,9 +103,12 @@ class MemoryTools:
             raise ConfigError(f"unknown strategy {strategy!r}; one of {', '.join(known)}")
         return strategy
 
-    def query(self, question: str, space: str, strategy: str, budget: int) -> dict[str, Any]:
+    def query(
+        self, question: str, space: str, strategy: str, budget: int, explain: bool = False
+    ) -> dict[str, Any]:
+        """``graphmem query --json``: the items' strategy and path only with ``explain``."""
         found = self.memory.query(question, self._space(space), self._strategy(strategy), budget)
-        return found.as_dict(explain=True)
+        return found.as_dict(explain=explain)
 
     def ask(self, question: str, space: str, strategy: str, budget: int) -> dict[str, Any]:
         answer, found = self.memory.ask(
@@ -141,6 +150,55 @@ class MemoryTools:
         return {"space": space, "deleted_nodes": deleted}
 
 
+def _result(text: str, data: dict[str, Any]) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+def query_text(data: dict[str, Any], explain: bool) -> str:
+    """What the model reads: the context as ``graphmem query`` prints it (with ``explain``,
+    its header and every item's path too), within the budget without."""
+    text = _render_query(data, explain) if explain else data["context"]
+    return str(text) or "(nothing in this space answers the question)"
+
+
+def ask_text(data: dict[str, Any]) -> str:
+    """The answer and its cited turns, or, with no answer, the context."""
+    if data["answer"] is not None:
+        return f"{data['answer']}\n\ncited turns: {', '.join(map(str, data['citations']))}"
+    why = f"{data['llm']} gave no valid answer" if data["llm"] else "no LLM is configured"
+    return f"No answer ({why}); the context from memory:\n\n{data['context']}"
+
+
+def plain_validation_message(tool: str, exc: ValidationError) -> str:
+    """One sentence naming each bad argument, from pydantic's per-field messages (its own
+    report spans lines, repeats the value and links to its website)."""
+    parts = []
+    for error in exc.errors(include_url=False):
+        field = ".".join(str(part) for part in error["loc"]) or "arguments"
+        if error["type"] == "missing":
+            parts.append(f"{field} is required")
+        else:
+            message = error["msg"]
+            parts.append(f"{field}: {message[:1].lower()}{message[1:]}")
+    return f"Error executing tool {tool}: {'; '.join(parts)}."
+
+
+class GraphmemMCPServer(MCPServer):
+    """The SDK's server, with argument errors as one plain sentence."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(exc, UnexpectedToolError) or not isinstance(cause, ValidationError):
+                raise
+            # ``from cause``: the SDK logs the rejected field names from it, not the values
+            raise ToolError(plain_validation_message(name, cause)) from cause
+
+
 def _guarded(call: Callable[[], T]) -> T:
     """graphmem's own errors reach the client as a tool error with the message and hint."""
     try:
@@ -152,14 +210,22 @@ def _guarded(call: Callable[[], T]) -> T:
 SpaceArg = Annotated[
     str, Field(description="The memory space (tenant): a user, agent or data set.")
 ]
-StrategyArg = Annotated[str, Field(description="Retrieval strategy (see the query tool).")]
+StrategyArg = Annotated[
+    str,
+    # the names in the schema for hosts; checked by the tool, whose error is plainer
+    Field(description="Retrieval strategy.", json_schema_extra={"enum": strategy_names()}),
+]
+ExplainArg = Annotated[
+    bool,
+    Field(description="Also give the strategy and retrieval path of each item (longer)."),
+]
 BudgetArg = Annotated[int, Field(ge=50, le=32000, description="Context budget in tokens.")]
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
 def build_server(tools: MemoryTools) -> MCPServer:
     """The MCP server over ``tools``: read tools always, write tools with ``allow_writes``."""
-    server: MCPServer = MCPServer("graphmem", version=__version__, instructions=INSTRUCTIONS)
+    server = GraphmemMCPServer("graphmem", version=__version__, instructions=INSTRUCTIONS)
     _add_retrieval_tools(server, tools)
     _add_inventory_tools(server, tools)
     if tools.options.allow_writes:
@@ -173,15 +239,18 @@ def _add_retrieval_tools(server: MCPServer, tools: MemoryTools) -> None:
         space: SpaceArg,
         strategy: StrategyArg = DEFAULT_STRATEGY,
         budget: BudgetArg = 1000,
-    ) -> dict[str, Any]:
-        return _guarded(lambda: tools.query(question, space, strategy, budget))
+        explain: ExplainArg = False,
+    ) -> CallToolResult:
+        data = _guarded(lambda: tools.query(question, space, strategy, budget, explain))
+        return _result(query_text(data, explain), data)
 
     server.add_tool(
         query,
         annotations=READ_ONLY,
         description="Retrieve a cited, chronological context from memory for a question, "
-        f"within a token budget. Strategies: {', '.join(strategy_names())}. Returns the "
-        "rendered context, the cited turn ids and each item with the path that found it.",
+        f"within a token budget. Strategies: {', '.join(strategy_names())}. The text is the "
+        "context; the structured result adds the cited turn ids and each item (with "
+        "explain: the strategy and path that found it).",
     )
 
     def ask(
@@ -189,8 +258,9 @@ def _add_retrieval_tools(server: MCPServer, tools: MemoryTools) -> None:
         space: SpaceArg,
         strategy: StrategyArg = DEFAULT_STRATEGY,
         budget: BudgetArg = 1000,
-    ) -> dict[str, Any]:
-        return _guarded(lambda: tools.ask(question, space, strategy, budget))
+    ) -> CallToolResult:
+        data = _guarded(lambda: tools.ask(question, space, strategy, budget))
+        return _result(ask_text(data), data)
 
     server.add_tool(
         ask,

@@ -22,9 +22,11 @@ from graphmem.errors import ConfigError
 @click.option(
     "--prepare",
     is_flag=True,
-    help="Before serving, prepare the default strategy over the served spaces (projections, "
-    "snapshots, PageRank runs: seconds per space) so that the first queries are as fast as "
-    "the rest. Progress goes to stderr.",
+    help="Before serving: load the embedder, spaCy and dateparser's patterns, prepare the "
+    "default strategy over each served space (projections, snapshots, PageRank runs) and "
+    "answer one throwaway question there, so that the first query is as fast as the rest "
+    "(seconds per space at start). Other strategies still pay their own first query. "
+    "Progress goes to stderr.",
 )
 @preset_option
 @click.pass_context

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from graphmem.retrieval.base import Hit, PassageRef
 
 TokenCounter = Callable[[str], int]
+MEMORIES = "Memories:"
+EXCERPTS = "Conversation excerpts:"
 
 
 @dataclass
@@ -88,12 +90,12 @@ class PackedContext:
         turns = sorted(self.passages, key=lambda p: (p.session_index, p.turn_index))
         parts: list[str] = []
         if memories:
-            parts.append("Memories:")
+            parts.append(MEMORIES)
             parts.extend(f"- {m.text}" for m in memories)
         if turns:
             if memories:
                 parts.append("")
-            parts.append("Conversation excerpts:")
+            parts.append(EXCERPTS)
         current: int | None = None
         for passage in turns:
             if passage.session_index != current:
@@ -104,14 +106,26 @@ class PackedContext:
 
 
 class _Budget:
-    """Token accounting, with each session header charged once."""
+    """Token accounting of the rendered context: each session header charged once, and the
+    block headings and bullets too, so that the text a host hands its model fits."""
 
     def __init__(self, budget: int, count: TokenCounter) -> None:
         self.budget, self.used, self._count = budget, 0, count
         self._headers: set[int] = set()
+        self._blocks: set[str] = set()
+
+    def _block(self, heading: str) -> int:
+        return 0 if heading in self._blocks else self._count(heading)
+
+    def memory_cost(self, text: str) -> int:
+        return self._count(f"- {text}") + self._block(MEMORIES)
+
+    def take_memory(self, cost: int) -> None:
+        self.used += cost
+        self._blocks.add(MEMORIES)
 
     def passage_cost(self, passage: PassageRef) -> int:
-        cost = self._count(turn_line(passage))
+        cost = self._count(turn_line(passage)) + self._block(EXCERPTS)
         if passage.session_index not in self._headers:
             cost += self._count(session_header(passage))
         return cost
@@ -119,6 +133,7 @@ class _Budget:
     def take_passage(self, passage: PassageRef, cost: int) -> None:
         self.used += cost
         self._headers.add(passage.session_index)
+        self._blocks.add(EXCERPTS)
 
     def fits(self, cost: int) -> bool:
         return self.used + cost <= self.budget
@@ -133,9 +148,9 @@ def pack(hits: Sequence[Hit], budget: int, count: TokenCounter) -> PackedContext
     seen_texts: set[str] = set()
     for rank, hit in enumerate(hits):
         if hit.text and hit.text not in seen_texts:
-            cost = count(hit.text)
+            cost = meter.memory_cost(hit.text)
             if meter.fits(cost):
-                meter.used += cost
+                meter.take_memory(cost)
                 seen_texts.add(hit.text)
                 cites = list(hit.passages) if hit.cite_only else []
                 items.append(

@@ -17,6 +17,7 @@ import anyio
 import pytest
 
 from graphmem.config import Settings
+from graphmem.embed import Embedder
 from graphmem.memory import Memory
 from graphmem.store import GraphStore
 
@@ -82,7 +83,9 @@ def test_read_only_by_default_and_spaces_are_enforced(settings: Settings) -> Non
     _drive(_server("--spaces", "only-this"), body)
 
 
-def test_ingest_query_ask_stats_forget_over_stdio(settings: Settings, store: GraphStore) -> None:
+def test_ingest_query_ask_stats_forget_over_stdio(
+    settings: Settings, store: GraphStore, embedder: Embedder
+) -> None:
     space = f"test-mcp-{uuid.uuid4().hex[:8]}"
 
     async def body(client: Client) -> None:
@@ -101,17 +104,15 @@ def test_ingest_query_ask_stats_forget_over_stdio(settings: Settings, store: Gra
                 builders=["seem"],
             )
             assert done["passages_written"] == len(messages)
-        found = await _call(
-            client, "query", question="What is the dog's name?", space=space, budget=300
+        await _query_contents(client, space, embedder)
+        answered = await client.call_tool(
+            "ask", {"question": "Where is Maya moving?", "space": space}
         )
-        assert "s1:1" in found["citations"] and "Biscuit" in found["context"]
-        assert found["tokens"] <= 300 and found["items"][0]["path"]
-        answered = await _call(client, "ask", question="Where is Maya moving?", space=space)
-        assert answered["answer"] is None and "s3:1" in answered["citations"]  # no LLM here
-        unknown = await client.call_tool(
-            "query", {"question": "x", "space": space, "strategy": "nope"}
-        )
-        assert unknown.is_error
+        assert answered.structured_content["answer"] is None  # no LLM here
+        assert "s3:1" in answered.structured_content["citations"]
+        assert _text(answered).startswith("No answer (no LLM is configured)")
+        assert answered.structured_content["context"] in _text(answered)
+        await _bad_arguments(client, space)
         counts = (await _call(client, "stats", space=space))["nodes"]
         assert counts["Passage"] == 19 and counts["EventFrame"] > 0
         listed = (await _call(client, "spaces"))["spaces"]
@@ -125,6 +126,46 @@ def test_ingest_query_ask_stats_forget_over_stdio(settings: Settings, store: Gra
         while store.write("core.delete_space_batch", space=space, batch=5000)[0]["deleted"]:
             pass
     assert store.read("core.space_counts", space=space) == []
+
+
+def _text(result: Any) -> str:
+    assert len(result.content) == 1
+    text: str = result.content[0].text
+    return text
+
+
+async def _query_contents(client: Client, space: str, embedder: Embedder) -> None:
+    """The text content is the context alone, inside the budget; the structured one keeps
+    items and citations; retrieval paths only with explain."""
+    args = {"question": "What is the dog's name?", "space": space, "budget": 300}
+    found = await client.call_tool("query", args)
+    data = found.structured_content
+    assert not found.is_error and _text(found) == data["context"]
+    assert "s1:1" in data["citations"] and "Biscuit" in data["context"]
+    assert 0 < data["tokens"] <= 300 and data["items"][0]["turns"]
+    assert embedder.count_tokens(_text(found)) == data["tokens"]  # the text fits, to the token
+    assert "path" not in data["items"][0] and "retrieval" not in _text(found)
+    explained = await client.call_tool("query", {**args, "explain": True})
+    assert explained.structured_content["items"][0]["path"]
+    assert data["context"] in _text(explained) and "\n# explain\n" in _text(explained)
+
+
+async def _bad_arguments(client: Client, space: str) -> None:
+    """Each bad argument is one plain sentence naming it (no validator report, no link)."""
+    cases = {
+        "budget: input should be greater than or equal to 50": {"budget": 10},
+        "budget: input should be a valid integer": {"budget": "lots"},
+        "field 'question': must not be empty": {"question": "  "},
+        "unknown strategy 'nope'": {"strategy": "nope"},
+        "question is required": {"question": None},
+    }
+    for expected, change in cases.items():
+        args = {"question": "Where is Maya moving?", "space": space, **change}
+        result = await client.call_tool("query", {k: v for k, v in args.items() if v is not None})
+        text = _text(result)
+        assert result.is_error and expected in text, text
+        assert "pydantic" not in text and "http" not in text and "input_value" not in text
+        assert text.count("\n") <= 1  # a graphmem error may add one hint line
 
 
 def _mcp_until_eof(*args: str) -> subprocess.CompletedProcess[str]:

@@ -427,18 +427,19 @@ def test_a_number_is_new_by_its_value_not_its_spelling() -> None:
 
 
 def test_a_turn_that_comes_and_goes_with_its_items_is_shown_in_the_end() -> None:
-    # Turn 1 costs 16 words (13 and the session's date), the budget 18. Knowing it shown,
-    # "word" adds nothing and is left out, "word on 7 May" (a date) stays and comes first,
-    # and then the turn no longer fits; not knowing it, "word" stays and the turn fits: the
-    # placement never settles. It must not end by losing the turn it left items out for
-    # (until session 11 it ended with the dated item alone); a kept "word" costs 1 token.
+    # Turn 1 costs 18 words (13, the session's date and the excerpts' heading), the budget
+    # 22. Knowing it shown, "word" adds nothing and is left out, "word on 7 May" (a date,
+    # 6 with its bullet and the memories' heading) stays and comes first, and then the turn
+    # no longer fits; not knowing it, "word" stays and the turn fits: the placement never
+    # settles. It must not end by losing the turn it left items out for (until session 11
+    # it ended with the dated item alone); a kept "word" costs 3 tokens.
     results = {
         "a": result(turns_hit(1)),
         "b": result(text_hit("f0", "word", 1), text_hit("f1", "word on 7 May", 1)),
     }
     current = Plan(("a", "b"), {"a": 1.0, "b": 1.0})
-    arranged = arrange(results, current, GraphmemSettings(), 18, words)
-    packed = pack(arranged.hits, 18, words)
+    arranged = arrange(results, current, GraphmemSettings(), 22, words)
+    packed = pack(arranged.hits, 22, words)
     assert {p.id for p in packed.passages} == {"p1"}
     assert arranged.held is not None and arranged.held.turns <= {"p1"}
 

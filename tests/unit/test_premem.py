@@ -285,7 +285,8 @@ def test_cite_only_items_cite_their_turns_without_showing_them() -> None:
     assert "turn text" not in rendered and context.passages == []
     assert context.source_ids == {"D2:1", "D1:1", "D1:2"}
     assert rendered.index("early") < rendered.index("late")  # conversation order
-    assert context.tokens == 6  # the two items' words, nothing for the turns
+    # the two items' words, their bullets and the "Memories:" heading; nothing for the turns
+    assert context.tokens == 6 + 2 + 1
 
 
 def test_a_passage_hit_still_brings_its_turn() -> None:

@@ -42,3 +42,27 @@ def test_every_item_names_its_turns_and_citations_follow_the_conversation() -> N
         ("passage", "D1:3", ["D1:3"]),
         ("Fragment", None, ["D2:5"]),  # a memory: the turn it stands for, not shown
     ]
+
+
+def test_the_rendered_context_costs_what_was_charged_and_fits_the_budget() -> None:
+    """Headings, bullets and session dates are charged too: the text a host hands its model
+    (the MCP query tool's text content) is within the budget, to the token."""
+
+    def words(text: str) -> int:
+        return len(text.split())
+
+    hits = [
+        Hit(
+            node_id=f"m{i}",
+            label="Fact",
+            score=1.0 - i / 100,
+            strategy="s",
+            text=f"fact number {i} about Ana",
+            passages=[turn(i % 3, i)],
+        )
+        for i in range(12)
+    ]
+    for budget in range(5, 120, 7):
+        context = pack(hits, budget, words)
+        assert words(context.render()) == context.tokens <= budget
+        assert sum(item.tokens for item in context.items) == context.tokens

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from graphmem.retrieval.base import PassageRef
-from graphmem.retrieval.packer import session_header, turn_line
+from graphmem.retrieval.packer import EXCERPTS, session_header, turn_line
 
 T = TypeVar("T", bound=Hashable)
 
@@ -47,11 +47,12 @@ def within_budget(
     entries: Sequence[Entry], budget: int, count: Callable[[str], int]
 ) -> list[Entry]:
     """The longest prefix of ``entries`` whose views the budget holds, costed as the packer
-    costs them (a turn once, a session's date header once). The first entry that does not
-    fit whole ends the list, cut to the turns of it that still fit (its centre first).
+    costs them (a turn once, a session's date header once, the excerpts' heading once).
+    The first entry that does not fit whole ends the list, cut to the turns of it that
+    still fit (its centre first).
     The cost of a set of turns does not depend on their order, so any reordering of the
     returned list (fusion) packs exactly these turns."""
-    used = 0
+    used = count(EXCERPTS)  # the packer charges the turns' heading once
     seen: set[str] = set()
     headers: set[int] = set()
     out: list[Entry] = []

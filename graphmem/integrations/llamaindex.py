@@ -1,0 +1,99 @@
+"""LlamaIndex: graphmem as a retriever and as a memory block
+(``pip install 'graphmem[llamaindex]'``, llama-index-core 0.14).
+
+``GraphmemRetriever`` returns ``Memory.query``'s cited items as ``NodeWithScore``s in rank
+order, within the token budget (graphmem fuses several rankings, so there is no comparable
+score: ``score`` is None); each ``TextNode``'s metadata holds the turn ids it cites
+(``turns``), its ``kind`` and the ``strategy`` that found it. ``GraphmemMemoryBlock`` is a
+long-term block for ``llama_index.core.memory.Memory``: it answers with the rendered context
+for the latest message and stores the messages the short-term memory flushes to it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from llama_index.core.base.llms.types import ChatMessage, MessageRole
+from llama_index.core.memory import BaseMemoryBlock
+from llama_index.core.retrievers import BaseRetriever
+from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
+from pydantic import Field
+
+from graphmem.builders.registry import builder_names
+from graphmem.integrations.items import append_to_session, cited_items
+from graphmem.memory import Memory
+from graphmem.retrieval.registry import DEFAULT_STRATEGY
+
+
+class GraphmemRetriever(BaseRetriever):
+    """Nodes for a question from one space: ``GraphmemRetriever(memory, "alice")``."""
+
+    def __init__(
+        self,
+        memory: Memory,
+        space: str,
+        strategy: str = DEFAULT_STRATEGY,
+        budget: int = 1000,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.memory = memory
+        self.space = space
+        self.strategy = strategy
+        self.budget = budget
+
+    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        found = self.memory.query(query_bundle.query_str, self.space, self.strategy, self.budget)
+        return [
+            NodeWithScore(node=TextNode(text=item.text, metadata=item.metadata), score=None)
+            for item in cited_items(found, self.space)
+        ]
+
+    async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        return await asyncio.to_thread(self._retrieve, query_bundle)
+
+
+class GraphmemMemoryBlock(BaseMemoryBlock[str]):
+    """Long-term memory of one space. ``aget`` queries with the text of the latest message
+    and returns the cited context (empty without messages); ``aput`` appends the messages
+    to session ``session`` of ``conversation`` (user messages said by ``user``, the rest by
+    their role) and runs ``builders`` (default all)."""
+
+    memory: Memory
+    space: str
+    conversation: str
+    session: str
+    name: str = "graphmem"
+    strategy: str = DEFAULT_STRATEGY
+    budget: int = 1000
+    user: str = "user"
+    builders: list[str] = Field(default_factory=builder_names)
+
+    async def _aget(self, messages: list[ChatMessage] | None = None, **kwargs: Any) -> str:
+        question = next((m.content for m in reversed(messages or []) if m.content), None)
+        if not question:
+            return ""
+        found = await asyncio.to_thread(
+            self.memory.query, question, self.space, self.strategy, self.budget
+        )
+        return found.context.render()
+
+    async def _aput(self, messages: list[ChatMessage]) -> None:
+        rows = [
+            {
+                "speaker": self.user if m.role == MessageRole.USER else m.role.value,
+                "text": m.content,
+            }
+            for m in messages
+            if m.content  # tool calls without text hold nothing to remember
+        ]
+        await asyncio.to_thread(
+            append_to_session,
+            self.memory,
+            self.space,
+            self.conversation,
+            self.session,
+            rows,
+            self.builders,
+        )
