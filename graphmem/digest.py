@@ -27,7 +27,9 @@ from pydantic import BaseModel
 
 from graphmem.store import GraphStore
 
-VOLATILE = ("created_at", "updated_at", "embedding")
+# ``embedder`` (the Space node's pin) and ``reembed_*`` (a switch under way) describe the
+# vectors, which the digest leaves out: `graphmem reembed` keeps a space's digest.
+VOLATILE = ("created_at", "updated_at", "embedding", "embedder", "reembed_to", "reembed_cursor")
 # Nodes that record how a space was built rather than what it holds: the build ledger
 # (``graphmem.build_cost``) differs between a crashed-then-rerun build and a clean one.
 HISTORY_LABELS = frozenset({"BuildCost"})
