@@ -72,6 +72,7 @@ def reembed_space(
     embedder: Embedder,
     space: str,
     progress: Callable[[int], None] | None = None,
+    batch: int = _BATCH,
 ) -> dict[str, Any]:
     """Switch one space to ``embedder``; resumes a switch to the same embedder that was
     interrupted. Returns what it did."""
@@ -85,7 +86,7 @@ def reembed_space(
     done = 0
     after = cursor or ""
     while True:
-        rows = store.read("reembed.passages", space=space, after=after, batch=_BATCH)
+        rows = store.read("reembed.passages", space=space, after=after, batch=batch)
         if not rows:
             break
         texts = [
