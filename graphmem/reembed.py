@@ -13,9 +13,12 @@ side (passage), and a vector that depends on its text alone (batch composition m
 float32 vector by less than 1e-6; int8 graphs embed one text per run).
 
 Vectors a design derives (its notes, centroids, headlines) are recomputed by that design's
-own code, which this command does not have yet: a space holding them is refused, naming
-the labels (re-ingest it with its builders under the new embedder instead). A new
-dimension needs every space switched and the vector indexes rebuilt; it is refused too.
+own code, its ``Design.reembed`` hook, after the passages (run again whole on a resume: it
+is idempotent). A space holding vectors of a label no design's hook recomputes is refused
+before any write, naming the labels (re-ingest it with its builders under the new embedder
+instead). Only vectors change: what a build decided by cosine (synonym edges, merges,
+clusters) stays as the old embedder decided it. A new dimension needs every space switched
+and the vector indexes rebuilt; it is refused too.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from graphmem.designs.base import Design
+from graphmem.designs.registry import registry
 from graphmem.embed import Embedder
 from graphmem.errors import ConfigError, SchemaError
 from graphmem.schema import space_embedder, stored_meta
@@ -42,17 +47,28 @@ def plan_spaces(store: GraphStore, spaces: list[str] | None) -> list[dict[str, A
         if missing:
             raise ConfigError(f"no such space: {', '.join(missing)}")
         rows = [known[s] for s in spaces]
+    covered = {label for d in _hooked() for label in d.reembed.labels}  # type: ignore[union-attr]
+    planned = []
     for row in rows:
-        derived = store.read("reembed.derived_vectors", space=row["space"])
-        if derived:
-            labels = ", ".join(f"{d['label']} ({d['count']})" for d in derived)
+        derived = {
+            d["label"]: d["count"]
+            for d in store.read("reembed.derived_vectors", space=row["space"])
+        }
+        left = {label: n for label, n in derived.items() if label not in covered}
+        if left:
+            labels = ", ".join(f"{label} ({n})" for label, n in sorted(left.items()))
             raise ConfigError(
-                f"space {row['space']!r} holds vectors a design derived: {labels}; "
-                "reembed switches passage-only spaces",
+                f"space {row['space']!r} holds vectors no design can recompute: {labels}",
                 hint="ingest the conversations again into a new space with the new embedder "
                 "and the same --builders",
             )
-    return rows
+        planned.append({**row, "derived": derived})
+    return planned
+
+
+def _hooked() -> list[Design]:
+    """The registered designs that recompute their vectors, in name order."""
+    return [d for _, d in sorted(registry().items()) if d.reembed is not None]
 
 
 def check_dimension(store: GraphStore, embedder: Embedder) -> None:
@@ -81,7 +97,13 @@ def reembed_space(
         before == embedder.name
         and not store.read("core.space_embedder", space=space)[0]["reembed_to"]
     ):
-        return {"space": space, "embedder": embedder.name, "from": before, "passages": 0}
+        return {
+            "space": space,
+            "embedder": embedder.name,
+            "from": before,
+            "passages": 0,
+            "derived": {},
+        }
     cursor = store.write("reembed.start", space=space, embedder=embedder.name)[0]["cursor"]
     done = 0
     after = cursor or ""
@@ -103,11 +125,29 @@ def reembed_space(
         done += len(rows)
         if progress is not None:
             progress(len(rows))
+    derived = _derived(store, embedder, space, progress)
     store.write("reembed.finish", space=space, embedder=embedder.name)
     return {
         "space": space,
         "embedder": embedder.name,
         "from": before,
         "passages": done,
+        "derived": derived,
         "resumed_after": cursor,
     }
+
+
+def _derived(
+    store: GraphStore, embedder: Embedder, space: str, progress: Callable[[int], None] | None
+) -> dict[str, int]:
+    """Each design's own vectors, by its hook, where the space holds any of them."""
+    present = {d["label"] for d in store.read("reembed.derived_vectors", space=space)}
+    out: dict[str, int] = {}
+    for design in _hooked():
+        hook = design.reembed
+        assert hook is not None
+        if present & set(hook.labels):
+            out[design.name] = hook.run(store, embedder, space)
+            if progress is not None:
+                progress(out[design.name])
+    return out

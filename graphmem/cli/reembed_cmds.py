@@ -56,7 +56,7 @@ def reembed(
         check_dimension(store, target)
         check_embedder(store, target)
         plan = plan_spaces(store, None if every else list(spaces))
-        total = sum(int(row["passages"]) for row in plan)
+        total = sum(int(row["passages"]) + sum(row["derived"].values()) for row in plan)
         done: list[dict[str, Any]] = []
         with tqdm(total=total, unit="turn", disable=no_progress or as_json) as bar:
 
@@ -72,5 +72,6 @@ def _render(data: dict[str, Any]) -> str:
     lines = [f"embedder {data['embedder']}"]
     for row in data["spaces"]:
         was = row["from"] or "(empty)"
-        lines.append(f"{row['space']}: {row['passages']} passages re-embedded (was {was})")
+        derived = "".join(f", {n} {name} vectors" for name, n in row["derived"].items())
+        lines.append(f"{row['space']}: {row['passages']} passages{derived} re-embedded (was {was})")
     return "\n".join(lines)
