@@ -127,41 +127,55 @@ def test_a_space_is_refused_to_another_embedder_and_planned_only_when_it_exists(
     assert embedder.name in detail and "[not the configured embedder]" in detail
 
 
-def _labelled_vectors(store: GraphStore, space: str, read: str) -> dict[str, np.ndarray]:
+def _stored(store: GraphStore, space: str, read: str) -> dict[str, np.ndarray]:
     rows = store.read(read, space=space)
     return {
-        r["id"]: np.asarray(r["embedding"], dtype=np.float32)
+        f"{r.get('label', '')}/{r['id']}": np.asarray(r["embedding"], dtype=np.float32)
         for r in rows
         if r["embedding"] is not None
     }
 
 
-def test_the_semantic_layers_vectors_are_recomputed_and_other_designs_refused(
+@pytest.mark.parametrize(
+    ("builder", "reads"),
+    [
+        ("semantic", ("semantic.space_entities", "semantic.space_facts")),
+        ("anchormem", ("anchormem.snapshot",)),
+    ],
+)
+def test_a_designs_vectors_are_recomputed_as_a_fresh_build_stores_them(
     settings: Settings,
     store: GraphStore,
     embedder: Embedder,
     e5: Embedder,
     spaces: list[str],
+    builder: str,
+    reads: tuple[str, ...],
 ) -> None:
     switched, fresh = f"test-reembed-{uuid.uuid4().hex[:8]}", f"test-fresh-{uuid.uuid4().hex[:8]}"
     spaces.extend([switched, fresh])
     conv = tiny_conversation(sessions=SESSIONS)
     for space, with_embedder in ((switched, embedder), (fresh, e5)):
         with Memory(settings, embedder=with_embedder) as memory:
-            memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, ["semantic"])
+            memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, [builder])
     before = space_digest(store, switched)
     done = reembed_space(store, e5, switched)
-    assert done["derived"]["semantic"] > 0
+    assert done["derived"][builder] > 0
     assert space_digest(store, switched).sha256 == before.sha256
-    for read in ("semantic.space_entities", "semantic.space_facts"):
-        got, want = _labelled_vectors(store, switched, read), _labelled_vectors(store, fresh, read)
+    for read in reads:
+        got, want = _stored(store, switched, read), _stored(store, fresh, read)
         common = got.keys() & want.keys()
         assert len(common) >= 2, read
         assert min(float(got[k] @ want[k]) for k in common) >= 0.9999, read
 
+
+def test_a_space_with_vectors_no_design_recomputes_is_refused(
+    settings: Settings, store: GraphStore, embedder: Embedder, spaces: list[str]
+) -> None:
     other = f"test-refused-{uuid.uuid4().hex[:8]}"
     spaces.append(other)
+    conv = tiny_conversation(sessions=SESSIONS)
     with Memory(settings, embedder=embedder) as memory:
-        memory.ingest_dataset(Dataset(conversations=[conv], qa={}), other, ["anchormem"])
-    with pytest.raises(Exception, match="AtomicFact"):
+        memory.ingest_dataset(Dataset(conversations=[conv], qa={}), other, ["premem"])
+    with pytest.raises(Exception, match="Fragment"):
         plan_spaces(store, [other])
