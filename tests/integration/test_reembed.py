@@ -128,7 +128,8 @@ def test_a_space_is_refused_to_another_embedder_and_planned_only_when_it_exists(
 
 
 def _stored(store: GraphStore, space: str, read: str) -> dict[str, np.ndarray]:
-    rows = store.read(read, space=space)
+    params = {"insights": True, "offline_insights": True, "messages": False}
+    rows = store.read(read, space=space, **(params if read == "premem.snapshot" else {}))
     return {
         f"{r.get('label', '')}/{r['id']}": np.asarray(r["embedding"], dtype=np.float32)
         for r in rows
@@ -141,6 +142,7 @@ def _stored(store: GraphStore, space: str, read: str) -> dict[str, np.ndarray]:
     [
         ("semantic", ("semantic.space_entities", "semantic.space_facts")),
         ("anchormem", ("anchormem.snapshot",)),
+        ("premem", ("premem.snapshot",)),
     ],
 )
 def test_a_designs_vectors_are_recomputed_as_a_fresh_build_stores_them(
@@ -176,6 +178,6 @@ def test_a_space_with_vectors_no_design_recomputes_is_refused(
     spaces.append(other)
     conv = tiny_conversation(sessions=SESSIONS)
     with Memory(settings, embedder=embedder) as memory:
-        memory.ingest_dataset(Dataset(conversations=[conv], qa={}), other, ["premem"])
-    with pytest.raises(Exception, match="Fragment"):
+        memory.ingest_dataset(Dataset(conversations=[conv], qa={}), other, ["seem"])
+    with pytest.raises(Exception, match="EventFrame"):
         plan_spaces(store, [other])
