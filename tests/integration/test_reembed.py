@@ -130,8 +130,13 @@ def test_a_space_is_refused_to_another_embedder_and_planned_only_when_it_exists(
 def _stored(store: GraphStore, space: str, read: str) -> dict[str, np.ndarray]:
     params = {"insights": True, "offline_insights": True, "messages": False}
     rows = store.read(read, space=space, **(params if read == "premem.snapshot" else {}))
+    # Keyed by id and text: a text a build chose by cosine (CAST's offline summary picks
+    # central sentences) may differ between two embedders; a node's vector is compared with
+    # a fresh build's where both embedded the same text.
     return {
-        f"{r.get('label', '')}/{r['id']}": np.asarray(r["embedding"], dtype=np.float32)
+        "/".join(str(r.get(k, "")) for k in ("label", "id", "text", "summary", "key", "value")): (
+            np.asarray(r["embedding"], dtype=np.float32)
+        )
         for r in rows
         if r["embedding"] is not None
     }
@@ -143,6 +148,7 @@ def _stored(store: GraphStore, space: str, read: str) -> dict[str, np.ndarray]:
         ("semantic", ("semantic.space_entities", "semantic.space_facts")),
         ("anchormem", ("anchormem.snapshot",)),
         ("premem", ("premem.snapshot",)),
+        ("cast", ("cast.space_scenes", "cast.space_views", "semantic.space_entities")),
     ],
 )
 def test_a_designs_vectors_are_recomputed_as_a_fresh_build_stores_them(
