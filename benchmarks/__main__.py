@@ -4,6 +4,7 @@
     python -m benchmarks growth [--sizes 1,2,5] [--builders semantic] [--out DIR]
     python -m benchmarks plans
     python -m benchmarks embedding [--out DIR]
+    python -m benchmarks embedders [--turns 300] [--rounds 2] [--out DIR]
     python -m benchmarks oneshot --space SPACE [--rounds 3] [--strategy graphmem] [--out DIR]
     python -m benchmarks scale --home DIR [--spaces 1,10,100,1000] [--out DIR]
 
@@ -44,6 +45,15 @@ def _growth(args: argparse.Namespace) -> None:
     builders = [b for b in args.builders.split(",") if b]
     results = run_growth(args.data, sizes, builders, args.questions)
     _write(args.out, "growth", results, render_growth(results))
+
+
+def _embedders(args: argparse.Namespace) -> None:
+    from benchmarks.embedders import render_embedders, run_embedders
+    from graphmem.config import Settings
+    from graphmem.ingest.formats import load
+
+    results = run_embedders(Settings(), load(args.data, "locomo"), args.turns, args.rounds)
+    _write(args.out, "embedders", results, render_embedders(results) + "\n")
 
 
 def _embedding(args: argparse.Namespace) -> None:
@@ -112,6 +122,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--builders", default="semantic", help="builders ('' for passages only)")
     p.add_argument("--questions", type=int, default=100, help="questions per size")
     command("embedding", _embedding, "embedding precisions and the query's runtime (torch, onnx)")
+    p = command("embedders", _embedders, "every embedder: batch texts/s and question ms")
+    p.add_argument("--turns", type=int, default=300, help="turns embedded as one batch")
+    p.add_argument("--rounds", type=int, default=2, help="interleaved rounds")
     p = command("oneshot", _oneshot, "a one-shot graphmem query, torch kept out of spaCy or not")
     p.add_argument("--space", required=True, help="a built space (this never ingests)")
     p.add_argument("--strategy", default="graphmem")

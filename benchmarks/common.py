@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from graphmem.code_identity import code_identity
 from graphmem.config import Settings
 from graphmem.embed import Embedder
-from graphmem.embed.base import Vectors
+from graphmem.embed.base import Kind, Vectors
 from graphmem.eval.metrics import CATEGORY_NAMES, percentiles
 from graphmem.ingest.models import Dataset, QAItem
 from graphmem.retrieval.base import Retriever, settle
@@ -35,10 +35,10 @@ class TimedEmbedder(Embedder):
         self.seconds = 0.0
         self.texts = 0
 
-    def embed(self, texts: Sequence[str]) -> Vectors:
+    def embed(self, texts: Sequence[str], kind: Kind = "passage") -> Vectors:
         started = time.perf_counter()
         try:
-            return self.inner.embed(texts)
+            return self.inner.embed(texts, kind)
         finally:
             self.seconds += time.perf_counter() - started
             self.texts += len(texts)

@@ -51,7 +51,7 @@ def runtimes(settings: Settings, dataset: Dataset, rounds: int = 3) -> dict[str,
         for p, e in embedders.items():
             vectors[p], ms = timed_ms(e.embed, texts)
             rates[p].append(len(texts) / (ms / 1000))
-            one[p].extend(timed_ms(e.embed_one, q)[1] for q in questions[:30])
+            one[p].extend(timed_ms(e.embed_query, q)[1] for q in questions[:30])
     queries = {p: e.embed(questions) for p, e in embedders.items()}
     base, other = vectors["float32"], vectors["bfloat16"]
     cosine = np.sum(base * other, axis=1)

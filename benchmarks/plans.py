@@ -59,7 +59,7 @@ def _summary(plan: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read_params(memory: Memory, space: str) -> dict[str, dict[str, Any]]:
-    vector = memory.embedder.embed_one(QUESTION)
+    vector = memory.embedder.embed_query(QUESTION)
     k = k_for_budget(1000)
     sessions = [
         dict(r["props"])["id"]

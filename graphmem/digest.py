@@ -8,8 +8,9 @@ give the same graph. What it covers:
   ``(start, type, end)`` relationship triples, combined into ``sha256``.
 
 Key properties are all properties except those that legitimately differ between two
-equivalent builds: creation times and embeddings (floats that depend on the batch an
-embedder saw). Other floats are rounded to 4 decimals for the same reason, and
+equivalent builds: creation times and vectors (embeddings and centroids, floats that
+depend on the batch an embedder saw, and on the embedder: ``graphmem reembed`` keeps the
+digest). Other floats are rounded to 4 decimals for the same reason, and
 ``built_by`` is a set stored as a list, so it is sorted. The space's own name is replaced by
 a placeholder wherever it appears as a value (``space``, the Space node's ``id`` and
 ``name``), so a clean build in one space and a crashed-then-rerun build in another compare.
@@ -27,7 +28,18 @@ from pydantic import BaseModel
 
 from graphmem.store import GraphStore
 
-VOLATILE = ("created_at", "updated_at", "embedding")
+# ``centroid`` (PREMem's cluster centre) is a vector too. ``embedder`` (the Space node's
+# pin) and ``reembed_*`` (a switch under way) describe the vectors: `graphmem reembed` keeps
+# a space's digest.
+VOLATILE = (
+    "created_at",
+    "updated_at",
+    "embedding",
+    "centroid",
+    "embedder",
+    "reembed_to",
+    "reembed_cursor",
+)
 # Nodes that record how a space was built rather than what it holds: the build ledger
 # (``graphmem.build_cost``) differs between a crashed-then-rerun build and a clean one.
 HISTORY_LABELS = frozenset({"BuildCost"})

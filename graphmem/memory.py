@@ -34,7 +34,12 @@ from graphmem.readiness import check_ready
 from graphmem.retrieval.base import RetrievalContext, RetrievalResult, Retriever, settle
 from graphmem.retrieval.packer import PackedContext, pack
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, build_retriever
-from graphmem.schema import check_embedder, init_schema
+from graphmem.schema import (
+    check_embedder,
+    check_space_embedder,
+    init_schema,
+    pin_space_embedder,
+)
 from graphmem.store import GraphStore
 from graphmem.threads import limit_blas_threads
 
@@ -162,6 +167,7 @@ class Memory:
     ) -> tuple[IngestReport, list[BuildReport]]:
         check_space(space)
         self._ready()
+        check_space_embedder(self.store, space, self.embedder)
         report = IngestReport()
         writer = PassageWriter(self.store, self.embedder, self.settings.ingest_batch_turns)
         ctx = BuildContext(
@@ -170,10 +176,14 @@ class Memory:
         active = build_builders(list(builders), ctx)
         settings_text = check_recorded(self.store, space, [b.name for b in active], self.configs)
         build_reports = {b.name: BuildReport(b.name) for b in active}
+        pinned = False
         try:
             for conv in dataset.conversations:
                 writer.write_conversation(space, conv, report, progress)
-                record_settings(self.store, space, settings_text)  # the space node exists now
+                if not pinned:  # the space node exists now
+                    pin_space_embedder(self.store, space, self.embedder)
+                    pinned = True
+                record_settings(self.store, space, settings_text)
                 settings_text = None
                 for builder in active:
                     self._build(space, conv, builder, build_reports[builder.name], ctx.backend)
@@ -307,6 +317,7 @@ class Memory:
         found = self._retrievers.pop(key, None)
         if found is None:
             self.configs.check()  # once: `query` checked already, a direct caller may not
+            check_space_embedder(self.store, space, self.embedder)
             found = build_retriever(strategy, self.retrieval_context(space))
         self._retrievers[key] = found
         while len(self._retrievers) > _MAX_RETRIEVERS:

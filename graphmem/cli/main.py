@@ -84,6 +84,12 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     ),
     "ask": ("memory_cmds", "ask", "Answer QUESTION from memory with the configured LLM."),
     "forget": ("memory_cmds", "forget", "Delete everything stored in a space."),
+    "reembed": (
+        "reembed_cmds",
+        "reembed",
+        "Re-embed the passages of spaces with another embedder, in place: resumable (run it "
+        "again after an interruption), and the space's digest is unchanged.",
+    ),
     "spaces": (
         "memory_cmds",
         "spaces",

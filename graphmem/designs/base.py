@@ -22,6 +22,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 if TYPE_CHECKING:
     from graphmem.builders.base import BuildContext, Builder
+    from graphmem.embed import Embedder
     from graphmem.retrieval.base import RetrievalContext, Retriever
     from graphmem.store import GraphStore
 
@@ -58,6 +59,17 @@ class Preset(BaseModel):
 BuilderFactory = Callable[["BuildContext", Any], "Builder"]
 RetrieverFactory = Callable[["RetrievalContext", Any], "Retriever"]
 StatsFunction = Callable[["GraphStore", str], dict[str, Any]]
+# ``run(store, embedder, space)`` recomputes with ``embedder`` every vector the design stored
+# in ``space`` (the labels it names), exactly as its builder computes them, and returns how
+# many it wrote; ``graphmem reembed`` calls it after the passages. It must be idempotent: an
+# interrupted re-embedding runs it again from the start.
+ReembedFunction = Callable[["GraphStore", "Embedder", str], int]
+
+
+@dataclass(frozen=True)
+class Reembed:
+    labels: tuple[str, ...]
+    run: ReembedFunction
 
 
 @dataclass(frozen=True)
@@ -94,6 +106,9 @@ class Design:
     # The settings its builder reads: recorded per space at the first build, so a later
     # build with other values is refused instead of mixed in (graphmem/builders/recorded.py).
     build_settings: tuple[str, ...] = ()
+    # How `graphmem reembed` recomputes the vectors it stores; None: a space holding its
+    # vectors is refused by reembed (graphmem/reembed.py).
+    reembed: Reembed | None = None
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier() or self.name != self.name.lower():

@@ -9,7 +9,7 @@ import threading
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -18,6 +18,11 @@ from graphmem.config import Settings
 from graphmem.errors import ConfigError, ModelLoadError
 
 Vectors = npt.NDArray[np.float32]
+# Which side of a comparison a text is on. "query": a question (or a text taken from one)
+# searched for in stored vectors; "passage": a stored text a query finds (turns, and every
+# derived note a design stores with a vector); "symmetric": a text compared with texts of
+# its own kind on both sides (entity names). Asymmetric models (e5, bge) prefix by side.
+Kind = Literal["query", "passage", "symmetric"]
 log = logging.getLogger(__name__)
 # A call of at most this many texts is a query's (question, quadruples, phrases), not a batch.
 _SMALL = 4
@@ -30,7 +35,8 @@ class Embedder(ABC):
     dim: int
 
     @abstractmethod
-    def embed(self, texts: Sequence[str]) -> Vectors: ...
+    def embed(self, texts: Sequence[str], kind: Kind = "passage") -> Vectors:
+        """Unit-length vectors of ``texts``, embedded as ``kind`` (see ``Kind``)."""
 
     @abstractmethod
     def count_tokens(self, text: str) -> int: ...
@@ -38,11 +44,12 @@ class Embedder(ABC):
     def count_tokens_many(self, texts: Sequence[str]) -> list[int]:
         return [self.count_tokens(t) for t in texts]
 
-    def embed_one(self, text: str) -> list[float]:
-        return [float(x) for x in self.embed([text])[0]]
+    def embed_query(self, text: str) -> list[float]:
+        """One question's vector, as a query parameter."""
+        return [float(x) for x in self.embed([text], "query")[0]]
 
 
-def _normalise(vectors: npt.NDArray[Any]) -> Vectors:
+def normalise(vectors: npt.NDArray[Any]) -> Vectors:
     arr = np.asarray(vectors, dtype=np.float32)
     norms = np.linalg.norm(arr, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
@@ -104,14 +111,15 @@ class MiniLMEmbedder(Embedder):
                     ) from exc
         return self._model
 
-    def embed(self, texts: Sequence[str]) -> Vectors:
+    def embed(self, texts: Sequence[str], kind: Kind = "passage") -> Vectors:
+        # Symmetric by training (no prefixes): every kind is embedded alike.
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         small = len(texts) <= _SMALL
         if small and self._runtime == "onnx":
             encoder = self._onnx_encoder()
             if encoder is not None:
-                return _normalise(encoder.encode(list(texts)))
+                return normalise(encoder.encode(list(texts)))
         model = self._load()
         import torch
 
@@ -133,7 +141,7 @@ class MiniLMEmbedder(Embedder):
                 convert_to_numpy=True,
                 show_progress_bar=False,
             )
-        return _normalise(out)
+        return normalise(out)
 
     def _onnx_encoder(self) -> Any:
         """The ONNX Runtime encoder, made at the first short call; None where it cannot be
@@ -198,7 +206,8 @@ class OpenAIEmbedder(Embedder):
         self._client: Any = None
         self._tokens = MiniLMEmbedder(settings)
 
-    def embed(self, texts: Sequence[str]) -> Vectors:
+    def embed(self, texts: Sequence[str], kind: Kind = "passage") -> Vectors:
+        # OpenAI's embedding models take no query/passage prefixes: every kind alike.
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         if self._client is None:
@@ -217,13 +226,30 @@ class OpenAIEmbedder(Embedder):
                 model=self._settings.embedding_model, input=list(texts[i : i + step])
             )
             rows.extend(item.embedding for item in resp.data)
-        return _normalise(np.array(rows))
+        return normalise(np.array(rows))
 
     def count_tokens(self, text: str) -> int:
         return self._tokens.count_tokens(text)
 
 
 def build_embedder(settings: Settings) -> Embedder:
-    if settings.embedder == "minilm":
+    """The configured embedder (``GRAPHMEM_EMBEDDER``) in the configured precision
+    (``GRAPHMEM_EMBEDDING_PRECISION``); a precision the model lacks is a ``ConfigError``."""
+    precision = settings.embedding_precision
+    if settings.embedder == "openai":
+        if precision != "float32":
+            raise ConfigError(f"GRAPHMEM_EMBEDDING_PRECISION={precision} is not for openai")
+        return OpenAIEmbedder(settings, settings.embedding_dim)
+    if settings.embedder == "minilm" and precision in ("float32", "bfloat16"):
         return MiniLMEmbedder(settings)
-    return OpenAIEmbedder(settings, settings.embedding_dim)
+    from graphmem.embed.jar import OnnxModelEmbedder
+    from graphmem.embed.models import MODELS
+
+    spec = MODELS[settings.embedder]
+    if precision not in spec.jars:
+        raise ConfigError(
+            f"GRAPHMEM_EMBEDDING_PRECISION={precision} is not available for "
+            f"{settings.embedder} (it has {', '.join(sorted(spec.jars))})",
+            hint="bfloat16 is the torch path of minilm only",
+        )
+    return OnnxModelEmbedder(settings, spec, precision)

@@ -87,7 +87,7 @@ class DenseRetriever(SearchRetriever):
         self._totals = SpaceTotals(ctx.store, ctx.space)
 
     def search(self, query: str, k: int) -> list[Hit]:
-        embedding = self.ctx.embedder.embed_one(query)
+        embedding = self.ctx.embedder.embed_query(query)
         counts = self._totals.get("Passage")
         if counts.scan_is_cheaper(k):
             rows = read_typed(

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-from graphmem.designs.base import Design, Preset
+from graphmem.designs.base import Design, Preset, Reembed
 from graphmem.semantic.builder import SemanticBuilder
+from graphmem.semantic.reembed import reembed_semantic
 from graphmem.semantic.retriever import HippoRagRetriever
 from graphmem.semantic.settings import SemanticSettings
 from graphmem.semantic.stats import semantic_stats
@@ -23,6 +24,7 @@ DESIGN = Design(
     retrievers={"hipporag": HippoRagRetriever},
     labels=("Entity", "Fact"),
     derived_labels=("Fact",),
+    reembed=Reembed(labels=("Entity", "Fact"), run=reembed_semantic),
     relationships=("MENTIONS", "SUBJECT", "OBJECT", "SYNONYM", "IS"),
     presets={
         "paper": Preset(

@@ -201,14 +201,16 @@ class HippoRagRetriever(Retriever):
         keys = dict.fromkeys(k for k in map(normalise_name, query_entities(doc)) if k)
         phrases = list(keys)[: room - len(quads)]
         by_name = self.config.entity_match == "name" and self.config.in_memory_index
-        texts = [query, *quads] + ([] if by_name else phrases)
-        vectors = [v.tolist() for v in self.ctx.embedder.embed(texts)]
+        # The question and its quadruples search stored passages and facts: the query
+        # side. Its phrases are matched with entity names: the symmetric side, as the names.
+        vectors = [v.tolist() for v in self.ctx.embedder.embed([query, *quads], "query")]
+        named = (
+            [] if by_name else [v.tolist() for v in self.ctx.embedder.embed(phrases, "symmetric")]
+        )
         return QueryAnalysis(
             vector=vectors[0],
-            fact_vectors=vectors[: 1 + len(quads)],
-            phrases=list(
-                zip(phrases, vectors[1 + len(quads) :] or [[]] * len(phrases), strict=True)
-            ),
+            fact_vectors=vectors,
+            phrases=list(zip(phrases, named or [[]] * len(phrases), strict=True)),
         )
 
     def _hipporag2_seeds(

@@ -131,7 +131,7 @@ class SemanticWriter:
         existing = {row["id"] for row in found}
         fresh = [k for k in surfaces if entity_id(k) not in existing]
         res.ids.update({k: entity_id(k) for k in surfaces if entity_id(k) in existing})
-        vectors = self.ctx.embedder.embed(fresh)
+        vectors = self.ctx.embedder.embed(fresh, "symmetric")  # names meet query phrases
         stored: dict[str, list[tuple[float, str, str]]] = {k: [] for k in fresh}
         rows = [{"key": k, "embedding": v.tolist()} for k, v in zip(fresh, vectors, strict=True)]
         for row in self._vectors(rows, 3):

@@ -49,11 +49,25 @@ def _pom(name: str) -> Path:
     return Path(str(resources.files("graphmem.server") / "poms" / name))
 
 
+def run_mvn(settings: Settings, args: list[str], what: str) -> None:
+    """Run mvn in batch mode with ``args``; a missing mvn or a failed fetch is a
+    ``ServerError`` naming ``what`` with mvn's last lines. Every Maven fetch goes through
+    here (the server's jars, the embedding models' jars)."""
+    cmd = [settings.mvn, "-q", "-B", *args]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, check=False)
+    except FileNotFoundError:
+        raise ServerError(
+            f"mvn not found ({settings.mvn!r})",
+            hint="install Maven (apt-get install -y maven) or set GRAPHMEM_MVN",
+        ) from None
+    if proc.returncode != 0:
+        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-20:])
+        raise ServerError(f"mvn could not fetch {what}:\n{tail}")
+
+
 def _copy_dependencies(settings: Settings, pom: Path, out: Path) -> None:
-    cmd = [
-        settings.mvn,
-        "-q",
-        "-B",
+    args = [
         "-f",
         str(pom),
         f"-Dneo4j.version={settings.neo4j_version}",
@@ -68,16 +82,7 @@ def _copy_dependencies(settings: Settings, pom: Path, out: Path) -> None:
         "-Dmdep.stripVersion=true",
         f"-DoutputDirectory={out}",
     ]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, check=False)
-    except FileNotFoundError:
-        raise ServerError(
-            f"mvn not found ({settings.mvn!r})",
-            hint="install Maven (apt-get install -y maven) or set GRAPHMEM_MVN",
-        ) from None
-    if proc.returncode != 0:
-        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-20:])
-        raise ServerError(f"mvn could not fetch {pom.name}:\n{tail}")
+    run_mvn(settings, args, pom.name)
 
 
 def fetch_runtime(settings: Settings, *, force: bool = False) -> tuple[Runtime, float]:

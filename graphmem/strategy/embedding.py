@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from graphmem.embed import Embedder
-from graphmem.embed.base import Vectors
+from graphmem.embed.base import Kind, Vectors
 
 _KEEP = 256  # texts kept: one query's question, quadruples and phrases, many times over
 
@@ -25,7 +25,7 @@ class SharedQueryEmbedder(Embedder):
         self.inner = inner
         self.name = inner.name
         self.dim = inner.dim
-        self._vectors: dict[str, np.ndarray] = {}
+        self._vectors: dict[tuple[Kind, str], np.ndarray] = {}
         self._lock = threading.Lock()
 
     def remember(self, query: str) -> None:
@@ -34,15 +34,16 @@ class SharedQueryEmbedder(Embedder):
             if len(self._vectors) > _KEEP:
                 self._vectors.clear()
 
-    def embed(self, texts: Sequence[str]) -> Vectors:
+    def embed(self, texts: Sequence[str], kind: Kind = "passage") -> Vectors:
         with self._lock:
-            fresh = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+            fresh = [t for t in dict.fromkeys(texts) if (kind, t) not in self._vectors]
             if fresh:
-                for text, vector in zip(fresh, self.inner.embed(fresh), strict=True):
-                    self._vectors[text] = vector
+                for text, vector in zip(fresh, self.inner.embed(fresh, kind), strict=True):
+                    self._vectors[kind, text] = vector
             if not texts:
                 return np.zeros((0, self.dim), dtype=np.float32)
-            return np.stack([self._vectors[t] for t in texts]).astype(np.float32, copy=False)
+            rows = [self._vectors[kind, t] for t in texts]
+            return np.stack(rows).astype(np.float32, copy=False)
 
     def count_tokens(self, text: str) -> int:
         with self._lock:

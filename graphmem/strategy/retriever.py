@@ -132,7 +132,7 @@ class GraphmemRetriever(Retriever):
             # Alone, not in whichever member's batch reaches the model first: a vector
             # embedded in a batch differs in the seventh decimal, and the members' results
             # would depend on the threads' timing.
-            self._embedder.embed([query])
+            self._embedder.embed([query], "query")
             with ThreadPoolExecutor(max_workers=len(members)) as pool:
                 outcomes = dict(zip(first, pool.map(run, first), strict=True))
         else:

@@ -124,7 +124,7 @@ def test_offline_build_writes_facts_events_and_provenance(
         "anchormem.search",
         index="assoc_event_embedding",
         space=space,
-        embedding=embedder.embed_one("kitten Pixel"),
+        embedding=embedder.embed_query("kitten Pixel"),
         k=50,
         fetch=5000,
     )
@@ -182,7 +182,7 @@ def test_chunked_build_associates_new_facts_with_old_ones(
         "anchormem.search",
         index="assoc_event_embedding",
         space=space,
-        embedding=embedder.embed_one("cello grandfather"),
+        embedding=embedder.embed_query("cello grandfather"),
         k=1,
         fetch=5000,
     )
@@ -343,7 +343,7 @@ def test_llm_build_reports_calls_and_tokens(
         "anchormem.search",
         index="assoc_event_embedding",
         space=space,
-        embedding=embedder.embed_one("An event"),
+        embedding=embedder.embed_query("An event"),
         k=1,
         fetch=5000,
     )[0]["text"]

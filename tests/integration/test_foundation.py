@@ -71,7 +71,7 @@ def test_vector_index_finds_the_matching_passage(
     nonce = uuid.uuid4().hex[:12]
     conv = tiny_conversation(extra=f"My locker code is {nonce} and nobody knows it.")
     PassageWriter(store, embedder).write_conversation(space, conv, IngestReport())
-    query = embedder.embed_one(f"What is the locker code {nonce}?")
+    query = embedder.embed_query(f"What is the locker code {nonce}?")
     hits = store.read("retrieval.dense_passages", space=space, embedding=query, k=3, fetch=100)
     assert hits, "vector index returned nothing for this space"
     top = store.read(

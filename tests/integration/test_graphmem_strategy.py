@@ -16,7 +16,7 @@ from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
 from graphmem.designs.registry import builders_for, registry
 from graphmem.embed import Embedder
-from graphmem.embed.base import Vectors
+from graphmem.embed.base import Kind, Vectors
 from graphmem.ingest.formats import load
 from graphmem.memory import Memory, QueryResult
 from graphmem.retrieval.base import RetrievalContext
@@ -290,9 +290,9 @@ def test_members_in_threads_give_what_they_give_in_turn(
             self.name, self.dim = embedder.name, embedder.dim
             self.calls: list[list[str]] = []
 
-        def embed(self, texts: Sequence[str]) -> Vectors:
+        def embed(self, texts: Sequence[str], kind: Kind = "passage") -> Vectors:
             self.calls.append(list(texts))
-            return embedder.embed(texts)
+            return embedder.embed(texts, kind)
 
         def count_tokens(self, text: str) -> int:
             return embedder.count_tokens(text)

@@ -106,7 +106,7 @@ def _build(
 def _items(
     store: GraphStore, embedder: Embedder, space: str, **params: Any
 ) -> list[dict[str, Any]]:
-    query = {"embedding": embedder.embed_one("pottery"), "k": 10_000, "insights": True}
+    query = {"embedding": embedder.embed_query("pottery"), "k": 10_000, "insights": True}
     query["offline_insights"] = True
     query["messages"] = False  # the stored items only
     return store.read("premem.search", space=space, **{**query, **params})

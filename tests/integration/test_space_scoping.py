@@ -37,7 +37,7 @@ def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
 
 
 def test_hot_statements_seek_the_space_indexes(store: GraphStore, embedder: Embedder) -> None:
-    vector = embedder.embed_one("a question")
+    vector = embedder.embed_query("a question")
     one = {"space": "s"}
     statements = {
         "retrieval.dense_passages_exact": {**one, "embedding": vector, "k": 10},

@@ -29,7 +29,7 @@ def test_bfloat16_vectors_are_the_float32_vectors_within_tolerance() -> None:
     cosine = np.sum(a * b, axis=1)
     assert cosine.min() > 0.999
     for question in QUESTIONS:
-        qa, qb = np.asarray(fp32.embed_one(question)), np.asarray(bf16.embed_one(question))
+        qa, qb = np.asarray(fp32.embed_query(question)), np.asarray(bf16.embed_query(question))
         assert list(np.argsort(-a @ qa)[:3]) == list(np.argsort(-b @ qb)[:3])
 
 

@@ -181,7 +181,7 @@ class AmoryRetriever(Retriever):
     # --- retrieval ------------------------------------------------------------------------
     def retrieve(self, query: str, budget: int) -> RetrievalResult:
         started = time.perf_counter()
-        vector = self.ctx.embedder.embed([query])[0]
+        vector = self.ctx.embedder.embed([query], "query")[0]
         snap = self.snapshot()  # once: the whole query ranks over one read of the space
         timings: dict[str, float] = {}
         hits: list[Hit] = []

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from graphmem.designs.anchormem.builder import AnchorMemBuilder
 from graphmem.designs.anchormem.config import AnchorMemConfig
+from graphmem.designs.anchormem.reembed import reembed_anchormem
 from graphmem.designs.anchormem.retriever import AnchorMemRetriever
 from graphmem.designs.anchormem.stats import anchormem_stats
-from graphmem.designs.base import Design, Preset
+from graphmem.designs.base import Design, Preset, Reembed
 
 DESIGN = Design(
     name="anchormem",
@@ -18,6 +19,7 @@ DESIGN = Design(
     retrievers={"anchormem": AnchorMemRetriever},
     labels=("AtomicFact", "AssocEvent"),
     derived_labels=("AtomicFact", "AssocEvent"),
+    reembed=Reembed(labels=("AtomicFact", "AssocEvent"), run=reembed_anchormem),
     relationships=("SIMILAR", "INTEGRATES"),
     presets={
         "paper": Preset(

@@ -128,7 +128,7 @@ class AnchorMemRetriever(Retriever):
     def retrieve(self, query: str, budget: int) -> RetrievalResult:
         started = time.perf_counter()
         n_facts, n_events = self.sizes(budget)
-        embedding = self.ctx.embedder.embed_one(query)
+        embedding = self.ctx.embedder.embed_query(query)
         embedded = time.perf_counter()
         facts = self._fact_hits(
             self._search("AtomicFact", "atomic_fact_embedding", embedding, n_facts),

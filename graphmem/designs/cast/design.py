@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphmem.designs.base import Design, Preset
+from graphmem.designs.base import Design, Preset, Reembed
 from graphmem.designs.cast.builder import CastBuilder
 from graphmem.designs.cast.config import CastSettings
+from graphmem.designs.cast.reembed import reembed_cast
 from graphmem.designs.cast.retriever import CastRetriever
 from graphmem.designs.cast.semantic import SEMANTIC_LAYER
 from graphmem.designs.cast.stats import cast_stats
@@ -74,6 +75,7 @@ DESIGN = Design(
     requires=(SEMANTIC_LAYER,),
     labels=("View", "Scene", "Character"),
     derived_labels=("View", "Scene"),
+    reembed=Reembed(labels=("View", "Scene"), run=reembed_cast),
     relationships=("FROM", "HAS_VIEW", "IN_SCENE"),
     presets=PRESETS,
     cypher=("cast",),

@@ -101,7 +101,7 @@ class CastRetriever(Retriever):
         entries = self._entries(semantic.hits, index, self.config.view_turns == "window")
         k = self.config.semantic_k
         candidates = entries[:k] if k else entries
-        vector = self.ctx.embedder.embed_one(query)
+        vector = self.ctx.embedder.embed_query(query)
         ranked = self._scenes(query, vector, index)
         found = episodic_turns(ranked, self.config.episodic_k)
         timings["episodic"] = (time.perf_counter() - started) * 1000 - timings["semantic"]

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from graphmem.designs.base import Design, Preset
+from graphmem.designs.base import Design, Preset, Reembed
 from graphmem.designs.premem.builder import PremBuilder
 from graphmem.designs.premem.config import PremSettings
+from graphmem.designs.premem.reembed import reembed_premem
 from graphmem.designs.premem.retriever import PremRetriever
 from graphmem.designs.premem.stats import premem_stats
 
@@ -19,6 +20,7 @@ DESIGN = Design(
     retrievers={"premem": PremRetriever},
     labels=("Fragment", "Cluster", "Insight"),
     derived_labels=("Fragment", "Cluster", "Insight"),
+    reembed=Reembed(labels=("Fragment", "Insight"), run=reembed_premem),
     relationships=("FROM", "GROUPS", "CONNECTS", "REASONS_OVER"),
     presets={
         "paper": Preset(

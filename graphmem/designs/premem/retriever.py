@@ -67,7 +67,7 @@ class PremRetriever(Retriever):
         started = time.perf_counter()
         cfg = self.config
         k = k_for_budget(budget, cfg.item_tokens, cap=cfg.max_items)
-        embedding = self.ctx.embedder.embed_one(query)
+        embedding = self.ctx.embedder.embed_query(query)
         embedded = time.perf_counter()
         if cfg.search == "snapshot":
             rows = self._items.get().top(embedding, k)
