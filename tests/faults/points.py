@@ -21,8 +21,13 @@ from pathlib import Path
 
 from graphmem.designs.registry import builder_names
 from graphmem.ingest.models import ConversationIn
+from tests.integration.helpers import tiny_conversation
 
 ROOT = Path(__file__).resolve().parents[2]
+SESSIONS = 2  # a resumed build has a built session before the one it redoes
+# A turn whose phrases are near each other (cello lessons / cello teacher): the clean build
+# has SYNONYM edges for a crash to lose.
+EXTRA = "The cello lessons and the cello teacher were a gift; Pixel loves the kitten toys."
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,22 @@ def write_jsonl(conv: ConversationIn, path: Path) -> Path:
     return path
 
 
+def crash_conversation(path: Path) -> Path:
+    """The conversation the fault tests ingest, as a JSONL file (one full build: seconds)."""
+    return write_jsonl(tiny_conversation(sessions=SESSIONS, extra=EXTRA), path)
+
+
+def after_commits(points: list[Point]) -> list[Point]:
+    """The points right after a transaction committed: no transaction of the run is open
+    there, so a second ingest never waits on its locks."""
+    return [points[i + 1] for i, p in enumerate(points[:-1]) if p.name == "commit"]
+
+
+def amory_window(points: list[Point]) -> Point:
+    """Amory's stories committed, the framework's built mark not yet written (issue 36)."""
+    return next(p for p in after_commits(points) if p.owner == "amory")
+
+
 def points_of(record: Path) -> list[Point]:
     """The write points of a counting run's record, in order, each with its owner."""
     designs = set(builder_names())
@@ -74,14 +95,14 @@ def _command(action: str, point: str, args: list[str], record: Path | None) -> l
     return [*cmd, str(record) if record else "-", "--", *args]
 
 
-def _env(extra: dict[str, str] | None) -> dict[str, str]:
-    base = {
-        **os.environ,
+def _env(env: dict[str, str] | None) -> dict[str, str]:
+    """``env`` (the whole environment; this process's when None) with the test settings."""
+    return {
+        **(os.environ if env is None else env),
         "PYTHONPATH": str(ROOT),
         "HF_HUB_OFFLINE": "1",
         "TOKENIZERS_PARALLELISM": "false",
     }
-    return {**base, **(extra or {})}
 
 
 def run(
@@ -93,7 +114,7 @@ def run(
     env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``graphmem ARGS`` in a subprocess, interrupted by ACTION at POINT (see
-    tests/faults/cli_until_killed.py)."""
+    tests/faults/cli_until_killed.py); ``env`` replaces this process's environment."""
     return subprocess.run(
         _command(action, point, args, record),
         cwd=ROOT,

@@ -35,15 +35,18 @@ from graphmem.embed import Embedder
 from graphmem.ingest.formats import load
 from graphmem.memory import Memory
 from graphmem.store import GraphStore
-from tests.faults.points import Point, points_of, run, start, write_jsonl
-from tests.integration.helpers import tiny_conversation
+from tests.faults.points import (
+    Point,
+    after_commits,
+    amory_window,
+    crash_conversation,
+    points_of,
+    run,
+    start,
+)
 
 pytestmark = pytest.mark.integration
-SESSIONS = 2  # a resumed build has a built session before the one it redoes
 SAMPLE = int(os.environ.get("CRASH_SAMPLE", "3"))
-# A turn whose phrases are near each other (cello lessons / cello teacher, kitten / kitten
-# toys): the clean build has SYNONYM edges for a crash to lose.
-EXTRA = "The cello lessons and the cello teacher were a gift; Pixel loves the kitten toys."
 # The windows of issue 36 (after Amory's narratives commit; before the synonym pass).
 WINDOWS = ["amory.upsert_subplots#1", "amory.prune_characters#1", "semantic.link_synonyms#1"]
 
@@ -74,7 +77,7 @@ def ingest_args(path: Path, space: str) -> list[str]:
 def plan(store: GraphStore, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Plan]:
     """A clean CLI build that records its write points, and its digest."""
     folder = tmp_path_factory.mktemp("crash")
-    path = write_jsonl(tiny_conversation(sessions=SESSIONS, extra=EXTRA), folder / "conv.jsonl")
+    path = crash_conversation(folder / "conv.jsonl")
     record = folder / "points.txt"
     made = Plan(path, [], SpaceDigest.model_construct(), store)
     space = made.new_space()
@@ -187,22 +190,16 @@ def _second_ingest_in(plan: Plan, memory: Memory, window: str, tmp_path: Path) -
     return found
 
 
-def _after_commits(plan: Plan) -> list[Point]:
-    """The points right after a transaction committed (no transaction of the first ingest is
-    open there, so the second never waits on its locks)."""
-    return [plan.points[i + 1] for i, p in enumerate(plan.points[:-1]) if p.name == "commit"]
-
-
 def _windows(plan: Plan, long: bool) -> list[Point]:
     """Amory's stories committed, the built mark not yet written; before the synonym pass.
     The long variant adds every point after a commit and every owner's first point."""
-    amory = next(p for p in _after_commits(plan) if p.owner == "amory")
+    amory = amory_window(plan.points)
     chosen = {amory.key: amory, "semantic.link_synonyms#1": _pinned_one(plan, WINDOWS[2])}
     if long:
         firsts: dict[str, Point] = {}
         for p in plan.points:
             firsts.setdefault(p.owner, p)
-        chosen.update({p.key: p for p in [*_after_commits(plan), *firsts.values()]})
+        chosen.update({p.key: p for p in [*after_commits(plan.points), *firsts.values()]})
     return list(chosen.values())
 
 
