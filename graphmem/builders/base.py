@@ -22,7 +22,7 @@ from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
 from graphmem.ingest.models import ConversationIn, SessionIn
 from graphmem.llm import LLMUsage, StructuredLLM
-from graphmem.store import GraphStore
+from graphmem.store import GraphStore, Tx
 
 OFFLINE = "offline"
 
@@ -61,6 +61,13 @@ class SessionBatch:
     sessions: Sequence[SessionIn]
     session_ids: Sequence[str]
     passage_ids: Sequence[Sequence[str]]  # per session, per turn
+
+    def mark_built(self, tx: Tx, space: str, builder: str) -> None:
+        """Mark the sessions built by ``builder`` inside ``tx``. A builder whose batch is
+        not idempotent (it advances state it loaded from the graph) commits its last writes
+        and this mark together, so a rerun after a crash never applies the batch twice. The
+        framework marks them again after the build (a no-op then)."""
+        tx.run("core.mark_built", space=space, session_ids=list(self.session_ids), builder=builder)
 
 
 @dataclass

@@ -48,7 +48,9 @@ class Resolution:
     ids: dict[str, str] = field(default_factory=dict)
     new: list[tuple[str, str]] = field(default_factory=list)  # (key, surface name)
     aliases: list[tuple[str, str]] = field(default_factory=list)  # (entity id, alias key)
-    vectors: dict[str, Vector] = field(default_factory=dict)  # of the new entities
+    vectors: dict[str, Vector] = field(default_factory=dict)  # of the new and pending ones
+    # Stored entities whose synonym pass an interrupted run never did (key, stored vector).
+    pending: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
 
     def of(self, name: str) -> str:
@@ -128,9 +130,14 @@ class SemanticWriter:
             space=self.ctx.space,
             ids=[entity_id(k) for k in surfaces],
         )
-        existing = {row["id"] for row in found}
+        existing = {row["id"]: row for row in found}
         fresh = [k for k in surfaces if entity_id(k) not in existing]
         res.ids.update({k: entity_id(k) for k in surfaces if entity_id(k) in existing})
+        for key in surfaces:
+            row = existing.get(entity_id(key))
+            if row is not None and row["pending"]:
+                res.pending.append(key)
+                res.vectors[key] = np.asarray(row["embedding"], dtype=np.float32)
         vectors = self.ctx.embedder.embed(fresh, "symmetric")  # names meet query phrases
         stored: dict[str, list[tuple[float, str, str]]] = {k: [] for k in fresh}
         rows = [{"key": k, "embedding": v.tolist()} for k, v in zip(fresh, vectors, strict=True)]
@@ -153,14 +160,15 @@ class SemanticWriter:
                 res.ids[key] = entity_id(key)
                 res.new.append((key, surfaces[key]))
                 accepted.append(i)
-        res.vectors = {fresh[i]: vectors[i] for i in accepted}
+        res.vectors.update({fresh[i]: vectors[i] for i in accepted})
         return res
 
     def _synonyms(self, res: Resolution) -> list[dict[str, Any]]:
+        """The synonym pass of the batch's new entities and of the pending ones."""
         min_len = self.config.synonym_min_alnum
         rows = [
             {"key": key, "embedding": res.vectors[key].tolist()}
-            for key, _ in res.new
+            for key in [*(k for k, _ in res.new), *res.pending]
             if alnum_length(key) >= min_len
         ]
         pairs: dict[tuple[str, str], float] = {}
@@ -199,7 +207,8 @@ class SemanticWriter:
         alias_rows = [{"id": eid, "alias": key} for eid, key in res.aliases]
         store.write("semantic.add_aliases", space=space, rows=alias_rows)
         synonym_rows = self._synonyms(res)
-        store.write("semantic.link_synonyms", space=space, rows=synonym_rows)
+        done = [entity_id(k) for k in [*(k for k, _ in res.new), *res.pending]]
+        store.write("semantic.link_synonyms", space=space, rows=synonym_rows, done=done)
         fact_rows = self._facts(facts, res)
         store.write(
             "semantic.upsert_facts",

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from graphmem.config import Settings
+from graphmem.digest import SpaceDigest, space_digest
 from graphmem.errors import ServerError
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
@@ -23,6 +24,8 @@ from graphmem.server import process
 from graphmem.server.permissions import too_open
 from graphmem.server.runtime import Runtime
 from graphmem.store import GraphStore, bolt_ready
+from tests.faults.points import Point, after_commits, amory_window, crash_conversation, points_of
+from tests.faults.points import run as fault_run
 from tests.integration.helpers import tiny_conversation
 
 pytestmark = pytest.mark.integration
@@ -189,3 +192,59 @@ def test_restart_during_queries_gives_clean_retryable_errors(second: Settings) -
         worker.join(timeout=60)
     assert set(outcomes) <= {"ok", "server"}  # anything else would have ended the thread
     assert outcomes[-1] == "ok" and "server" in outcomes
+
+
+def _stop_in(second: Settings, path: Path, window: str, clean: SpaceDigest) -> str | None:
+    """The server killed right before ``window`` of a CLI ingest (the CLI ends with exit 4),
+    started again, the ingest rerun: None when the graph is the clean one, else why not."""
+    process.start(second)
+    space = f"test-stop-{uuid.uuid4().hex[:6]}"
+    args = ["ingest", str(path), "--space", space, "--builders", "all", "--no-progress"]
+    stopped = fault_run("stop-server", window, args, env=_env(second))
+    assert stopped.returncode == 4, stopped.stderr[-3000:]
+    assert "Traceback" not in stopped.stderr
+    process.start(second)
+    rerun = fault_run("kill", "-", args, env=_env(second))
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    with GraphStore(second) as store:
+        found = space_digest(store, space)
+        while store.write("core.delete_space_batch", space=space, batch=5000)[0]["deleted"]:
+            pass
+    if found.sha256 == clean.sha256:
+        return None
+    return f"{window}: {found.labels} {found.types}, clean {clean.labels} {clean.types}"
+
+
+def _clean_build(second: Settings, path: Path, record: Path) -> tuple[list[Point], SpaceDigest]:
+    process.start(second)
+    with Memory(second) as memory:
+        memory.init()
+    space = f"test-clean-{uuid.uuid4().hex[:6]}"
+    args = ["ingest", str(path), "--space", space, "--builders", "all", "--no-progress"]
+    done = fault_run("kill", "-", args, record=record, env=_env(second))
+    assert done.returncode == 0, done.stderr[-3000:]
+    with GraphStore(second) as store:
+        return points_of(record), space_digest(store, space)
+
+
+@pytest.mark.long  # 9 minutes on the shared 2-core machine: two starts of a second server
+def test_a_server_stop_in_amory_s_window_then_a_rerun_gives_the_clean_graph(
+    second: Settings, tmp_path: Path
+) -> None:
+    """Issue 36: stopped after Amory's stories committed, before the built mark."""
+    path = crash_conversation(tmp_path / "conv.jsonl")
+    points, clean = _clean_build(second, path, tmp_path / "points.txt")
+    assert _stop_in(second, path, amory_window(points).key, clean) is None
+
+
+@pytest.mark.long
+def test_a_server_stop_in_many_windows_then_a_rerun_gives_the_clean_graph(
+    second: Settings, tmp_path: Path
+) -> None:
+    """Before the synonym pass and after every commit of an ingest with every builder."""
+    path = crash_conversation(tmp_path / "conv.jsonl")
+    points, clean = _clean_build(second, path, tmp_path / "points.txt")
+    windows = {p.key for p in after_commits(points)} | {"semantic.link_synonyms#1"}
+    print(f"\nserver stopped before: {sorted(windows)}")
+    failed = [why for w in sorted(windows) if (why := _stop_in(second, path, w, clean))]
+    assert not failed, "\n".join(failed)

@@ -75,9 +75,11 @@ class AmoryBuilder(Builder):
             else:
                 self._rehold(mind, earlier)
         steps = self._run(timeline, batch, turns_before, steps_before)
-        self._write(timeline, conversation, stored_items)
-        facts = write_side_facts(self.ctx, timeline.side_facts, self.version)
-        self.ctx.store.write("amory.prune_characters", space=self.ctx.space)
+        # The semantic layer first (resumable on its own), then everything that advances
+        # the stories in one transaction with the sessions' built mark: the batch is bound
+        # once, or not at all and a rerun binds it from the same stories.
+        links = write_side_facts(self.ctx, timeline.side_facts, self.version)
+        facts = self._write(timeline, conversation, stored_items, links, batch)
         report = BuildReport(self.name, sessions=len(batch.sessions))
         report.counts = {
             "turns": sum(len(s.turns) for s in batch.sessions),
@@ -233,9 +235,17 @@ class AmoryBuilder(Builder):
         )
 
     # --- writing ------------------------------------------------------------------------
-    def _write(self, timeline: Timeline, conversation: str, stored_items: set[str]) -> None:
+    def _write(
+        self,
+        timeline: Timeline,
+        conversation: str,
+        stored_items: set[str],
+        links: list[dict[str, str]],
+        batch: SessionBatch,
+    ) -> int:
         """Changed stories, their new items (an LLM initialisation also binds turns held
-        from earlier batches) and their subplots."""
+        from earlier batches), their subplots and side-fact links, in one transaction with
+        the batch's built mark; returns the side facts linked."""
         changed = [s for s in timeline.stories if s.id in timeline.changed]
         # Characters carry the run's backend; stories, items and subplots their own.
         tags = {"backend": self.ctx.backend, "prompt_version": self.version}
@@ -245,21 +255,25 @@ class AmoryBuilder(Builder):
             {**_story_row(s, conversation, v), **labels(s.fallback)}
             for s, v in zip(changed, vectors, strict=True)
         ]
-        with store.transaction() as tx:
-            tx.run("amory.upsert_narratives", space=space, rows=rows, **tags)
-            items = [
-                {**_item_row(s, i, e), **labels(e.fallback)}
-                for s in changed
-                for i, e in enumerate(s.items)
-                if e.id not in stored_items
-            ]
-            tx.run("amory.upsert_items", space=space, rows=items, prompt_version=self.version)
+        items = [
+            {**_item_row(s, i, e), **labels(e.fallback)}
+            for s in changed
+            for i, e in enumerate(s.items)
+            if e.id not in stored_items
+        ]
         subplots = [
             {**self._subplot_row(s, i), **labels(s.subplots[i].fallback)}
             for s in changed
             for i in range(len(s.subplots))
         ]
-        store.write("amory.upsert_subplots", space=space, rows=subplots, **tags)
+        with store.transaction() as tx:
+            tx.run("amory.upsert_narratives", space=space, rows=rows, **tags)
+            tx.run("amory.upsert_items", space=space, rows=items, prompt_version=self.version)
+            tx.run("amory.upsert_subplots", space=space, rows=subplots, **tags)
+            linked = tx.run("amory.link_side_facts", space=space, rows=links) if links else []
+            tx.run("amory.prune_characters", space=space)
+            batch.mark_built(tx, space, self.name)
+        return int(linked[0]["linked"]) if linked else 0
 
     def _subplot_row(self, story: Story, index: int) -> dict[str, Any]:
         sub = story.subplots[index]

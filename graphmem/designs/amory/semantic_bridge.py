@@ -22,10 +22,14 @@ from graphmem.store import GraphStore
 BUILDER = "amory"
 
 
-def write_side_facts(ctx: BuildContext, facts: Sequence[SideFact], prompt_version: str) -> int:
-    """Store ``facts`` in the semantic layer and link them to their stories."""
+def write_side_facts(
+    ctx: BuildContext, facts: Sequence[SideFact], prompt_version: str
+) -> list[dict[str, str]]:
+    """Store ``facts`` in the semantic layer (idempotent and resumable: content ids, and the
+    layer finishes an interrupted synonym pass); returns the story -> fact links for
+    ``amory.link_side_facts``, which the builder writes with its stories."""
     if not facts:
-        return 0
+        return []
     # Facts semanticized offline after an LLM fallback are written as the offline backend's.
     by_passage: dict[tuple[str, bool], PassageFacts] = {}
     for fact in facts:
@@ -45,8 +49,7 @@ def write_side_facts(ctx: BuildContext, facts: Sequence[SideFact], prompt_versio
         relation = " ".join(fact.relation.lower().split())
         fact_id = content_id("fact", subject, relation, obj, fact.time or "")
         links.append({"story_id": fact.story, "fact_id": fact_id})
-    rows = ctx.store.write("amory.link_side_facts", space=ctx.space, rows=links)
-    return int(rows[0]["linked"]) if rows else 0
+    return links
 
 
 def side_facts(store: GraphStore, space: str) -> list[dict[str, Any]]:
