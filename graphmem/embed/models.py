@@ -23,7 +23,6 @@ Pooling, normalisation and prefixes follow each model's own card:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 import tempfile
@@ -34,6 +33,7 @@ from typing import Literal
 
 from graphmem.config import Settings
 from graphmem.errors import ModelLoadError
+from graphmem.hashing import file_sha256
 
 Pooling = Literal["mean", "cls"]
 _GROUP = "dev.langchain4j"
@@ -171,14 +171,6 @@ def model_dir(settings: Settings, files: OnnxFiles) -> Path:
     return settings.cache_dir / "models" / f"{files.artifact}-{_VERSION}"
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _extract(jar: Path, member: str, target: Path, sha256: str) -> None:
     with zipfile.ZipFile(jar) as archive:
         try:
@@ -186,7 +178,7 @@ def _extract(jar: Path, member: str, target: Path, sha256: str) -> None:
                 shutil.copyfileobj(src, dst, 1 << 20)
         except KeyError:
             raise ModelLoadError(f"{jar.name} holds no {member}") from None
-    found = _sha256(target)
+    found = file_sha256(target)
     if found != sha256:
         raise ModelLoadError(
             f"{member} from {jar.name} has sha256 {found}, expected {sha256}",

@@ -37,7 +37,6 @@ from graphmem.eval.runlog import (
     RunLog,
     described,
     fatal,
-    file_hash,
     incomplete,
     summed,
 )
@@ -56,6 +55,7 @@ from graphmem.eval.scoring import (
     longmemeval_metric_names,
     longmemeval_rank_scorer,
 )
+from graphmem.hashing import file_sha256
 from graphmem.ingest.formats import ReadLimits, load
 from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.ingest.writer import session_date_text
@@ -372,7 +372,7 @@ def run_locomo(
 def _identity(path: Path, space_prefix: str, out: Path | None, **more: Any) -> dict[str, Any]:
     """What a resumed run must share with the run that wrote ``out`` (besides the
     strategies, budgets, presets and settings the evaluator adds)."""
-    return {"file_sha256": file_hash(path), "space_prefix": space_prefix, "out": out, **more}
+    return {"file_sha256": file_sha256(path), "space_prefix": space_prefix, "out": out, **more}
 
 
 def longmemeval_question(conversation: ConversationIn, dataset: Dataset) -> Question | None:

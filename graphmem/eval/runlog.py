@@ -18,7 +18,6 @@ The code identity is not part of the match: a rerun after a fix must resume.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Iterable
@@ -112,14 +111,6 @@ def incomplete(
         hint=f"the others were evaluated{where}; rerun the same command with --out DIR "
         "to evaluate only what is missing",
     )
-
-
-def file_hash(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 class RunLog:
