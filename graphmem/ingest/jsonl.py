@@ -74,7 +74,7 @@ def message_turn(
         timestamp = rec.stamp(msg, "timestamp")
     return Turn(
         source_id=rec.id_value(msg, "id") if msg.get("id") is not None else f"{session}:{n}",
-        speaker=rec.label(msg, "speaker"),
+        speaker=rec.speaker(msg, "speaker"),
         text=rec.text(msg, "text"),
         timestamp=timestamp or default_ts,
         caption=rec.opt_str(msg, "caption"),

@@ -49,7 +49,7 @@ def load_locomo(samples: list[Any], src: str) -> Dataset:
 
 
 def _conversation(cid: str, conv: dict[str, Any], rec: Rec) -> ConversationIn:
-    speakers = [rec.label(conv, key) for key in ("speaker_a", "speaker_b")]
+    speakers = [rec.speaker(conv, key) for key in ("speaker_a", "speaker_b")]
     # Numeric order: a string sort would put session_10 before session_2.
     numbers = sorted(int(m[1]) for key in conv if (m := _SESSION_KEY.fullmatch(key)))
     sessions: list[SessionIn] = []
@@ -84,7 +84,7 @@ def _turn(raw: Any, index: int, started: datetime | None, rec: Rec) -> Turn:
     match = _DIA_ID.fullmatch(dia_id)
     return Turn(
         source_id=f"D{int(match[1])}:{int(match[2])}" if match else dia_id,
-        speaker=rec.label(turn, "speaker"),
+        speaker=rec.speaker(turn, "speaker"),
         text=rec.text(turn, "text"),
         timestamp=started,
         caption=rec.opt_str(turn, "blip_caption"),

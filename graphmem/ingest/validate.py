@@ -230,6 +230,15 @@ class Rec:
             raise self.error(f"holds the control character {code} at position {at}", key)
         return value
 
+    def speaker(self, obj: dict[str, Any], key: str) -> str:
+        """A speaker's name: a label that names someone, i.e. holds a letter or a digit of
+        any script. A speaker becomes a Character, and punctuation or an emoji alone names
+        nobody (the rule every design applies to names, ``graphmem.semantic.names``)."""
+        value = self.label(obj, key)
+        if not any(ch.isalnum() for ch in value):
+            raise self.error("names nobody: a speaker needs a letter or a digit", key)
+        return value
+
     def id_value(self, obj: dict[str, Any], key: str) -> str:
         """A required id that may be written as a string or an integer."""
         value = self.get(obj, key, (str, int), True)

@@ -167,9 +167,26 @@ def test_texts_without_content_or_with_nul_are_refused(
 
 def test_texts_keep_newlines_tabs_and_emoji_sequences(tmp_path: Path) -> None:
     text = "first line\n\tsecond \u2013 \U0001f469\u200d\U0001f4bb"
-    loaded = load(_jsonl(tmp_path, _message(text=text, speaker="\U0001f469\u200d\U0001f4bb")))
+    speaker = "Zo\u00eb \U0001f469\u200d\U0001f4bb"
+    loaded = load(_jsonl(tmp_path, _message(text=text, speaker=speaker)))
     turn = loaded.conversations[0].sessions[0].turns[0]
-    assert (turn.text, turn.speaker) == (text, "\U0001f469\u200d\U0001f4bb")
+    assert (turn.text, turn.speaker) == (text, speaker)
+
+
+@pytest.mark.parametrize("speaker", ["-", "\U0001f469\u200d\U0001f4bb", "...", "\u2014 \u2014"])
+def test_a_speaker_who_names_nobody_is_refused(tmp_path: Path, speaker: str) -> None:
+    """A speaker becomes a Character: punctuation or an emoji alone names nobody."""
+    with pytest.raises(InputError, match="names nobody") as caught:
+        load(_jsonl(tmp_path, _message(speaker=speaker)))
+    assert caught.value.field == "speaker" and caught.value.record == "line 1"
+    with pytest.raises(InputError, match="names nobody"):
+        api_session("c1", "s1", [{"speaker": speaker, "text": "hi"}], None, 0)
+
+
+def test_speakers_of_any_script_are_kept(tmp_path: Path) -> None:
+    for speaker in ("\u6771\u4eac", "\u0410\u043d\u044f", "R2"):
+        loaded = load(_jsonl(tmp_path, _message(speaker=speaker)))
+        assert loaded.conversations[0].sessions[0].turns[0].speaker == speaker
 
 
 @pytest.mark.parametrize(
