@@ -11,6 +11,7 @@ it belongs to: a design's own statements, and the shared ones (``core.mark_built
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -73,6 +74,22 @@ def after_commits(points: list[Point]) -> list[Point]:
 def amory_window(points: list[Point]) -> Point:
     """Amory's stories committed, the framework's built mark not yet written (issue 36)."""
     return next(p for p in after_commits(points) if p.owner == "amory")
+
+
+@functools.cache
+def cli_builders() -> list[str]:
+    """The builders ``--builders all`` runs in the CLI: the installed designs, asked of the
+    CLI itself (a test module may register a design in this process only, as the contract
+    suite does with the example design, and the CLI never sees it)."""
+    done = subprocess.run(
+        [sys.executable, "-c", "from graphmem.cli.main import main; main()", "designs", "--json"],
+        env=_env(None),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    return [d["builder"] for d in json.loads(done.stdout) if d["builder"]]
 
 
 def points_of(record: Path) -> list[Point]:

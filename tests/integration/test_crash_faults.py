@@ -29,7 +29,6 @@ from pathlib import Path
 import pytest
 
 from graphmem.config import Settings
-from graphmem.designs.registry import builder_names
 from graphmem.digest import SpaceDigest, space_digest
 from graphmem.embed import Embedder
 from graphmem.ingest.formats import load
@@ -39,6 +38,7 @@ from tests.faults.points import (
     Point,
     after_commits,
     amory_window,
+    cli_builders,
     crash_conversation,
     points_of,
     run,
@@ -113,7 +113,7 @@ def crash_and_rerun(plan: Plan, memory: Memory, point: Point) -> str | None:
     killed = run("kill", point.key, ingest_args(plan.path, space))
     if killed.returncode != -9:
         return f"not killed there (exit {killed.returncode}): {killed.stderr[-2000:]}"
-    memory.ingest_dataset(load(plan.path), space, builder_names())
+    memory.ingest_dataset(load(plan.path), space, cli_builders())
     found = _difference(space_digest(plan.store, space), plan.clean)
     plan.drop(space)
     return found
@@ -151,7 +151,7 @@ def _pinned(plan: Plan) -> list[Point] | None:
 
 def test_the_write_points_cover_core_and_every_design(plan: Plan) -> None:
     owners = {p.owner for p in plan.points}
-    assert owners == {"core", *builder_names()}, owners
+    assert owners == {"core", *cli_builders()}, owners
     keys = {p.key for p in plan.points}
     assert set(WINDOWS) <= keys and "commit#1" in keys
 
@@ -184,7 +184,7 @@ def _second_ingest_in(plan: Plan, memory: Memory, window: str, tmp_path: Path) -
             raise AssertionError(f"the first ingest never reached {window}")
         time.sleep(0.1)
     try:
-        memory.ingest_dataset(load(plan.path), space, builder_names())
+        memory.ingest_dataset(load(plan.path), space, cli_builders())
     finally:  # the first ingest goes on whatever became of the second
         (tmp_path / "go").touch()
     _, err = first.communicate(timeout=600)
