@@ -156,7 +156,7 @@ def test_hybrid_explains_both_paths(memory: Memory, space: str) -> None:
     memory.ingest_dataset(_dataset(), space)
     found = memory.query("grandfather cello", space, "hybrid", budget=200)
     paths = " ".join(found.result.hits[0].path)
-    assert "cosine" in paths and "full-text" in paths
+    assert "cosine" in paths and "BM25" in paths
 
 
 def test_forget_removes_the_space(memory: Memory, store: GraphStore, space: str) -> None:
