@@ -12,7 +12,8 @@ themselves the same way, with ``kind`` saying what they are.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
 # ``strategy``: retrieval over what other entries built (the cross-design ``graphmem``
 # strategy); it builds nothing and reaches the others through the registry only.
 DesignKind = Literal["design", "layer", "baseline", "strategy"]
+# A label a statement may spell out (label totals are generated from declared ones).
+_LABEL = re.compile(r"[A-Z][A-Za-z0-9_]*")
 
 
 class DesignSettings(BaseSettings):
@@ -109,6 +112,22 @@ class Design:
     # How `graphmem reembed` recomputes the vectors it stores; None: a space holding its
     # vectors is refused by reembed (graphmem/reembed.py).
     reembed: Reembed | None = None
+    # Labels with a vector or full-text index (shared by every space): the over-fetch counts
+    # them (``core.label_totals`` is generated from every design's list, graphmem.overfetch).
+    indexed_labels: tuple[str, ...] = ()
+    # A plug-in's schema folder, laid out as ``schema/`` (``constraints/``, ``indexes/``,
+    # ``fulltext/``, ``vector/``): ``graphmem init`` applies it with the built-in schema.
+    schema_dir: Path | None = None
+    # strategy -> the strategy whose ranked list it re-orders (its family in the ``graphmem``
+    # strategy: they share one vote, and the ranker alone is left out when one is present).
+    reorders: Mapping[str, str] = field(default_factory=dict)
+    # Its strategies run Personalized PageRank per query (the ``fast`` preset leaves them out).
+    pagerank: bool = False
+    # The strategy ``query``/``ask`` use when none is given (one entry in all declares it).
+    default_strategy: str | None = None
+    # ``graphmem`` CLI commands it adds: ``commands()`` returns click commands, imported
+    # only when the CLI starts.
+    commands: Callable[[], Sequence[Any]] | None = None
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier() or self.name != self.name.lower():
@@ -123,6 +142,14 @@ class Design:
         bad = sorted(set(self.build_settings) - set(self.settings.model_fields))
         if bad:
             raise ValueError(f"design {self.name}: unknown build settings {bad}")
+        bad = [label for label in self.indexed_labels if not _LABEL.fullmatch(label)]
+        if bad:
+            raise ValueError(f"design {self.name}: indexed labels {bad} are not label names")
+        bad = sorted(set(self.reorders) - set(self.retrievers))
+        if bad:
+            raise ValueError(f"design {self.name}: reorders names strategies {bad} it lacks")
+        if self.default_strategy is not None and self.default_strategy not in self.retrievers:
+            raise ValueError(f"design {self.name}: default strategy is not one of its own")
 
     @property
     def preset_names(self) -> list[str]:
@@ -159,6 +186,10 @@ class Design:
             "labels": list(self.labels),
             "derived_labels": list(self.derived_labels),
             "relationships": list(self.relationships),
+            "indexed_labels": list(self.indexed_labels),
+            "reorders": dict(self.reorders),
+            "pagerank": self.pagerank,
+            "commands": [c.name for c in self.commands()] if self.commands else [],
             "cypher": list(self.cypher) or ([self.name] if self.cypher_dir else []),
             "docs": self.docs,
             "presets": {
