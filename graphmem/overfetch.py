@@ -2,9 +2,9 @@
 over-fetch in proportion to the share of the label that belongs to the queried space.
 
 ``over_fetch`` is the one formula. ``label_totals`` reads the counts it needs (one
-statement, ``core.label_totals``, for every label a design declares indexed). ``SpaceTotals`` keeps them for a
-retriever and notices when they went stale (the space or the database changed since they
-were read): see ``SpaceTotals.search``.
+statement, ``core.label_totals``, generated for every label a design declares indexed).
+``SpaceTotals`` keeps them for a retriever and notices when they went stale (the space or
+the database changed since they were read): see ``SpaceTotals.search``.
 """
 
 from __future__ import annotations
