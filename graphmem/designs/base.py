@@ -22,9 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 if TYPE_CHECKING:
-    from graphmem.builders.base import BuildContext, Builder
     from graphmem.embed import Embedder
-    from graphmem.retrieval.base import RetrievalContext, Retriever
     from graphmem.store import GraphStore
 
 # ``strategy``: retrieval over what other entries built (the cross-design ``graphmem``
@@ -59,8 +57,13 @@ class Preset(BaseModel):
     sources: dict[str, str] = Field(default_factory=dict)
 
 
-BuilderFactory = Callable[["BuildContext", Any], "Builder"]
-RetrieverFactory = Callable[["RetrievalContext", Any], "Retriever"]
+# ``factory(ctx, settings)``: a ``graphmem.builders.base.Builder`` from a ``BuildContext``,
+# a ``graphmem.retrieval.base.Retriever`` from a ``RetrievalContext``. Typed loosely on
+# purpose: those modules carry the resolved settings (``designs.configure``, which reads
+# this registry), so naming them here would make the contract import itself in a cycle;
+# the two call sites (builders/registry.py, retrieval/registry.py) type what they get.
+BuilderFactory = Callable[[Any, Any], Any]
+RetrieverFactory = Callable[[Any, Any], Any]
 StatsFunction = Callable[["GraphStore", str], dict[str, Any]]
 # ``run(store, embedder, space)`` recomputes with ``embedder`` every vector the design stored
 # in ``space`` (the labels it names), exactly as its builder computes them, and returns how
