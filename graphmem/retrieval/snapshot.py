@@ -1,7 +1,7 @@
 """The base of a retriever that ranks over an in-memory snapshot of its space.
 
-A design that reads its space once and ranks in-process (PREMem's items, AnchorMem's facts,
-CAST's scenes, Amory's stories) subclasses ``SnapshotRetriever``: it names its
+A design that reads its space once and ranks in-process (its items, facts, scenes or
+stories) subclasses ``SnapshotRetriever``: it names its
 ``<design>.version`` statement (counts and last write of what the snapshot holds, one row)
 and implements ``load_snapshot``. The base keeps the snapshot behind ``Versioned`` (read
 again when the version row changes, checked at most every ``snapshot_recheck_seconds``),

@@ -123,9 +123,9 @@ class GraphmemRetriever(Retriever):
             found = self.member(strategy).retrieve(query, budget)
             return found, (time.perf_counter() - began) * 1000
 
-        # Members of a family (the re-orderers of a shared ranker, e.g. SEEM and CAST over
-        # HippoRAG 2) run first: the shared ranker embeds the question with its triples in
-        # one batch and runs the PageRank; the members after them find both remembered.
+        # Members of a family (the re-orderers of a shared ranker, ``Design.reorders``) run
+        # first: the shared ranker embeds the question with its triples in one batch and
+        # runs the PageRank; the members after them find both remembered.
         # Fusion does not depend on this order (results are kept in plan order).
         first = sorted(members, key=lambda m: m not in families(self.config))
         if self.config.parallel and len(members) > 1:
