@@ -132,8 +132,12 @@ def _load_tree(base: Path, prefix: tuple[str, ...]) -> dict[str, Statement]:
     return statements
 
 
-# Statement folders of plug-in designs that ship outside this repository (prefix -> folder).
+# Statement folders of plug-in designs that ship outside this repository (prefix -> folder),
+# their schema folders (design -> folder, laid out as schema/), and statements generated from
+# what the designs declare (name -> source; ``core.label_totals``).
 _EXTRA_TREES: dict[str, Path] = {}
+_SCHEMA_TREES: dict[str, Path] = {}
+_GENERATED: dict[str, str] = {}
 
 
 def register_tree(prefix: str, folder: Path) -> None:
@@ -145,17 +149,42 @@ def register_tree(prefix: str, folder: Path) -> None:
         load_catalog.cache_clear()
 
 
+def register_schema(owner: str, folder: Path) -> None:
+    """Add a design's schema folder: ``folder/vector/x.cypher`` becomes ``schema.vector.x``."""
+    if not folder.is_dir():
+        raise CatalogError(f"design {owner}: schema folder {folder} does not exist")
+    if _SCHEMA_TREES.get(owner) != folder:
+        _SCHEMA_TREES[owner] = folder
+        load_catalog.cache_clear()
+
+
+def register_statement(name: str, source: str) -> None:
+    """Add (or replace) a statement generated in code, checked as a file's would be."""
+    if _GENERATED.get(name) != source:
+        _GENERATED[name] = source
+        load_catalog.cache_clear()
+
+
 @cache
 def load_catalog() -> dict[str, Statement]:
     """Every statement: ``cypher/a/b.cypher`` is ``a.b``; ``schema/x/y.cypher`` is
     ``schema.x.y`` (the DDL that ``graphmem init`` applies); a registered design folder's
-    files are ``<prefix>.<file>``."""
+    files are ``<prefix>.<file>``, its schema folder's ``schema.x.y``; generated statements
+    keep their names."""
     out = {**_load_tree(cypher_root(), ()), **_load_tree(schema_root(), ("schema",))}
-    for prefix, folder in _EXTRA_TREES.items():
-        clash = [name for name in _load_tree(folder, (prefix,)) if name in out]
+    extra = [(folder, (prefix,)) for prefix, folder in _EXTRA_TREES.items()]
+    extra += [(folder, ("schema",)) for folder in _SCHEMA_TREES.values()]
+    fragments = load_fragments(cypher_root())
+    for folder, prefix in extra:
+        found = _load_tree(folder, prefix)
+        clash = [name for name in found if name in out]
         if clash:
             raise CatalogError(f"{folder}: statements {clash} already exist in the catalog")
-        out.update(_load_tree(folder, (prefix,)))
+        out.update(found)
+    for name, source in _GENERATED.items():
+        if name in out:
+            raise CatalogError(f"generated statement {name} also exists as a file")
+        out[name] = parse_statement(name, source, f"<generated {name}>", fragments)
     return out
 
 

@@ -2,9 +2,9 @@
 over-fetch in proportion to the share of the label that belongs to the queried space.
 
 ``over_fetch`` is the one formula. ``label_totals`` reads the counts it needs (one
-statement, ``core.label_totals``, for every ranked label). ``SpaceTotals`` keeps them for a
-retriever and notices when they went stale (the space or the database changed since they
-were read): see ``SpaceTotals.search``.
+statement, ``core.label_totals``, generated for every label a design declares indexed).
+``SpaceTotals`` keeps them for a retriever and notices when they went stale (the space or
+the database changed since they were read): see ``SpaceTotals.search``.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from graphmem.designs.registry import LABEL_TOTALS, registry
 from graphmem.store import GraphStore
 
 T = TypeVar("T")
@@ -50,7 +51,8 @@ class LabelCount:
 def label_totals(store: GraphStore, space: str) -> dict[str, LabelCount]:
     """Counts of every ranked label (those with a vector or full-text index) in the
     database and in ``space``."""
-    rows = store.read("core.label_totals", space=space)
+    registry()  # the statement is generated from the designs' indexed labels
+    rows = store.read(LABEL_TOTALS, space=space)
     return {row["label"]: LabelCount(int(row["total"]), int(row["in_space"])) for row in rows}
 
 

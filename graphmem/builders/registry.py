@@ -7,15 +7,19 @@ from collections.abc import Sequence
 
 from graphmem.builders.base import BuildContext, Builder
 from graphmem.designs.registry import build_order, builder_names, design
+from graphmem.errors import ConfigError
 
 __all__ = ["build_builders", "builder_names"]
 
 
 def build_builders(names: Sequence[str], ctx: BuildContext) -> list[Builder]:
     """``names`` plus what they require, in build order; unknown names are a ConfigError."""
-    builders = []
+    builders: list[Builder] = []
     for name in build_order(names):
         found = design(name)
         assert found.builder is not None  # build_order only returns designs with a builder
-        builders.append(found.builder(ctx, ctx.configs.get(name)))
+        made = found.builder(ctx, ctx.configs.get(name))
+        if not isinstance(made, Builder):
+            raise ConfigError(f"design {name}: its builder factory made no Builder ({made!r})")
+        builders.append(made)
     return builders

@@ -23,6 +23,8 @@ def _render(entries: list[dict[str, Any]], detailed: bool) -> str:
         )
         lines.append(f"  strategies: {retrievers}")
         lines.append(f"  labels: {', '.join(entry['labels']) or '-'}")
+        if entry.get("commands"):
+            lines.append(f"  commands: {', '.join(entry['commands'])}")
         lines.append(f"  presets: {', '.join(entry['presets'])}  (resolved: {entry['preset']})")
         if entry["docs"]:
             lines.append(f"  docs: {entry['docs']}")

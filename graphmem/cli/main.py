@@ -16,6 +16,7 @@ from typing import IO, Any
 import click
 
 from graphmem import __version__
+from graphmem.errors import ConfigError
 
 # name -> (module, attribute, the command's one-line help as ``--help`` lists it; a unit
 # test keeps each line equal to the command's own)
@@ -105,11 +106,6 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "llm_group",
         "The LLM backend: serve a local model, check the configured one (docs/llm.md).",
     ),
-    "profile": (
-        "profile_cmds",
-        "profile",
-        "A character profile built by `--builders cast`: scenes, roles (MC/SC), dates, summaries.",
-    ),
 }
 
 
@@ -147,6 +143,21 @@ def _one_line() -> Iterator[None]:
         raise OneLineUsageError(exc) from exc
 
 
+def _design_commands() -> dict[str, click.Command]:
+    """The commands designs add (``Design.commands``), by name; a name a core command has
+    is refused, so a design cannot shadow one."""
+    from graphmem.designs.registry import commands
+
+    found: dict[str, click.Command] = {}
+    for command in commands():
+        if not isinstance(command, click.Command) or not command.name:
+            raise ConfigError(f"a design's command {command!r} is not a named click command")
+        if command.name in COMMANDS or command.name in found:
+            raise ConfigError(f"two commands are named {command.name!r} (a design adds one)")
+        found[command.name] = command
+    return found
+
+
 class LazyGroup(click.Group):
     """A group whose commands are imported when they run, not when the group is listed
     (commands added with ``add_command`` still work as in any group)."""
@@ -156,7 +167,8 @@ class LazyGroup(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in COMMANDS:
-            return super().get_command(ctx, cmd_name)
+            found = super().get_command(ctx, cmd_name)
+            return found if found is not None else _design_commands().get(cmd_name)
         module, attribute, _ = COMMANDS[cmd_name]
         command = getattr(importlib.import_module(f"graphmem.cli.{module}"), attribute)
         assert isinstance(command, click.Command)
@@ -169,6 +181,10 @@ class LazyGroup(click.Group):
         name = args[0]
         known = self.list_commands(ctx)
         if name in known or name.startswith("-") or ctx.resilient_parsing:
+            return super().resolve_command(ctx, args)
+        # Not a core command: the designs' own (importing them, so only now).
+        known = sorted({*known, *_design_commands()})
+        if name in known:
             return super().resolve_command(ctx, args)
         close = difflib.get_close_matches(name, known)
         hint = f" Did you mean {close[0]!r}?" if len(close) == 1 else ""
@@ -225,6 +241,8 @@ def cli(ctx: click.Context, config_file: Path | None) -> None:
       graphmem init              # constraints, vector + full-text indexes
       graphmem doctor            # check everything is in place
       graphmem designs           # memory designs, their strategies and presets
+
+    Designs add commands of their own (e.g. `profile`; `graphmem designs` lists them).
     """
     if config_file is not None:
         ctx.ensure_object(dict)["config_file"] = config_file

@@ -12,7 +12,8 @@ themselves the same way, with ``kind`` saying what they are.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -21,14 +22,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 if TYPE_CHECKING:
-    from graphmem.builders.base import BuildContext, Builder
     from graphmem.embed import Embedder
-    from graphmem.retrieval.base import RetrievalContext, Retriever
     from graphmem.store import GraphStore
 
 # ``strategy``: retrieval over what other entries built (the cross-design ``graphmem``
 # strategy); it builds nothing and reaches the others through the registry only.
 DesignKind = Literal["design", "layer", "baseline", "strategy"]
+# A label a statement may spell out (label totals are generated from declared ones).
+_LABEL = re.compile(r"[A-Z][A-Za-z0-9_]*")
 
 
 class DesignSettings(BaseSettings):
@@ -56,8 +57,13 @@ class Preset(BaseModel):
     sources: dict[str, str] = Field(default_factory=dict)
 
 
-BuilderFactory = Callable[["BuildContext", Any], "Builder"]
-RetrieverFactory = Callable[["RetrievalContext", Any], "Retriever"]
+# ``factory(ctx, settings)``: a ``graphmem.builders.base.Builder`` from a ``BuildContext``,
+# a ``graphmem.retrieval.base.Retriever`` from a ``RetrievalContext``. Typed loosely on
+# purpose: those modules carry the resolved settings (``designs.configure``, which reads
+# this registry), so naming them here would make the contract import itself in a cycle;
+# the two call sites (builders/registry.py, retrieval/registry.py) type what they get.
+BuilderFactory = Callable[[Any, Any], Any]
+RetrieverFactory = Callable[[Any, Any], Any]
 StatsFunction = Callable[["GraphStore", str], dict[str, Any]]
 # ``run(store, embedder, space)`` recomputes with ``embedder`` every vector the design stored
 # in ``space`` (the labels it names), exactly as its builder computes them, and returns how
@@ -109,6 +115,22 @@ class Design:
     # How `graphmem reembed` recomputes the vectors it stores; None: a space holding its
     # vectors is refused by reembed (graphmem/reembed.py).
     reembed: Reembed | None = None
+    # Labels with a vector or full-text index (shared by every space): the over-fetch counts
+    # them (``core.label_totals`` is generated from every design's list, graphmem.overfetch).
+    indexed_labels: tuple[str, ...] = ()
+    # A plug-in's schema folder, laid out as ``schema/`` (``constraints/``, ``indexes/``,
+    # ``fulltext/``, ``vector/``): ``graphmem init`` applies it with the built-in schema.
+    schema_dir: Path | None = None
+    # strategy -> the strategy whose ranked list it re-orders (its family in the ``graphmem``
+    # strategy: they share one vote, and the ranker alone is left out when one is present).
+    reorders: Mapping[str, str] = field(default_factory=dict)
+    # Its strategies run Personalized PageRank per query (the ``fast`` preset leaves them out).
+    pagerank: bool = False
+    # The strategy ``query``/``ask`` use when none is given (one entry in all declares it).
+    default_strategy: str | None = None
+    # ``graphmem`` CLI commands it adds: ``commands()`` returns click commands, imported
+    # only when the CLI starts.
+    commands: Callable[[], Sequence[Any]] | None = None
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier() or self.name != self.name.lower():
@@ -123,6 +145,14 @@ class Design:
         bad = sorted(set(self.build_settings) - set(self.settings.model_fields))
         if bad:
             raise ValueError(f"design {self.name}: unknown build settings {bad}")
+        bad = [label for label in self.indexed_labels if not _LABEL.fullmatch(label)]
+        if bad:
+            raise ValueError(f"design {self.name}: indexed labels {bad} are not label names")
+        bad = sorted(set(self.reorders) - set(self.retrievers))
+        if bad:
+            raise ValueError(f"design {self.name}: reorders names strategies {bad} it lacks")
+        if self.default_strategy is not None and self.default_strategy not in self.retrievers:
+            raise ValueError(f"design {self.name}: default strategy is not one of its own")
 
     @property
     def preset_names(self) -> list[str]:
@@ -159,6 +189,10 @@ class Design:
             "labels": list(self.labels),
             "derived_labels": list(self.derived_labels),
             "relationships": list(self.relationships),
+            "indexed_labels": list(self.indexed_labels),
+            "reorders": dict(self.reorders),
+            "pagerank": self.pagerank,
+            "commands": [c.name for c in self.commands()] if self.commands else [],
             "cypher": list(self.cypher) or ([self.name] if self.cypher_dir else []),
             "docs": self.docs,
             "presets": {

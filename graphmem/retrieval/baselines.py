@@ -18,6 +18,7 @@ DESIGN = Design(
         "hybrid": HybridRetriever,
     },
     labels=("Space", "Conversation", "Session", "Passage", "Speaker", "Character"),
+    indexed_labels=("Passage",),
     relationships=("IN_SPACE", "IN_CONVERSATION", "IN_SESSION", "NEXT", "SPOKE"),
     cypher=("core", "retrieval"),
     docs="schema/README.md",

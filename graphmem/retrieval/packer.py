@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from graphmem.retrieval.base import Hit, PassageRef
+from graphmem.retrieval.types import Hit, PassageRef
 
 TokenCounter = Callable[[str], int]
 MEMORIES = "Memories:"

@@ -4,6 +4,7 @@ constructed with that design's resolved settings (``graphmem.designs.registry``)
 from __future__ import annotations
 
 from graphmem.designs.registry import builders_for, strategy_names, strategy_owner
+from graphmem.errors import ConfigError
 from graphmem.retrieval.base import RetrievalContext, Retriever
 
 __all__ = ["DEFAULT_STRATEGY", "build_retriever", "builders_for", "strategy_names"]
@@ -16,4 +17,7 @@ DEFAULT_STRATEGY = "graphmem"
 
 def build_retriever(name: str, ctx: RetrievalContext) -> Retriever:
     owner, factory = strategy_owner(name)
-    return factory(ctx, ctx.configs.get(owner.name))
+    made = factory(ctx, ctx.configs.get(owner.name))
+    if not isinstance(made, Retriever):
+        raise ConfigError(f"design {owner.name}: strategy {name!r} made no Retriever ({made!r})")
+    return made

@@ -23,6 +23,8 @@ DESIGN = Design(
     builder=SemanticBuilder,
     retrievers={"hipporag": HippoRagRetriever},
     labels=("Entity", "Fact"),
+    indexed_labels=("Entity", "Fact"),
+    pagerank=True,
     derived_labels=("Fact",),
     reembed=Reembed(labels=("Entity", "Fact"), run=reembed_semantic),
     relationships=("MENTIONS", "SUBJECT", "OBJECT", "SYNONYM", "IS"),

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from graphmem.designs.registry import registry
+from graphmem.designs.registry import pagerank_strategies, registry, reorders
 from graphmem.errors import ConfigError
 from graphmem.readiness import required_builders
 from graphmem.strategy.settings import GraphmemSettings
@@ -58,6 +58,11 @@ def _candidates(settings: GraphmemSettings) -> list[str]:
     return [*found, *settings.baselines]
 
 
+def families(settings: GraphmemSettings) -> dict[str, str]:
+    """Member -> the ranker it re-orders: the setting, or what the designs declare."""
+    return reorders() if settings.family is None else settings.family
+
+
 def check_names(settings: GraphmemSettings, voting: Collection[str]) -> None:
     """Every strategy a setting names can vote (``voting``): a misspelt member, exclusion,
     baseline, family or fallback would otherwise change the fusion without a word (an
@@ -67,7 +72,7 @@ def check_names(settings: GraphmemSettings, voting: Collection[str]) -> None:
         "baselines": settings.baselines,
         "exclude": settings.exclude,
         "overlap": settings.overlap,
-        "family": (*settings.family, *settings.family.values()),
+        "family": (*families(settings), *families(settings).values()),
         "fallback": (settings.fallback,) if settings.fallback else (),
     }
     for setting, names in named.items():
@@ -88,8 +93,9 @@ def plan(settings: GraphmemSettings, built: Collection[str]) -> Plan:
     check_names(settings, voting)
     ready: list[str] = []
     missing: dict[str, list[str]] = {}
+    skipped = set() if settings.pagerank else set(pagerank_strategies())
     for strategy in dict.fromkeys(_candidates(settings)):
-        if strategy in settings.exclude:
+        if strategy in settings.exclude or strategy in skipped:
             continue
         absent = [b for b in required_builders(strategy) if b not in built]
         if absent:
@@ -105,7 +111,8 @@ def plan(settings: GraphmemSettings, built: Collection[str]) -> Plan:
             excluded_fallback = settings.fallback
         else:
             ready = [settings.fallback]
-    family = {s: settings.family.get(s, s) for s in ready}
+    declared = families(settings)
+    family = {s: declared.get(s, s) for s in ready}
     if not settings.members:  # a family's own ranker adds nothing its re-orderers do not
         heads = {f for s, f in family.items() if f != s}
         ready = [s for s in ready if s not in heads]

@@ -20,7 +20,7 @@ from graphmem.retrieval.base import RetrievalContext, RetrievalResult, Retriever
 from graphmem.store import GraphStore
 from graphmem.strategy.compose import arrange
 from graphmem.strategy.embedding import SharedQueryEmbedder
-from graphmem.strategy.members import Plan, plan
+from graphmem.strategy.members import Plan, families, plan
 from graphmem.strategy.reads import QueryReads
 from graphmem.strategy.settings import GraphmemSettings
 
@@ -123,11 +123,11 @@ class GraphmemRetriever(Retriever):
             found = self.member(strategy).retrieve(query, budget)
             return found, (time.perf_counter() - began) * 1000
 
-        # Members of a family (the re-orderers of a shared ranker, e.g. SEEM and CAST over
-        # HippoRAG 2) run first: the shared ranker embeds the question with its triples in
-        # one batch and runs the PageRank; the members after them find both remembered.
+        # Members of a family (the re-orderers of a shared ranker, ``Design.reorders``) run
+        # first: the shared ranker embeds the question with its triples in one batch and
+        # runs the PageRank; the members after them find both remembered.
         # Fusion does not depend on this order (results are kept in plan order).
-        first = sorted(members, key=lambda m: m not in self.config.family)
+        first = sorted(members, key=lambda m: m not in families(self.config))
         if self.config.parallel and len(members) > 1:
             # Alone, not in whichever member's batch reaches the model first: a vector
             # embedded in a batch differs in the seventh decimal, and the members' results

@@ -39,11 +39,16 @@ class GraphmemSettings(DesignSettings):
     exclude: Names = Field(
         default=(), description="strategies left out (the ablation: one design at a time)"
     )
-    family: dict[str, str] = Field(
-        default={"seem": "hipporag", "cast": "hipporag"},
+    family: dict[str, str] | None = Field(
+        default=None,
         description="member -> the ranker it re-orders; members of one family share one vote "
-        "and the family's own strategy is left out when one of them is present (a JSON "
-        'object in the environment: {"seem": "hipporag", "cast": "hipporag"})',
+        "and the family's own strategy is left out when one of them is present (None: as the "
+        "designs declare it, Design.reorders; a JSON object in the environment)",
+    )
+    pagerank: bool = Field(
+        default=True,
+        description="false: leave out every strategy whose design runs Personalized PageRank "
+        "per query (Design.pagerank), so a query skips the question's triples and GDS",
     )
 
     member_budget_factor: float = Field(

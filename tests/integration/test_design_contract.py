@@ -7,17 +7,25 @@ conversation (a new design gets all of it by registering; nothing here names one
 - each of its strategies returns cited hits that pack inside the budget;
 - its stats section has non-zero figures;
 - sessions added one by one (`add_messages`) give the same graph as one batch;
-- every statement it owns plans (`EXPLAIN`).
+- every statement it owns plans (`EXPLAIN`);
+- every label it declares indexed has a vector or full-text index, and every indexed label
+  of the schema is declared (else the over-fetch would count it 0), and the generated
+  label totals count it;
+- every command it adds is a `graphmem` command.
 """
 
 from __future__ import annotations
 
+import json
+import re
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
+from click.testing import CliRunner
 
 from graphmem.catalog import load_catalog
 from graphmem.config import Settings
@@ -27,16 +35,20 @@ from graphmem.digest import space_digest
 from graphmem.embed import Embedder
 from graphmem.ingest.formats import load
 from graphmem.memory import Memory
+from graphmem.overfetch import label_totals
 from graphmem.store import GraphStore
 from tests.example_design.design import DESIGN as EXAMPLE
+from tests.example_vector_design.design import DESIGN as VECTOR_EXAMPLE
 
 pytestmark = pytest.mark.integration
 
 SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "sample_conversation.jsonl"
 QUESTION = "When did Maya adopt her dog and what is its name?"
 
-# The example design of docs/adding-a-design.md joins the suite like any plug-in would.
+# The example designs of docs/adding-a-design.md (one with a vector index and a command)
+# join the suite like any plug-in would, before the session's `graphmem init` (conftest).
 register(EXAMPLE)
+register(VECTOR_EXAMPLE)
 BUILT = [d for d in registry().values() if d.builder is not None]
 STRATEGIES = [(d.name, s) for d in registry().values() for s in d.retrievers]
 
@@ -44,6 +56,7 @@ STRATEGIES = [(d.name, s) for d in registry().values() for s in d.retrievers]
 @pytest.fixture
 def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Iterator[Memory]:
     register(EXAMPLE)  # idempotent; keeps the registry as collected
+    register(VECTOR_EXAMPLE)
     yield Memory(settings, store=store, embedder=embedder)
 
 
@@ -180,6 +193,46 @@ def test_every_statement_of_the_design_plans(store: GraphStore, design: Design) 
         store.explain(name)
 
 
+_INDEX_LABEL = re.compile(r"CREATE (?:VECTOR|FULLTEXT) INDEX \w+ IF NOT EXISTS FOR \(n:(\w+)\)")
+
+
+def test_indexed_labels_are_the_schema_s_vector_and_fulltext_labels() -> None:
+    declared = {label for d in registry().values() for label in d.indexed_labels}
+    indexed = {
+        match.group(1)
+        for name, stmt in load_catalog().items()
+        if name.startswith(("schema.vector.", "schema.fulltext."))
+        for match in [_INDEX_LABEL.search(stmt.text)]
+        if match
+    }
+    assert declared == indexed
+    assert "Gist" in declared  # the vector example's, from its own schema folder
+
+
+def test_label_totals_count_every_indexed_label(
+    memory: Memory, store: GraphStore, spaces: list[str]
+) -> None:
+    space = _space(spaces)
+    memory.ingest(SAMPLE, space, builders=[VECTOR_EXAMPLE.name])
+    counts = label_totals(store, space)
+    assert set(counts) == {label for d in registry().values() for label in d.indexed_labels}
+    assert counts["Gist"].in_space == counts["Passage"].in_space > 0
+
+
+def test_every_command_of_a_design_is_a_graphmem_command(memory: Memory, spaces: list[str]) -> None:
+    from graphmem.cli.main import cli
+
+    added = {c.name for d in registry().values() if d.commands for c in d.commands()}
+    assert {"profile", "gists"} <= added
+    for name in added:
+        assert cli.get_command(click.Context(cli), name) is not None, name
+    space = _space(spaces)
+    memory.ingest(SAMPLE, space, builders=[VECTOR_EXAMPLE.name])
+    run = CliRunner().invoke(cli, ["gists", "--space", space, "--json"])
+    assert run.exit_code == 0, run.output
+    assert json.loads(run.output)["gists"] > 0
+
+
 def test_example_design_is_found_through_an_entry_point(monkeypatch: pytest.MonkeyPatch) -> None:
     """A third party's design registers through the `graphmem.designs` entry point group."""
     from importlib.metadata import EntryPoint
@@ -197,3 +250,4 @@ def test_example_design_is_found_through_an_entry_point(monkeypatch: pytest.Monk
         monkeypatch.undo()
         reg._discovered.cache_clear()
         register(EXAMPLE)
+        register(VECTOR_EXAMPLE)

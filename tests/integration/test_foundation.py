@@ -16,6 +16,7 @@ from graphdatascience import GraphDataScience
 from graphmem.catalog import load_catalog, statement
 from graphmem.cli.main import cli
 from graphmem.config import Settings
+from graphmem.designs.registry import registry
 from graphmem.embed import Embedder
 from graphmem.errors import SchemaError
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id
@@ -27,7 +28,11 @@ from tests.integration.helpers import tiny_conversation
 pytestmark = pytest.mark.integration
 
 
-# DDL (schema.*) is not EXPLAINable; init applies all of it in the session fixture.
+# DDL (schema.*) is not EXPLAINable; init applies all of it in the session fixture. The
+# registry adds what the designs bring: their folders and the generated core.label_totals.
+registry()
+
+
 @pytest.mark.parametrize("name", sorted(n for n in load_catalog() if not n.startswith("schema.")))
 def test_every_catalog_statement_plans(store: GraphStore, name: str) -> None:
     store.explain(name)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from graphmem.config import Settings
+from graphmem.designs.registry import registry
 from graphmem.embed import Embedder
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
@@ -39,6 +40,7 @@ def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
 def test_hot_statements_seek_the_space_indexes(store: GraphStore, embedder: Embedder) -> None:
     vector = embedder.embed_query("a question")
     one = {"space": "s"}
+    registry()  # core.label_totals is generated from the designs' indexed labels
     statements = {
         "retrieval.dense_passages_exact": {**one, "embedding": vector, "k": 10},
         "core.label_totals": one,

@@ -643,3 +643,12 @@ def test_a_skipped_turn_comes_back_when_the_item_standing_for_it_is_cut(
     config = GraphmemSettings(cited_turns="skip", **mode)
     context = pack(arrange(results, members, config, 15, words).hits, 15, words)
     assert context.source_ids == {"D1:2"}
+
+
+def test_the_default_strategy_and_families_are_what_the_designs_declare() -> None:
+    from graphmem.designs.registry import default_strategy, pagerank_strategies, reorders
+    from graphmem.retrieval.registry import DEFAULT_STRATEGY
+
+    assert default_strategy() == DEFAULT_STRATEGY
+    assert set(reorders().values()) <= set(pagerank_strategies())
+    assert set(reorders()) <= set(pagerank_strategies())

@@ -5,18 +5,13 @@ share a topic). Unmatched choices are ignored: the offline ranking fills in."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from graphmem.designs.amory import prompts
+from graphmem.designs.amory.leaves import Leaf, leaf_titles
 from graphmem.llm import Message, StructuredLLM
-
-if TYPE_CHECKING:
-    from graphmem.designs.amory.retriever import Leaf
 
 
 def choose(llm: StructuredLLM, question: str, leaves: Sequence[Leaf], k: int) -> list[int]:
-    from graphmem.designs.amory.retriever import leaf_titles
-
     prompt = prompts.COHERENCE.format(k=k, question=question, headlines=leaf_titles(leaves))
     out = llm.generate([Message(role="user", content=prompt)], prompts.CoherenceOut)
     chosen: list[int] = []

@@ -28,11 +28,11 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from graphmem.designs.amory.config import AmorySettings
+from graphmem.designs.amory.leaves import Leaf, leaf_vector, story_leaves
 from graphmem.designs.amory.semantic import FactIndex, SemanticSearch
 from graphmem.designs.amory.timeline import Vector
 from graphmem.llm import StructuredLLM, build_llm
@@ -42,33 +42,16 @@ from graphmem.retrieval.base import (
     PassageRef,
     RetrievalContext,
     RetrievalResult,
-    Retriever,
     k_for_budget,
 )
-from graphmem.retrieval.exact import Versioned
 from graphmem.retrieval.passages import FulltextRetriever
+from graphmem.retrieval.snapshot import SnapshotRetriever
 
 # Turns the lexical leg scores (the rest count as 0): at least 100, and at least as many
 # as the budget could show (k_for_budget, the depth the fulltext baseline reads), so a
 # large budget's excerpts are not told apart by cosine alone. The same depth as the
 # baseline also lets the graphmem strategy read the BM25 list once for both.
 _BM25_DEPTH = 100
-
-
-@dataclass(frozen=True)
-class Leaf:
-    node_id: str
-    label: str  # "Subplot" or "Narrative"
-    story: str  # the story's headline and owner, for --explain
-    headline: str
-    owner: str
-    characters: tuple[str, ...]
-    vector: Vector
-    passages: tuple[str, ...]
-
-    def describe(self) -> str:
-        where = f"story: {self.story}"
-        return where if self.label == "Narrative" else f"{where} > subplot: {self.headline}"
 
 
 @dataclass(frozen=True)
@@ -82,12 +65,9 @@ class Snapshot:
     facts: FactIndex
 
 
-def _vector(value: Any) -> Vector:
-    return np.asarray(value or [], dtype=np.float32)
-
-
-class AmoryRetriever(Retriever):
+class AmoryRetriever(SnapshotRetriever[Snapshot]):
     name = "amory"
+    version_statement = "amory.version"
     # The BM25 leg reads max(100, k_for_budget(budget)) turns, so a larger budget can score
     # turns a smaller one counts as 0 and reorder the leaves: the hits for a small budget
     # are not the first hits for a large one, and the evaluation retrieves at each budget.
@@ -99,36 +79,32 @@ class AmoryRetriever(Retriever):
         self.llm: StructuredLLM | None = build_llm(ctx.settings)
         self.semantic = SemanticSearch(ctx, self.config, self.llm)
         self._fulltext = FulltextRetriever(ctx)
-        self._snapshot = Versioned.of(ctx, "amory.version", self._load)
 
     # --- snapshot -------------------------------------------------------------------------
     def refresh(self) -> None:
-        self._snapshot.forget()
+        super().refresh()
         self._fulltext.refresh()
 
     def prepare(self) -> None:
-        self._snapshot.get()
+        super().prepare()
         self._fulltext.prepare()
 
-    def snapshot(self) -> Snapshot:
-        """The space's stories, turns and side facts, read again when ``amory.version``
-        says they changed."""
-        return self._snapshot.get()
-
-    def _load(self) -> Snapshot:
+    def load_snapshot(self) -> Snapshot:
+        """The space's stories, turns and side facts (``amory.version`` says when they
+        changed)."""
         store, space = self.ctx.store, self.ctx.space
         # Stories before turns: a turn is written before any story holds it, so every turn
         # of the stories read is among the turns read, even with an ingest in between.
         leaves = [
             leaf
             for row in store.read("amory.snapshot_stories", space=space)
-            for leaf in _leaves(row)
+            for leaf in story_leaves(row)
         ]
         rows = store.read("amory.space_passages", space=space)
         return Snapshot(
             leaves=leaves,
             passages={r["id"]: PassageRef.from_row(r) for r in rows},
-            vectors={r["id"]: _vector(r["embedding"]) for r in rows},
+            vectors={r["id"]: leaf_vector(r["embedding"]) for r in rows},
             unstoried=[r["id"] for r in rows if not r["storied"]],
             facts=FactIndex.read(store, space),
         )
@@ -264,55 +240,3 @@ class AmoryRetriever(Retriever):
             path=["fewer than T turns: the full history (Algorithm 1, line 7)"],
             passages=[snap.passages[p] for p in reversed(snap.unstoried)],
         )
-
-
-def _leaves(row: dict[str, Any]) -> list[Leaf]:
-    """A story's subplots, then its excerpts that no subplot holds (if any)."""
-    story = f"{row['headline']} [{row['owner']}]"
-    passages: list[str] = list(row["passage_ids"])
-    covered: set[int] = set()
-    out = []
-    for sub in row["subplots"]:
-        span = range(int(sub["start"]), int(sub["end"]) + 1)
-        covered.update(span)
-        members = tuple(dict.fromkeys(passages[i] for i in span if i < len(passages)))
-        if members:
-            out.append(
-                Leaf(
-                    sub["id"],
-                    "Subplot",
-                    story,
-                    sub["headline"],
-                    row["owner"],
-                    tuple(sub["characters"] or ()),
-                    _vector(sub["embedding"]),
-                    members,
-                )
-            )
-    rest = tuple(dict.fromkeys(p for i, p in enumerate(passages) if i not in covered))
-    if rest:
-        out.append(
-            Leaf(
-                row["id"],
-                "Narrative",
-                story,
-                row["headline"],
-                row["owner"],
-                tuple(row["characters"] or ()),
-                _vector(row["embedding"]),
-                rest,
-            )
-        )
-    return out
-
-
-def leaf_titles(leaves: Sequence[Leaf]) -> str:
-    """The story list the coherence prompt shows: each story with its sub-stories."""
-    lines: list[str] = []
-    seen: set[str] = set()
-    for i, leaf in enumerate(leaves):
-        if leaf.story not in seen:
-            seen.add(leaf.story)
-            lines.append(f"Story: {leaf.story} (characters: {', '.join(leaf.characters)})")
-        lines.append(f"  {i}. owner: {leaf.owner}, topic: {leaf.headline}")
-    return "\n".join(lines)

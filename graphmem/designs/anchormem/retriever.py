@@ -36,12 +36,12 @@ from graphmem.retrieval.base import (
     PassageRef,
     RetrievalContext,
     RetrievalResult,
-    Retriever,
     k_for_budget,
 )
 from graphmem.retrieval.bm25 import SpaceBM25
-from graphmem.retrieval.exact import ExactIndex, Versioned
+from graphmem.retrieval.exact import ExactIndex
 from graphmem.retrieval.passages import rrf
+from graphmem.retrieval.snapshot import SnapshotRetriever
 
 _WORD = re.compile(r"\w+")
 
@@ -88,8 +88,9 @@ def interleave(facts: list[Hit], events: list[Hit], facts_per_event: int) -> lis
     return out
 
 
-class AnchorMemRetriever(Retriever):
+class AnchorMemRetriever(SnapshotRetriever[dict[str, ExactIndex]]):
     name = "anchormem"
+    version_statement = "anchormem.version"
 
     def __init__(self, ctx: RetrievalContext, config: AnchorMemConfig | None = None) -> None:
         super().__init__(ctx)
@@ -97,18 +98,13 @@ class AnchorMemRetriever(Retriever):
         # Label counts for the over-fetch, kept across queries and read again when a search
         # shows them stale (a Memory reuses this retriever after more is ingested).
         self._totals = SpaceTotals(ctx.store, ctx.space)
-        self._nodes = Versioned.of(ctx, "anchormem.version", self._load)
         # The lexical leg's index and the snapshot's facts it was built from.
         self._bm25: tuple[ExactIndex, SpaceBM25] | None = None
 
-    def refresh(self) -> None:
-        self._nodes.forget()
+    def uses_snapshot(self) -> bool:
+        return self.config.search == "snapshot"
 
-    def prepare(self) -> None:
-        if self.config.search == "snapshot":
-            self._nodes.get()
-
-    def _load(self) -> dict[str, ExactIndex]:
+    def load_snapshot(self) -> dict[str, ExactIndex]:
         """Facts and events of the space by label, each ranked exactly in-process."""
         rows = self.ctx.store.read("anchormem.snapshot", space=self.ctx.space)
         dim = self.ctx.embedder.dim
@@ -171,7 +167,7 @@ class AnchorMemRetriever(Retriever):
         if k <= 0:
             return []
         if self.config.search == "snapshot":
-            return self._nodes.get()[label].top(embedding, k)
+            return self.snapshot()[label].top(embedding, k)
         return self._totals.search(
             label,
             k,
@@ -188,7 +184,7 @@ class AnchorMemRetriever(Retriever):
     def _lexical(self, query: str, k: int) -> list[dict[str, Any]]:
         """BM25 over the space's fact texts (``graphmem.retrieval.bm25``, the space's own
         statistics), built once per snapshot: no other space's facts move the ranking."""
-        facts = self._nodes.get()["AtomicFact"]
+        facts = self.snapshot()["AtomicFact"]
         if self._bm25 is None or self._bm25[0] is not facts:
             texts: list[str | None] = [row["text"] for row in facts.rows]
             self._bm25 = (facts, SpaceBM25({"text": texts}))

@@ -13,6 +13,14 @@ from graphmem.designs.cast.retriever import CastRetriever
 from graphmem.designs.cast.semantic import SEMANTIC_LAYER
 from graphmem.designs.cast.stats import cast_stats
 
+
+def _commands() -> list[Any]:
+    """``graphmem profile`` (imported when the CLI asks for it)."""
+    from graphmem.designs.cast.cli import profile
+
+    return [profile]
+
+
 _PAPER_SOURCES = {
     "window": "3.1 View; 4.1 Configurations (w = 1); 4.3.1 View parameters",
     "participants": "3.2 and 3.3.1 (speakers and all mentioned persons; Table 7 participant_story)",
@@ -75,6 +83,10 @@ DESIGN = Design(
     requires=(SEMANTIC_LAYER,),
     labels=("View", "Scene", "Character"),
     derived_labels=("View", "Scene"),
+    indexed_labels=("View", "Scene"),
+    reorders={"cast": "hipporag"},
+    pagerank=True,
+    commands=_commands,
     reembed=Reembed(labels=("View", "Scene"), run=reembed_cast),
     relationships=("FROM", "HAS_VIEW", "IN_SCENE"),
     presets=PRESETS,

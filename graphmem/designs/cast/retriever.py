@@ -36,37 +36,36 @@ from graphmem.retrieval.base import (
     PassageRef,
     RetrievalContext,
     RetrievalResult,
-    Retriever,
     TokenCounter,
 )
-from graphmem.retrieval.exact import Versioned
+from graphmem.retrieval.snapshot import SnapshotRetriever
 
 
-class CastRetriever(Retriever):
+class CastRetriever(SnapshotRetriever[EpisodicIndex]):
     name = "cast"
+    version_statement = "cast.version"
     prefix_consistent = False  # Algorithm 2 reorders the list the budget holds
 
     def __init__(self, ctx: RetrievalContext, config: CastSettings | None = None) -> None:
         super().__init__(ctx)
         self.config = config or CastSettings()
         self._semantic = semantic_retriever(ctx)
-        self._episodic = Versioned.of(ctx, "cast.version", self._load)
         self._count = TokenCounter(ctx.embedder)
 
     def refresh(self) -> None:
-        self._episodic.forget()
+        super().refresh()
         self._semantic.refresh()
 
     def prepare(self) -> None:
         self._semantic.prepare()
-        self.index()
+        super().prepare()
 
     # --- the space's scenes and views -------------------------------------------------------
     def index(self) -> EpisodicIndex:
         """The snapshot, read again when the space's views or scenes changed."""
-        return self._episodic.get()
+        return self.snapshot()
 
-    def _load(self) -> EpisodicIndex:
+    def load_snapshot(self) -> EpisodicIndex:
         read = self.ctx.store.read
         scene_rows = read("cast.space_scenes", space=self.ctx.space)
         view_rows = read("cast.space_views", space=self.ctx.space)

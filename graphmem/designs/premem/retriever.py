@@ -22,10 +22,10 @@ from graphmem.retrieval.base import (
     PassageRef,
     RetrievalContext,
     RetrievalResult,
-    Retriever,
     k_for_budget,
 )
-from graphmem.retrieval.exact import ExactIndex, Versioned
+from graphmem.retrieval.exact import ExactIndex
+from graphmem.retrieval.snapshot import SnapshotRetriever
 
 
 def render_item(key: str, value: str, date: str) -> str:
@@ -35,22 +35,18 @@ def render_item(key: str, value: str, date: str) -> str:
     return f"[{head}]: {value}"
 
 
-class PremRetriever(Retriever):
+class PremRetriever(SnapshotRetriever[ExactIndex]):
     name = "premem"
+    version_statement = "premem.version"
 
     def __init__(self, ctx: RetrievalContext, config: PremSettings | None = None) -> None:
-        super().__init__(ctx)
         self.config: PremSettings = config or ctx.configs.get("premem")
-        self._items = Versioned.of(ctx, "premem.version", self._load)
+        super().__init__(ctx)
 
-    def refresh(self) -> None:
-        self._items.forget()
+    def uses_snapshot(self) -> bool:
+        return self.config.search == "snapshot"
 
-    def prepare(self) -> None:
-        if self.config.search == "snapshot":
-            self._items.get()
-
-    def _load(self) -> ExactIndex:
+    def load_snapshot(self) -> ExactIndex:
         """The space's items (read again when ``premem.version`` says they changed)."""
         rows = self.ctx.store.read("premem.snapshot", space=self.ctx.space, **self._flags())
         return ExactIndex.from_rows(rows, self.ctx.embedder.dim)
@@ -70,7 +66,7 @@ class PremRetriever(Retriever):
         embedding = self.ctx.embedder.embed_query(query)
         embedded = time.perf_counter()
         if cfg.search == "snapshot":
-            rows = self._items.get().top(embedding, k)
+            rows = self.snapshot().top(embedding, k)
         else:
             rows = self.ctx.store.read(
                 "premem.search", space=self.ctx.space, embedding=embedding, k=k, **self._flags()

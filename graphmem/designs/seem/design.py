@@ -20,6 +20,9 @@ DESIGN = Design(
     requires=("semantic",),
     labels=("EventFrame", "Event"),
     derived_labels=("EventFrame", "Event"),
+    indexed_labels=("EventFrame",),
+    reorders={"seem": "hipporag"},
+    pagerank=True,
     relationships=("HAS_EVENT", "PARTICIPANT"),
     presets={
         "paper": Preset(

@@ -1,5 +1,5 @@
-"""``graphmem profile``: a character's profile (CAST): the scenes of their stream in time
-order, with role, dates and summary."""
+"""``graphmem profile``, CAST's command (``Design.commands``): a character's profile, the
+scenes of their stream in time order, with role, dates and summary."""
 
 from __future__ import annotations
 

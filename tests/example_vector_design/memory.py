@@ -1,0 +1,114 @@
+"""The vector example design's builder, retriever and command: a Gist per turn (its first
+words), embedded, searched through its own vector index with the over-fetch its declared
+indexed label gets (``graphmem.overfetch.SpaceTotals``)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import click
+
+from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
+from graphmem.cli.common import app, emit, handle_errors, json_option
+from graphmem.ingest.writer import content_id
+from graphmem.overfetch import SpaceTotals
+from graphmem.retrieval.base import (
+    Hit,
+    PassageRef,
+    RetrievalContext,
+    RetrievalResult,
+    Retriever,
+    k_for_budget,
+)
+from graphmem.store import GraphStore
+
+
+def gist(text: str, words: int) -> str:
+    return " ".join(text.split()[:words])
+
+
+class GistBuilder(Builder):
+    name = "gists"
+
+    def __init__(self, ctx: BuildContext, config: Any = None) -> None:
+        super().__init__(ctx)
+        self.config = config or ctx.configs.get("gists")
+
+    def build(self, batch: SessionBatch) -> BuildReport:
+        started = time.perf_counter()
+        pairs = [
+            (passage_id, gist(turn.text, self.config.words))
+            for session, ids in zip(batch.sessions, batch.passage_ids, strict=True)
+            for turn, passage_id in zip(session.turns, ids, strict=True)
+        ]
+        vectors = self.ctx.embedder.embed([text for _, text in pairs], "passage")
+        rows = [
+            {
+                "id": content_id("gist", passage_id),
+                "text": text,
+                "passage": passage_id,
+                "embedding": [float(x) for x in vector],
+            }
+            for (passage_id, text), vector in zip(pairs, vectors, strict=True)
+        ]
+        self.ctx.store.write(
+            "gists.upsert",
+            space=self.ctx.space,
+            rows=rows,
+            builder=self.name,
+            backend=self.ctx.backend,
+        )
+        report = BuildReport(self.name, sessions=len(batch.sessions), counts={"gists": len(rows)})
+        report.seconds = time.perf_counter() - started
+        return report
+
+
+class GistRetriever(Retriever):
+    name = "gists"
+
+    def __init__(self, ctx: RetrievalContext, config: Any = None) -> None:
+        super().__init__(ctx)
+        self.config = config or ctx.configs.get("gists")
+        self._totals = SpaceTotals(ctx.store, ctx.space)
+
+    def retrieve(self, query: str, budget: int) -> RetrievalResult:
+        started = time.perf_counter()
+        embedding = self.ctx.embedder.embed_query(query)
+        k = k_for_budget(budget)
+
+        def run(fetch: int) -> list[dict[str, Any]]:
+            return self.ctx.store.read(
+                "gists.search", space=self.ctx.space, embedding=embedding, fetch=fetch, k=k
+            )
+
+        hits = [
+            Hit(
+                node_id=row["id"],
+                label="Gist",
+                score=float(row["score"]),
+                strategy=self.name,
+                path=["gists: vector index"],
+                text=row["text"],
+                passages=[PassageRef.from_row(p) for p in row["passages"]],
+            )
+            for row in self._totals.search("Gist", k, run)
+        ]
+        ms = (time.perf_counter() - started) * 1000
+        return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms={"total": ms})
+
+
+def gist_count(store: GraphStore, space: str) -> int:
+    return int(store.read("gists.stats", space=space)[0]["gists"])
+
+
+@click.command("gists")
+@click.option("--space", required=True, help="The space (tenant) to read.")
+@json_option
+@click.pass_context
+@handle_errors
+def gists_command(ctx: click.Context, space: str, as_json: bool) -> None:
+    """How many gists the vector example design wrote in a space."""
+    with GraphStore(app(ctx).settings) as store:
+        found = {"space": space, "gists": gist_count(store, space)}
+    emit(found, as_json, lambda data: f"{data['gists']} gists in {data['space']}")
