@@ -23,7 +23,7 @@ from graphmem.config import Settings
 from graphmem.turns import render_turn
 
 if TYPE_CHECKING:
-    from graphmem.llm import Message
+    from graphmem.llm import Message, StructuredLLM
     from graphmem.retrieval.packer import PackedContext
 from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
@@ -112,6 +112,9 @@ class RetrievalContext:
     space: str
     # Every design's resolved settings: a retriever reads its own and its layers'.
     configs: DesignConfigs = field(default_factory=DesignConfigs)
+    # The Memory's one LLM client (None: offline), shared with its builders and ``ask``;
+    # a retriever that reasons with an LLM at query time (Amory) uses this one.
+    llm: StructuredLLM | None = None
 
 
 class TokenCounter:
