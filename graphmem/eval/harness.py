@@ -204,6 +204,10 @@ class _Evaluator:
         largest = self.budgets[-1]
         count = self.memory.embedder.count_tokens
         for name, retriever in zip(self.strategies, retrievers, strict=True):
+            # The Memory's one LLM client also serves retrievers that reason at query time
+            # (Amory): what the question cost beyond answering and judging is retrieval's.
+            began = self.llm.usage.snapshot() if self.llm else LLMUsage()
+            judged = LLMUsage()
             started = time.perf_counter()
             result = retriever.retrieve(question.text, largest)
             latency_ms = (time.perf_counter() - started) * 1000
@@ -220,9 +224,15 @@ class _Evaluator:
                     **budget_values(question, context, self.llm, self.history_tokens),
                 }
                 if self.llm:
-                    self._account("answer_and_judge", self.llm.usage.snapshot() - before)
+                    spent = self.llm.usage.snapshot() - before
+                    judged = judged + spent
+                    self._account("answer_and_judge", spent)
                 scored = Scored(question.group, latency_ms, values)
                 self.current.records.append((name, budget, scored))
+            if self.llm:
+                retrieving = self.llm.usage.snapshot() - began - judged
+                if retrieving.calls:
+                    self._account(f"retrieve.{name}", retrieving)
 
     def _account(self, part: str, usage: LLMUsage) -> None:
         """LLM cost per part of the conversation (each design's build, answering and
