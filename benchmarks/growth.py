@@ -46,7 +46,7 @@ def run_growth(
         "machine_before": machine(),
         "steps": [],
     }
-    with Memory(settings, embedder=embedder) as memory:
+    with Memory(settings, embedder=embedder, tune_process=True) as memory:
         # The model loads here, not inside the first step's embedding time.
         memory.ingest_dataset(Dataset(conversations=[], qa={}), "bench-growth-warm-up")
         for n in sizes:
@@ -54,9 +54,9 @@ def run_growth(
             space = f"bench-growth{n}-{uuid.uuid4().hex[:8]}"
             try:
                 embedder.seconds = 0.0
-                report, _ = memory.ingest_dataset(part, space)
+                report = memory.ingest_dataset(part, space).report
                 embedding_s = embedder.seconds
-                _, builds = memory.ingest_dataset(part, space, builders)
+                builds = memory.ingest_dataset(part, space, builders).builds
                 qs = questions_of(part, questions)
                 step = {
                     "conversations": n,

@@ -45,14 +45,14 @@ def builders(
         # Passages first, alone, so that the embedding share is the writer's (builders embed
         # entity names, facts...); the builders then build every session as pending.
         embedder.seconds = 0.0
-        report, _ = memory.ingest_dataset(one, space)
+        report = memory.ingest_dataset(one, space).report
         embedding_s += embedder.seconds
         passages_s += report.seconds
-        _, reports = memory.ingest_dataset(one, space, builder_names())
+        reports = memory.ingest_dataset(one, space, builder_names()).builds
         for r in reports:
             per_builder[r.builder] = per_builder.get(r.builder, 0.0) + r.seconds
         started = time.perf_counter()
-        again, _ = memory.ingest_dataset(one, space, builder_names())
+        again = memory.ingest_dataset(one, space, builder_names()).report
         reingest_s += time.perf_counter() - started
         skipped += again.sessions_skipped
     total_s = passages_s + sum(per_builder.values())
@@ -93,11 +93,11 @@ def writer_batches(
     for _ in range(rounds):
         for batch in batches:
             settings = memory.settings.model_copy(update={"ingest_batch_turns": batch})
-            variant = Memory(settings, store=memory.store, embedder=embedder)
+            variant = Memory(settings, store=memory.store, embedder=embedder, tune_process=True)
             space = _space(f"batch{batch}")
             try:
                 embedder.seconds = 0.0
-                report, _ = variant.ingest_dataset(dataset, space)
+                report = variant.ingest_dataset(dataset, space).report
                 samples[batch].append((report.seconds, embedder.seconds))
             finally:
                 memory.forget(space)

@@ -60,10 +60,13 @@ def run_one(
     )
     space = f"llm-bench-{design}-{concurrency}-{uuid.uuid4().hex[:6]}"
     logged_before = logged_requests(log)
-    with OpenAIStructuredLLM(settings) as llm, Memory(settings, llm=llm) as memory:
+    with (
+        OpenAIStructuredLLM(settings) as llm,
+        Memory(settings, llm=llm, tune_process=True) as memory,
+    ):
         started = time.perf_counter()
         try:
-            _, reports = memory.ingest_dataset(dataset, space, [design])
+            reports = memory.ingest_dataset(dataset, space, [design]).builds
             wall = time.perf_counter() - started
         finally:
             memory.forget(space)

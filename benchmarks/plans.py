@@ -98,7 +98,7 @@ WRITES = (
 
 
 def run_plans(space: str) -> dict[str, Any]:
-    with Memory(Settings()) as memory:
+    with Memory(Settings(), tune_process=True) as memory:
         made = not space
         if made:
             space = f"bench-plans-{uuid.uuid4().hex[:8]}"

@@ -57,7 +57,10 @@ def run(data: Path, sessions: int, builders: list[str], top: int) -> str:
     dataset = Dataset(conversations=[conv], qa={})
     turns = sum(len(s.turns) for s in conv.sessions)
     space = f"bench-{uuid.uuid4().hex[:8]}"
-    with GraphStore(settings) as store, Memory(settings, store=store, embedder=embedder) as mem:
+    with (
+        GraphStore(settings) as store,
+        Memory(settings, store=store, embedder=embedder, tune_process=True) as mem,
+    ):
         try:
             mem.ingest_dataset(dataset, space, [])
             embedder.seconds, embedder.texts = 0.0, 0

@@ -152,9 +152,10 @@ class ScaleRun:
         if not self.spaces():
             self.results["empty_db_probe"] = self.probe(tag="empty", with_embedding=True)
             conv = self.convs[self.a.target]
-            report, builds = self.memory.ingest_dataset(
+            done = self.memory.ingest_dataset(
                 Dataset(conversations=[conv], qa={}), self.target, ["semantic"]
             )
+            report, builds = done.report, done.builds
             self.results["target_ingest"] = {
                 "turns": sum(len(s.turns) for s in conv.sessions),
                 "passages_seconds": round(report.seconds, 2),
@@ -199,7 +200,7 @@ class ScaleRun:
         store = self.memory.store
         # A new Memory per step: retrievers (and the label counts they keep) start afresh,
         # as in a new process.
-        fresh = Memory(self.memory.settings, store=store, embedder=self.embedder)
+        fresh = Memory(self.memory.settings, store=store, embedder=self.embedder, tune_process=True)
         conv = self.convs[self.a.target]
         qs = questions_of(
             first(Dataset(conversations=[conv], qa=self.dataset.qa), 1), self.a.questions
@@ -232,7 +233,9 @@ class ScaleRun:
             try:
                 if not with_embedding:
                     self.embedder.embed(_rendered(conv))
-                report, _ = self.memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space)
+                report = self.memory.ingest_dataset(
+                    Dataset(conversations=[conv], qa={}), space
+                ).report
             finally:
                 self.embedder.enabled = False
             seconds.append(report.seconds)
@@ -254,7 +257,9 @@ class ScaleRun:
         store.write("bench.drop_passage_space_index")
         store.write("bench.drop_passage_session_index")
         try:
-            fresh = Memory(self.memory.settings, store=store, embedder=self.embedder)
+            fresh = Memory(
+                self.memory.settings, store=store, embedder=self.embedder, tune_process=True
+            )
             conv = self.convs[self.a.target]
             qs = questions_of(first(Dataset(conversations=[conv], qa=self.dataset.qa), 1), 60)
             return {
@@ -286,7 +291,7 @@ def run_scale(a: ScaleArgs) -> dict[str, Any]:
     embedder = CachingEmbedder(build_embedder(settings))
     embedder.enabled = False
     try:
-        with Memory(settings, embedder=embedder) as memory:
+        with Memory(settings, embedder=embedder, tune_process=True) as memory:
             memory.init()
             run = ScaleRun(a, memory, embedder)
             run.start()

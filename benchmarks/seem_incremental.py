@@ -65,7 +65,7 @@ def run(data: Path, conversations: int, chunks: int, budget: int) -> dict[str, A
     tag = uuid.uuid4().hex[:8]
     batch, chunked = f"incr-batch-{tag}", f"incr-chunked-{tag}"
     spaces = [f"{prefix}-{c.conversation_id}" for prefix in (batch, chunked) for c in chosen]
-    with Memory(Settings()) as memory:
+    with Memory(Settings(), tune_process=True) as memory:
         try:
             started = time.perf_counter()
             for conv in chosen:  # the chunked space first: the harness then finds it stored

@@ -55,7 +55,7 @@ def ppr_latency(settings: Settings, queries: int) -> dict[str, Any]:
     """PageRank with one source node on a projected passage graph (12 sessions x 6 turns)."""
     space = f"bench-{uuid.uuid4().hex[:8]}"
     with GraphStore(settings) as store:
-        memory = Memory(settings, store=store, embedder=build_embedder(settings))
+        memory = Memory(settings, store=store, embedder=build_embedder(settings), tune_process=True)
         memory.init()
         conv = tiny_conversation(sessions=12)
         memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space)

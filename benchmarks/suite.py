@@ -60,7 +60,7 @@ def run_all(data: Path, conversations: int, questions: int) -> dict[str, Any]:
         },
         "machine_before": machine(),
     }
-    with Memory(settings, embedder=embedder) as memory:
+    with Memory(settings, embedder=embedder, tune_process=True) as memory:
         try:
             results["ingest"] = ingest.builders(memory, embedder, dataset, space_of)
             spaces = {

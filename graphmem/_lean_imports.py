@@ -6,7 +6,7 @@ PyPI copy) are thinc networks on NumPy and never call torch, yet the import alon
 query process about 2.5 s and a few hundred MB: most of a one-shot ``graphmem query``
 once the question's embedding runs on ONNX Runtime (``graphmem/embed/onnx.py``).
 
-``install()`` (called by ``graphmem/__init__.py``) puts a finder in front of the import
+``install()`` puts a finder in front of the import
 system that, only for ``thinc.compat`` and only while torch is not imported yet, runs that
 module with torch marked as absent, then takes the mark away: a later ``import torch``
 (sentence-transformers at ingest) loads it as usual, and thinc keeps saying it has no
@@ -14,6 +14,10 @@ PyTorch, which pipelines on NumPy never ask. A pipeline that runs on PyTorch (a
 transformer pipeline) needs thinc to see it: ``GRAPHMEM_SPACY_TORCH=true`` in the
 environment before the process starts (read here, at import, since the decision is made
 before any settings exist) leaves the import alone.
+
+A finder in ``sys.meta_path`` is a process-wide change, so ``import graphmem`` does not
+install it: the ``graphmem`` CLI does, first thing (``graphmem/cli/main.py``), and so does
+``Memory(..., tune_process=True)`` (effective when spaCy is not imported yet).
 """
 
 from __future__ import annotations

@@ -111,10 +111,8 @@ class MemoryTools:
         return found.as_dict(explain=explain)
 
     def ask(self, question: str, space: str, strategy: str, budget: int) -> dict[str, Any]:
-        answer, found = self.memory.ask(
-            question, self._space(space), self._strategy(strategy), budget
-        )
-        return {"answer": answer, "llm": self.memory.settings.llm_model, **found.as_dict()}
+        asked = self.memory.ask(question, self._space(space), self._strategy(strategy), budget)
+        return {"answer": asked.answer, "llm": self.memory.settings.llm_model, **asked.as_dict()}
 
     def stats(self, space: str) -> dict[str, Any]:
         allowed = self._space(space)
@@ -135,7 +133,7 @@ class MemoryTools:
         started_at: datetime | None,
         builders: Sequence[str] | None,
     ) -> dict[str, Any]:
-        report, built = self.memory.add_messages(
+        done = self.memory.add_messages(
             self._space(space),
             conversation,
             session,
@@ -143,7 +141,7 @@ class MemoryTools:
             started_at=started_at,
             builders=builder_names() if builders is None else list(builders),
         )
-        return {**report.as_dict(), "builders": [b.as_dict() for b in built]}
+        return done.as_dict()
 
     def forget_space(self, space: str) -> dict[str, Any]:
         deleted = self.memory.forget(self._space(space))

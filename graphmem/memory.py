@@ -1,15 +1,20 @@
 """``Memory``: the Python API for agent builders (ingest, add_messages, query, ask, forget).
 
 A thin facade: it wires settings, store, embedder, LLM, builders and retrievers together and
-delegates; the work lives in the components.
+delegates; the work lives in the components. Its results are the typed models of
+``graphmem.types``.
+
+A ``Memory`` changes nothing process-wide unless asked (``tune_process=True``, what the CLI
+does): its spaCy pipeline is set per call (``graphmem.nlp.spacy_loader.using_model``), so
+two of them with different ``spacy_model`` settings coexist in one process.
 """
 
 from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -31,8 +36,8 @@ from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, sess
 from graphmem.llm import Message, StructuredLLM, build_llm
 from graphmem.projections import drop_space_graphs
 from graphmem.readiness import check_ready
-from graphmem.retrieval.base import RetrievalContext, RetrievalResult, Retriever, settle
-from graphmem.retrieval.packer import PackedContext, pack
+from graphmem.retrieval.base import RetrievalContext, Retriever, settle
+from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, build_retriever
 from graphmem.schema import (
     check_embedder,
@@ -42,6 +47,7 @@ from graphmem.schema import (
 )
 from graphmem.store import GraphStore
 from graphmem.threads import limit_blas_threads
+from graphmem.types import AskResult, IngestResult, QueryResult
 
 _MAX_RETRIEVERS = 32
 
@@ -51,41 +57,16 @@ WARM_QUESTION = "What did we talk about last weekend, and where is the trip next
 Format = Literal["auto", "locomo", "longmemeval", "jsonl"]
 
 
-@dataclass
-class QueryResult:
-    result: RetrievalResult
-    context: PackedContext
-
-    def as_dict(self, explain: bool = False) -> dict[str, Any]:
-        items = [
-            {
-                "kind": item.kind,
-                "text": item.text,
-                "tokens": item.tokens,
-                "source_id": item.passage.source_id if item.passage else None,
-                # a turn: itself; a memory: the turns it comes from (shown or not)
-                "turns": [t.source_id for t in item.turns],
-                **({"strategy": item.strategy, "path": item.path} if explain else {}),
-            }
-            for item in self.context.items
-        ]
-        return {
-            "query": self.result.query,
-            "strategy": self.result.strategy,
-            "budget": self.context.budget,
-            "tokens": self.context.tokens,
-            "latency_ms": round(self.result.timings_ms.get("total", 0.0), 1),
-            "citations": self.context.cited_in_order,
-            # what the strategy says of the answer as a whole (graphmem: which designs
-            # voted, which the space lacks); a script needs it as much as --explain does
-            "notes": list(self.result.notes),
-            "items": items,
-            "context": self.context.render(),
-        }
-
-
 class Memory:
-    """Constructing one does no I/O: the driver, the embedder and the LLM open on first use."""
+    """Constructing one does no I/O: the driver, the embedder and the LLM open on first use.
+
+    ``tune_process=True`` lets it tune the process for graphmem (the CLI's ``Memory`` does):
+    spaCy's import keeps torch out (``graphmem/_lean_imports.py``; effective when spaCy is
+    not imported yet), numpy's BLAS threads are capped at ``blas_threads``
+    (``graphmem/threads.py``) and, once a retriever is prepared, what is alive leaves the
+    garbage collector's full passes (``settle_gc``; ``retrieval/base.py``: ``settle``). Each
+    is process-wide, so an application embedding graphmem opts in; without them queries
+    return the same results, with a longer p95 on a busy machine."""
 
     def __init__(
         self,
@@ -96,9 +77,11 @@ class Memory:
         llm: StructuredLLM | None = None,
         configs: DesignConfigs | None = None,
         preset: str | None = None,
+        tune_process: bool = False,
     ) -> None:
         """``preset`` picks every design's preset (``"paper"``, ``"default"``); ``configs``
-        gives full control (per-design presets and overrides, see ``DesignConfigs``)."""
+        gives full control (per-design presets and overrides, see ``DesignConfigs``);
+        ``tune_process``: see the class."""
         self.settings = settings or Settings()
         self.configs = configs or DesignConfigs(
             preset=preset or self.settings.preset,
@@ -107,13 +90,20 @@ class Memory:
         self.store = store or GraphStore(self.settings)
         self.embedder = embedder or build_embedder(self.settings)
         self._llm = llm
+        self.tune_process = tune_process
         self._checked = False
         # Retrievers keep per-space state (SEEM's snapshot of the space): reused across
         # queries, the least recently used dropped beyond ``_MAX_RETRIEVERS``.
         self._retrievers: OrderedDict[tuple[str, str], Retriever] = OrderedDict()
+        if tune_process:
+            from graphmem import _lean_imports
+
+            _lean_imports.install()
 
     @property
     def llm(self) -> StructuredLLM | None:
+        """The one LLM client of this Memory (None without ``llm_model``): its builders,
+        retrievers (through ``RetrievalContext.llm``) and ``ask`` share it."""
         if self._llm is None and self.settings.llm_enabled:
             self._llm = build_llm(self.settings)
         return self._llm
@@ -127,15 +117,29 @@ class Memory:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @contextmanager
+    def nlp_context(self) -> Iterator[None]:
+        """Within the block, the helpers in ``graphmem.nlp`` use this Memory's spaCy pipeline
+        (``spacy_model``). Every call of the Memory enters it; code that runs a retriever
+        of ``retriever()`` directly (the eval harness) enters it around that."""
+        # Here, not at import: spaCy (and torch under it) costs 3 s that `graphmem spaces`,
+        # `stats` and `forget` never need.
+        from graphmem.nlp.spacy_loader import using_model
+
+        with using_model(self.settings.spacy_model):
+            yield
+
+    def settle(self) -> None:
+        """With ``tune_process``: what is alive now leaves the collector's full passes
+        (``retrieval/base.py``: ``settle``); a no-op otherwise."""
+        if self.tune_process:
+            settle(self.settings)
+
     def _ready(self) -> None:
         if not self._checked:
             self.configs.check()
-            # Here, not at import: spaCy (and torch under it) costs 3 s that `graphmem spaces`,
-            # `stats` and `forget` never need.
-            from graphmem.nlp.spacy_loader import use_model
-
-            use_model(self.settings.spacy_model)  # GRAPHMEM_SPACY_MODEL for the nlp helpers
-            limit_blas_threads(self.settings.blas_threads)
+            if self.tune_process:
+                limit_blas_threads(self.settings.blas_threads)
             check_embedder(self.store, self.embedder)
             # Load the model now, so the first query's latency is the query's, not the load's.
             self.embedder.embed(["warm-up"])
@@ -152,7 +156,7 @@ class Memory:
         fmt: Format = "auto",
         builders: Sequence[str] = (),
         progress: Callable[[int], None] | None = None,
-    ) -> tuple[IngestReport, list[BuildReport]]:
+    ) -> IngestResult:
         """Load a file completely (bad input fails here, before anything is written), then
         write it conversation by conversation, session by session."""
         dataset = load(path, fmt, ReadLimits.of(self.settings))
@@ -164,8 +168,20 @@ class Memory:
         space: str,
         builders: Sequence[str] = (),
         progress: Callable[[int], None] | None = None,
-    ) -> tuple[IngestReport, list[BuildReport]]:
+    ) -> IngestResult:
+        """Write ``dataset`` into ``space`` and run ``builders`` (none: the turns only) over
+        the sessions they have not built yet."""
         check_space(space)
+        with self.nlp_context():
+            return self._ingest_dataset(dataset, space, builders, progress)
+
+    def _ingest_dataset(
+        self,
+        dataset: Dataset,
+        space: str,
+        builders: Sequence[str],
+        progress: Callable[[int], None] | None,
+    ) -> IngestResult:
         self._ready()
         check_space_embedder(self.store, space, self.embedder)
         report = IngestReport()
@@ -193,7 +209,7 @@ class Memory:
             for key, retriever in self._retrievers.items():
                 if key[1] == space:
                     retriever.refresh()
-        return report, list(build_reports.values())
+        return IngestResult(report=report, builds=list(build_reports.values()))
 
     def _build(
         self, space: str, conv: ConversationIn, builder: Builder, into: BuildReport, backend: str
@@ -240,7 +256,7 @@ class Memory:
         messages: Sequence[dict[str, Any]],
         started_at: datetime | None = None,
         builders: Sequence[str] = (),
-    ) -> tuple[IngestReport, list[BuildReport]]:
+    ) -> IngestResult:
         """Streaming: store one session (or the turns of it seen so far). Calling it again
         with more turns of the same session rewrites that session in one transaction.
 
@@ -278,16 +294,19 @@ class Memory:
     def query(
         self, question: str, space: str, strategy: str = DEFAULT_STRATEGY, budget: int = 1000
     ) -> QueryResult:
+        """The cited context for ``question`` from ``space`` within ``budget`` tokens."""
         check_question(question)
         check_space(space)
         check_budget(budget)
-        self._ready()
-        check_ready(self.store, space, strategy)
-        fresh = (strategy, space) not in self._retrievers
-        result = self.retriever(strategy, space).retrieve(question, budget)
+        with self.nlp_context():
+            self._ready()
+            check_ready(self.store, space, strategy)
+            fresh = (strategy, space) not in self._retrievers
+            result = self.retriever(strategy, space).retrieve(question, budget)
         if fresh:  # its first query prepared it
-            settle(self.settings)
-        return QueryResult(result, pack(result.hits, budget, self.embedder.count_tokens))
+            self.settle()
+        packed = pack(result.hits, budget, self.embedder.count_tokens)
+        return QueryResult(result=result, context=packed)
 
     def prepare(self, space: str, strategy: str = DEFAULT_STRATEGY) -> float:
         """Do now what the first query of ``strategy`` over ``space`` would do (projection,
@@ -296,19 +315,20 @@ class Memory:
         at start so that its first queries cost what the later ones do.
         Returns the seconds it took."""
         check_space(space)
-        self._ready()
-        check_ready(self.store, space, strategy)
-        started = time.perf_counter()
-        from graphmem.nlp.warm import warm_nlp  # spaCy: here, not at import (see _ready)
+        with self.nlp_context():
+            self._ready()
+            check_ready(self.store, space, strategy)
+            started = time.perf_counter()
+            from graphmem.nlp.warm import warm_nlp  # spaCy: here, not at import
 
-        warm_nlp()  # process-wide: what a first question's analysis would pay
-        retriever = self.retriever(strategy, space)
-        retriever.prepare()
-        # One question thrown away: what no prepare step names still runs once (the token
-        # counter's tokenizer, each statement's first plan on the server, lazy imports).
-        warm = retriever.retrieve(WARM_QUESTION, 1000)
+            warm_nlp()  # process-wide: what a first question's analysis would pay
+            retriever = self.retriever(strategy, space)
+            retriever.prepare()
+            # One question thrown away: what no prepare step names still runs once (the
+            # token counter's tokenizer, each statement's first plan, lazy imports).
+            warm = retriever.retrieve(WARM_QUESTION, 1000)
         pack(warm.hits, 1000, self.embedder.count_tokens)
-        settle(self.settings)
+        self.settle()
         return time.perf_counter() - started
 
     def retriever(self, strategy: str, space: str) -> Retriever:
@@ -325,24 +345,31 @@ class Memory:
         return found
 
     def retrieval_context(self, space: str) -> RetrievalContext:
+        """What this Memory's retrievers of ``space`` share: its store, embedder, settings,
+        design configs and LLM client."""
         return RetrievalContext(
-            self.store, self.embedder, self.settings, space, configs=self.configs
+            self.store, self.embedder, self.settings, space, configs=self.configs, llm=self.llm
         )
 
     def ask(
         self, question: str, space: str, strategy: str = DEFAULT_STRATEGY, budget: int = 1000
-    ) -> tuple[str | None, QueryResult]:
-        """Answer with the LLM from the packed context; ``None`` without an LLM, or when the
-        model gives no valid answer (logged)."""
+    ) -> AskResult:
+        """The query's result and context, and the LLM's answer from that context: ``None``
+        without an LLM, or when the model gives no valid answer (logged)."""
         found = self.query(question, space, strategy, budget)
+        with self.nlp_context():
+            answer = self._answer(question, self.retriever(strategy, space), found)
+        return AskResult(result=found.result, context=found.context, answer=answer)
+
+    def _answer(self, question: str, retriever: Retriever, found: QueryResult) -> str | None:
         if self.llm is None:
-            return None, found
+            return None
         from graphmem.answer import answer_or_none, own_answer_or_none
 
-        own = self.retriever(strategy, space).answer_messages(question, found.context)
+        own = retriever.answer_messages(question, found.context)
         if own is not None:  # the design's own reader prompt (SEEM: its Prompt 3)
-            return own_answer_or_none(self.llm, own), found
-        return answer_or_none(self.llm, question, found.context.render()), found
+            return own_answer_or_none(self.llm, own)
+        return answer_or_none(self.llm, question, found.context.render())
 
 
-__all__ = ["Memory", "Message", "QueryResult"]
+__all__ = ["AskResult", "IngestResult", "Memory", "Message", "QueryResult"]

@@ -5,8 +5,8 @@ integrations-demo --yes` removes it)."""
 
 from langchain_core.messages import AIMessage, HumanMessage
 
+from graphmem import Memory
 from graphmem.integrations.langchain import GraphmemChatHistory, GraphmemRetriever
-from graphmem.memory import Memory
 
 with Memory() as memory:
     history = GraphmemChatHistory(memory, "integrations-demo", "chat-42", "2024-06-01")

@@ -2,8 +2,8 @@
 
 Needs the space `demo` (README "Set-up": the sample conversation, all builders)."""
 
+from graphmem import Memory
 from graphmem.integrations.langchain import GraphmemRetriever
-from graphmem.memory import Memory
 
 with Memory() as memory:
     retriever = GraphmemRetriever(memory=memory, space="demo", budget=300)

@@ -6,8 +6,8 @@ import asyncio
 
 from llama_index.core.base.llms.types import ChatMessage
 
+from graphmem import Memory
 from graphmem.integrations.llamaindex import GraphmemMemoryBlock, GraphmemRetriever
-from graphmem.memory import Memory
 
 with Memory() as memory:
     retriever = GraphmemRetriever(memory, "demo", budget=300)

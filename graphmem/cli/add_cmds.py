@@ -72,7 +72,7 @@ def add(
         ]
         messages.append({"speaker": speaker, "text": text, "timestamp": now})
         started = current.started_at if current is not None else now
-        report, built = memory.add_messages(
+        done = memory.add_messages(
             space, conversation, name, messages, started_at=started, builders=chosen
         )
     data = {
@@ -82,8 +82,7 @@ def add(
         "new_session": current is None,
         "turn": f"{name}:{len(turns)}",
         "turns_in_session": len(messages),
-        **report.as_dict(),
-        "builders": [b.as_dict() for b in built],
+        **done.as_dict(),
     }
     emit(data, as_json, _render)
 

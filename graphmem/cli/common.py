@@ -61,7 +61,8 @@ class AppContext:
     def memory(self) -> Memory:
         from graphmem.memory import Memory
 
-        return Memory(self.settings, configs=self.configs())
+        # A CLI process is graphmem's alone: BLAS threads and the collector tuned for it.
+        return Memory(self.settings, configs=self.configs(), tune_process=True)
 
 
 def parse_preset(spec: str | None) -> tuple[str | None, dict[str, str]]:

@@ -118,8 +118,8 @@ def ingest(
         def advance(turns: int) -> None:
             bar.update(turns)
 
-        report, built = memory.ingest_dataset(dataset, space, chosen, advance)
-    emit({**report.as_dict(), "builders": [b.as_dict() for b in built]}, as_json, _render_ingest)
+        done = memory.ingest_dataset(dataset, space, chosen, advance)
+    emit(done.as_dict(), as_json, _render_ingest)
 
 
 def _render_ingest(data: dict[str, Any]) -> str:
@@ -219,8 +219,8 @@ def ask(
     """Answer QUESTION from memory with the configured LLM. Without an LLM, prints the
     context an LLM would get and says so."""
     with app(ctx).memory() as memory:
-        answer, found = memory.ask(question, space, strategy, budget)
-    data = {**found.as_dict(), "answer": answer, "llm": memory.settings.llm_model}
+        asked = memory.ask(question, space, strategy, budget)
+    data = {**asked.as_dict(), "llm": memory.settings.llm_model}
 
     def text(d: dict[str, Any]) -> str:
         if d["answer"] is None and d["llm"]:

@@ -61,7 +61,7 @@ from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.ingest.writer import session_date_text
 from graphmem.llm import LLMUsage
 from graphmem.memory import Memory
-from graphmem.retrieval.base import Retriever, settle
+from graphmem.retrieval.base import Retriever
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import build_retriever, builders_for
 from graphmem.turns import render_turn
@@ -164,8 +164,8 @@ class _Evaluator:
         """Ingest one conversation (skipping stored sessions) and build its retrievers."""
         cid = conversation.conversation_id
         one = Dataset(conversations=[conversation], qa={cid: dataset.qa.get(cid, [])})
-        _, reports = self.memory.ingest_dataset(one, space, self.builders)
-        for report in reports:
+        built = self.memory.ingest_dataset(one, space, self.builders)
+        for report in built.builds:
             self._account(f"build.{report.builder}", report.llm)
         self._ledger(space)
         self.history_tokens = history_tokens(conversation, self.memory.embedder.count_tokens)
@@ -174,9 +174,10 @@ class _Evaluator:
         prepare = self.current.prepare_ms
         for name, retriever in zip(self.strategies, retrievers, strict=True):
             started = time.perf_counter()
-            retriever.prepare()  # one-off per space, reported apart from query latency
+            with self.memory.nlp_context():  # the Memory's spaCy pipeline, as in its calls
+                retriever.prepare()  # one-off per space, reported apart from query latency
             prepare[name] = prepare.get(name, 0.0) + (time.perf_counter() - started) * 1000
-        settle(self.memory.settings)
+        self.memory.settle()
         self._unsettled = True
         return retrievers
 
@@ -189,19 +190,24 @@ class _Evaluator:
         self.current.counts[key] = self.current.counts.get(key, 0) + value
 
     def ask(self, retrievers: Sequence[Retriever], question: Question, rank: RankScorer) -> None:
-        self._ask(retrievers, question, rank)
+        with self.memory.nlp_context():
+            self._ask(retrievers, question, rank)
         if self._unsettled:
             # As Memory.query does: what a retriever's first query loads lazily (the spaCy
             # pipeline, the date parsers, the model's first-call state) joins what settle()
             # froze; left out, the collector's full passes walk it every few queries
             # (~100 ms each, on the first conversation of a run).
-            settle(self.memory.settings)
+            self.memory.settle()
             self._unsettled = False
 
     def _ask(self, retrievers: Sequence[Retriever], question: Question, rank: RankScorer) -> None:
         largest = self.budgets[-1]
         count = self.memory.embedder.count_tokens
         for name, retriever in zip(self.strategies, retrievers, strict=True):
+            # The Memory's one LLM client also serves retrievers that reason at query time
+            # (Amory): what the question cost beyond answering and judging is retrieval's.
+            began = self.llm.usage.snapshot() if self.llm else LLMUsage()
+            judged = LLMUsage()
             started = time.perf_counter()
             result = retriever.retrieve(question.text, largest)
             latency_ms = (time.perf_counter() - started) * 1000
@@ -218,9 +224,15 @@ class _Evaluator:
                     **budget_values(question, context, self.llm, self.history_tokens),
                 }
                 if self.llm:
-                    self._account("answer_and_judge", self.llm.usage.snapshot() - before)
+                    spent = self.llm.usage.snapshot() - before
+                    judged = judged + spent
+                    self._account("answer_and_judge", spent)
                 scored = Scored(question.group, latency_ms, values)
                 self.current.records.append((name, budget, scored))
+            if self.llm:
+                retrieving = self.llm.usage.snapshot() - began - judged
+                if retrieving.calls:
+                    self._account(f"retrieve.{name}", retrieving)
 
     def _account(self, part: str, usage: LLMUsage) -> None:
         """LLM cost per part of the conversation (each design's build, answering and

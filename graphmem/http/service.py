@@ -139,8 +139,8 @@ class MemoryService:
 
     def ask(self, question: str, space: str, strategy: str, budget: int) -> dict[str, Any]:
         space, strategy = self._space(space), self._strategy(strategy)
-        answer, found = self._in(space, lambda: self.memory.ask(question, space, strategy, budget))
-        return {"answer": answer, "llm": self.memory.settings.llm_model, **found.as_dict()}
+        asked = self._in(space, lambda: self.memory.ask(question, space, strategy, budget))
+        return {"answer": asked.answer, "llm": self.memory.settings.llm_model, **asked.as_dict()}
 
     def stats(self, space: str) -> dict[str, Any]:
         space = self._space(space)
@@ -168,14 +168,14 @@ class MemoryService:
         self._write()
         space = self._space(space)
         chosen = builder_names() if builders is None else builders
-        report, built = self._in(
+        done = self._in(
             space,
             lambda: self.memory.add_messages(
                 space, conversation, session, messages, started_at=started_at, builders=chosen
             ),
             write=True,
         )
-        return {**report.as_dict(), "builders": [b.as_dict() for b in built]}
+        return done.as_dict()
 
     def forget(self, space: str) -> dict[str, Any]:
         self._write()

@@ -11,7 +11,8 @@ from typing import Any
 from graphmem.ingest.models import Turn
 from graphmem.ingest.stored import stored_sessions
 from graphmem.ingest.writer import content_id
-from graphmem.memory import Memory, QueryResult
+from graphmem.memory import Memory
+from graphmem.types import QueryResult
 
 
 @dataclass(frozen=True)

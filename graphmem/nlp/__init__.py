@@ -1,6 +1,6 @@
 """The offline NLP backend (spaCy + dateparser), used when no LLM is configured."""
 
-from graphmem.nlp.spacy_loader import get_nlp, load_spacy, spacy_model_info, use_model
+from graphmem.nlp.spacy_loader import get_nlp, load_spacy, spacy_model_info, using_model
 from graphmem.nlp.temporal import (
     TemporalMention,
     annotate,
@@ -42,5 +42,5 @@ __all__ = [
     "render",
     "sentences",
     "spacy_model_info",
-    "use_model",
+    "using_model",
 ]

@@ -1,9 +1,18 @@
-"""Loads the spaCy pipeline once per process; never downloads anything."""
+"""Loads each spaCy pipeline once per process; never downloads anything.
+
+Which pipeline the helpers in ``graphmem.nlp`` use when given none is a context variable,
+not a process global: a ``Memory`` sets its ``spacy_model`` around each of its calls
+(:func:`using_model`), so two of them with different pipelines coexist in one process (and
+in one thread, calls interleaved).
+"""
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import importlib.metadata
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import spacy
@@ -25,7 +34,7 @@ _FIX_HINT = (
     "torch out of spaCy's import otherwise)"
 )
 
-_default_model = AUTO
+_model: contextvars.ContextVar[str] = contextvars.ContextVar("graphmem_spacy_model", default=AUTO)
 
 
 def resolve_model_name(name: str = AUTO) -> str:
@@ -53,18 +62,26 @@ def load_spacy(name: str = AUTO) -> Language:
         ) from exc
 
 
-def use_model(name: str) -> None:
-    """Sets the pipeline that the helpers in ``graphmem.nlp`` use when given no ``nlp``.
+@contextmanager
+def using_model(name: str) -> Iterator[None]:
+    """Within the block (and in the threads that copy its context), the helpers in
+    ``graphmem.nlp`` use pipeline ``name`` when given no ``nlp``; ``Memory`` wraps its calls
+    with its ``Settings.spacy_model`` so the helpers need no settings."""
+    token = _model.set(name or AUTO)
+    try:
+        yield
+    finally:
+        _model.reset(token)
 
-    Called once at the edge with ``Settings.spacy_model`` so the helpers need no settings.
-    """
-    global _default_model
-    _default_model = name or AUTO
+
+def current_model() -> str:
+    """The pipeline name :func:`get_nlp` loads here ("auto" outside any ``using_model``)."""
+    return _model.get()
 
 
 def get_nlp() -> Language:
-    """The default pipeline (see :func:`use_model`)."""
-    return load_spacy(_default_model)
+    """The current pipeline (see :func:`using_model`)."""
+    return load_spacy(_model.get())
 
 
 def spacy_model_info(name: str = AUTO) -> dict[str, Any]:

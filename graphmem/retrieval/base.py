@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from graphmem.config import Settings
 
 if TYPE_CHECKING:
-    from graphmem.llm import Message
+    from graphmem.llm import Message, StructuredLLM
     from graphmem.retrieval.packer import PackedContext
 from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
@@ -49,6 +49,9 @@ class RetrievalContext:
     space: str
     # Every design's resolved settings: a retriever reads its own and its layers'.
     configs: DesignConfigs = field(default_factory=DesignConfigs)
+    # The Memory's one LLM client (None: offline), shared with its builders and ``ask``;
+    # a retriever that reasons with an LLM at query time (Amory) uses this one.
+    llm: StructuredLLM | None = None
 
 
 class TokenCounter:

@@ -9,6 +9,7 @@ embedding is computed once and shared (``SharedQueryEmbedder``). The rule is in
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import math
 import time
@@ -134,7 +135,9 @@ class GraphmemRetriever(Retriever):
             # would depend on the threads' timing.
             self._embedder.embed([query], "query")
             with ThreadPoolExecutor(max_workers=len(members)) as pool:
-                outcomes = dict(zip(first, pool.map(run, first), strict=True))
+                # each in a copy of this context: the Memory's spaCy pipeline is a contextvar
+                futures = [pool.submit(contextvars.copy_context().run, run, m) for m in first]
+                outcomes = {m: f.result() for m, f in zip(first, futures, strict=True)}
         else:
             outcomes = self._overlapped(first, run)
         results = {m: outcomes[m][0] for m in members}
@@ -156,7 +159,7 @@ class GraphmemRetriever(Retriever):
         if not aside or len(aside) == len(order):
             return {strategy: run(strategy) for strategy in order}
         with ThreadPoolExecutor(max_workers=len(aside)) as pool:
-            pending = {m: pool.submit(run, m) for m in aside}
+            pending = {m: pool.submit(contextvars.copy_context().run, run, m) for m in aside}
             outcomes = {m: run(m) for m in order if m not in pending}
             outcomes.update({m: future.result() for m, future in pending.items()})
         return outcomes

@@ -303,7 +303,7 @@ def test_llm_build_and_retrieval_follow_the_templates(
     llm_settings = fake_llm_settings(settings, fake_llm.base_url, tmp_path)
     memory = memory_for(llm_settings, store, embedder)
     conv = tiny_conversation("conv-llm", sessions=2)  # 12 turns: 8 for init, then binding
-    _, reports = memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, ["amory"])
+    reports = memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, ["amory"]).builds
     by_builder = {r.builder: r for r in reports}  # the semantic layer's builder runs first
     assert by_builder["amory"].llm_calls > 0
     assert sum(r.llm_calls for r in reports) == fake_llm.request_count()
@@ -392,7 +392,9 @@ def test_llm_steps_that_fail_fall_back_alone_and_say_so(
     with FakeOpenAIServer(default=broken) as server:
         memory = memory_for(fake_llm_settings(settings, server.base_url, tmp_path), store, embedder)
         conv = tiny_conversation("conv-llm-broken", sessions=2)
-        _, reports = memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, ["amory"])
+        reports = memory.ingest_dataset(
+            Dataset(conversations=[conv], qa={}), space, ["amory"]
+        ).builds
         if memory.llm is not None:
             memory.llm.close()
     amory = next(r for r in reports if r.builder == "amory")
@@ -446,7 +448,9 @@ def test_an_initialisation_the_llm_fails_binds_the_held_turns_offline(
     with FakeOpenAIServer(default=broken) as server:
         memory = memory_for(fake_llm_settings(settings, server.base_url, tmp_path), store, embedder)
         conv = tiny_conversation("conv-llm-noinit", sessions=2)
-        _, reports = memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, ["amory"])
+        reports = memory.ingest_dataset(
+            Dataset(conversations=[conv], qa={}), space, ["amory"]
+        ).builds
         if memory.llm is not None:
             memory.llm.close()
     amory = next(r for r in reports if r.builder == "amory")

@@ -195,9 +195,9 @@ def test_retriever_returns_facts_with_contexts_and_events(
 ) -> None:
     conv = retold_conversation()
     with Memory(settings, store=store, embedder=embedder) as memory:
-        _, reports = memory.ingest_dataset(
+        reports = memory.ingest_dataset(
             Dataset(conversations=[conv], qa={}), space, builders_for(["anchormem"])
-        )
+        ).builds
         assert [r.builder for r in reports] == ["anchormem"]
         ctx = RetrievalContext(store, embedder, settings, space)
         assert isinstance(build_retriever("anchormem", ctx), AnchorMemRetriever)

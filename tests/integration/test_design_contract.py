@@ -78,7 +78,7 @@ def _space(spaces: list[str]) -> str:
 
 def _built(memory: Memory, design: Design, spaces: list[str]) -> str:
     space = _space(spaces)
-    _, reports = memory.ingest(SAMPLE, space, builders=[design.name])
+    reports = memory.ingest(SAMPLE, space, builders=[design.name]).builds
     by_name = {r.builder: r for r in reports}
     assert by_name[design.name].sessions == 3, by_name
     return space
@@ -101,7 +101,7 @@ def test_build_then_reingest_adds_nothing(
     space = _built(memory, design, spaces)
     first = space_digest(store, space)
     assert any(first.labels.get(label, 0) for label in design.labels), first.labels
-    _, again = memory.ingest(SAMPLE, space, builders=[design.name])
+    again = memory.ingest(SAMPLE, space, builders=[design.name]).builds
     assert all(r.sessions == 0 for r in again)
     assert space_digest(store, space) == first
 

@@ -207,23 +207,32 @@ def test_a_query_reads_a_statement_once_and_a_write_forgets(store: GraphStore, s
     assert calls == ["core.space_built"] * 5
 
 
-def test_a_retrievers_first_query_settles_unless_told_not_to(
+def test_a_retrievers_first_query_settles_only_in_a_tuned_process(
     settings: Settings,
     store: GraphStore,
     embedder: Embedder,
     full_space: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from threadpoolctl import threadpool_info
+
     calls: list[int] = []
     monkeypatch.setattr(gc, "freeze", lambda: calls.append(1))
-    for flag, expected in ((True, 1), (False, 0)):
+    blas = [(p["filepath"], p["num_threads"]) for p in threadpool_info()]
+    # a library's Memory leaves the collector and BLAS alone; the CLI's (tuned) does not
+    for tune, flag, expected in ((False, True, 0), (True, True, 1), (True, False, 0)):
         calls.clear()
         memory = Memory(
-            settings.model_copy(update={"settle_gc": flag}), store=store, embedder=embedder
+            settings.model_copy(update={"settle_gc": flag}),
+            store=store,
+            embedder=embedder,
+            tune_process=tune,
         )
         for _ in range(2):  # only the first query prepares the retriever
             memory.query(QUESTION, full_space, strategy="fulltext", budget=200)
-        assert len(calls) == expected, flag
+        assert len(calls) == expected, (tune, flag)
+        if not tune:
+            assert [(p["filepath"], p["num_threads"]) for p in threadpool_info()] == blas
 
 
 def test_no_item_restates_turns_the_context_shows_unless_it_adds_a_number(

@@ -65,7 +65,7 @@ def test_weak_model_builds_degrades_per_item_and_accounts_exactly(
     dataset = load(SAMPLE)
     with OpenAIStructuredLLM(_llm_settings(settings, weak_server, tmp_path)) as llm:
         memory = Memory(settings, store=store, embedder=embedder, llm=llm)
-        _, reports = memory.ingest_dataset(dataset, space, [design])
+        reports = memory.ingest_dataset(dataset, space, [design]).builds
         first = BuildReport.total("all", reports)
         if first.llm_calls == 0 and design not in LLM_DESIGNS:
             pytest.skip(f"{design} has no LLM step")
@@ -83,7 +83,7 @@ def test_weak_model_builds_degrades_per_item_and_accounts_exactly(
 
         # the same conversation again, from scratch: the warm cache answers everything
         memory.forget(space)
-        _, again = memory.ingest_dataset(dataset, space, [design])
+        again = memory.ingest_dataset(dataset, space, [design]).builds
     second = BuildReport.total("all", again)
     assert second.llm_calls == 0
     assert weak_server.request_count() == first.llm_calls

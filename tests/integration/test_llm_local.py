@@ -139,7 +139,7 @@ def test_every_design_builds_with_the_local_model(
     memory, llm = llm_memory
     dataset = first_turns(load(SAMPLE), TURNS)
     logged = local_server.logged_requests() if local_server.log else 0
-    _, reports = memory.ingest_dataset(dataset, space, [design])
+    reports = memory.ingest_dataset(dataset, space, [design]).builds
     built = BuildReport.total("all", reports)
     if built.llm_calls == 0 and design not in LLM_DESIGNS:
         pytest.skip(f"{design} has no LLM step")
@@ -156,7 +156,7 @@ def test_every_design_builds_with_the_local_model(
     assert all((backend == "offline") == fallback for backend, fallback in labels)
 
     memory.forget(space)
-    _, again = memory.ingest_dataset(dataset, space, [design])
+    again = memory.ingest_dataset(dataset, space, [design]).builds
     assert BuildReport.total("all", again).llm_calls == 0  # the warm cache answers all
 
 
@@ -166,7 +166,8 @@ def test_ask_and_judge_with_the_local_model(
     memory, llm = llm_memory
     memory.ingest_dataset(first_turns(load(SAMPLE), TURNS), space)
     before = local_server.logged_requests() if local_server.log else 0
-    answer, found = memory.ask("What is the name of Maya's dog?", space, "hybrid", 300)
+    found = memory.ask("What is the name of Maya's dog?", space, "hybrid", 300)
+    answer = found.answer
     question = Question("What is the name of Maya's dog?", "Biscuit", 4, "single-hop", [])
     values = budget_values(question, found.context, llm)
     spent = llm.usage.snapshot()

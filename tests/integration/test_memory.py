@@ -82,7 +82,7 @@ def test_crash_inside_the_session_transaction_rolls_it_back_and_ingest_resumes(
     assert seen.count("core.upsert_session") == 2  # the failure was inside session 2's tx
     assert _counts(store, space)["Passage"] == 6  # session 1 whole, nothing of session 2
     assert _counts(store, space)["Session"] == 1
-    report, _ = memory.ingest_dataset(_dataset(sessions=3), space)
+    report = memory.ingest_dataset(_dataset(sessions=3), space).report
     assert report.sessions_skipped == 1 and report.sessions_written == 2
     assert _counts(store, space)["Passage"] == 18 and _counts(store, space)["Session"] == 3
 
@@ -186,7 +186,7 @@ def test_query_and_ask_commands(memory: Memory, space: str) -> None:
 
 
 def test_spaces_lists_what_each_space_holds(memory: Memory, space: str) -> None:
-    report, _ = memory.ingest_dataset(_dataset(), space)
+    report = memory.ingest_dataset(_dataset(), space).report
     out = CliRunner().invoke(cli, ["spaces", "--json"])
     assert out.exit_code == 0, out.output
     mine = [row for row in json.loads(out.output)["spaces"] if row["space"] == space]
@@ -227,7 +227,8 @@ def test_ask_with_an_llm_answers_from_the_context(
         )
         memory = Memory(llm_settings, store=store, embedder=embedder)
         memory.ingest_dataset(_dataset(), space)
-        answer, found = memory.ask("Who moved to Toronto?", space, "hybrid", 300)
+        found = memory.ask("Who moved to Toronto?", space, "hybrid", 300)
+        answer = found.answer
         prompt = server.bodies()[0]["messages"][-1]["content"]
     assert answer == "Ana's sister"
     assert "Toronto" in prompt and "Who moved to Toronto?" in prompt

@@ -438,7 +438,9 @@ def test_llm_path_builds_quadruples_frames_and_fusions(
 ) -> None:
     conv = conversation(range(1))
     llm_memory = Memory(settings, store=memory.store, embedder=memory.embedder, llm=fake_llm)
-    _, reports = llm_memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, ["seem"])
+    reports = llm_memory.ingest_dataset(
+        Dataset(conversations=[conv], qa={}), space, ["seem"]
+    ).builds
     by_builder = {r.builder: r for r in reports}
     report = by_builder["seem"]
     turns = len(SESSIONS[0])

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+import spacy
 
 from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
@@ -12,17 +13,12 @@ from graphmem.embed import Embedder
 from graphmem.errors import ConfigError, ModelLoadError
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
-from graphmem.nlp.spacy_loader import AUTO, get_nlp, resolve_model_name, use_model
+from graphmem.nlp.spacy_loader import AUTO, current_model, get_nlp, resolve_model_name
+from graphmem.stats import space_stats
 from graphmem.store import GraphStore
 from tests.integration.helpers import tiny_conversation
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture(autouse=True)
-def _default_model_afterwards() -> Iterator[None]:
-    yield
-    use_model(AUTO)
 
 
 def test_spacy_model_setting_is_used_by_builders(
@@ -40,8 +36,39 @@ def test_named_spacy_model_is_loaded(
 ) -> None:
     installed = resolve_model_name(AUTO)
     named = settings.model_copy(update={"spacy_model": installed})
-    Memory(named, store=store, embedder=embedder)._ready()
-    assert get_nlp().meta["name"] in installed
+    with Memory(named, store=store, embedder=embedder).nlp_context():
+        assert get_nlp().meta["name"] in installed
+    assert current_model() == AUTO  # nothing left behind for the rest of the process
+
+
+def test_two_memories_with_different_spacy_models_coexist(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str, tmp_path: Path
+) -> None:
+    """One English pipeline is installed, so the second is a real configuration of it: the
+    same package without its NER, saved to a directory (``GRAPHMEM_SPACY_MODEL`` may name
+    one). The semantic layer's entities come from NER, so what each space holds shows which
+    pipeline built it; the first Memory ingests again after the second."""
+    without_ner = tmp_path / "no-ner"
+    spacy.load(resolve_model_name(AUTO), exclude=["ner"]).to_disk(without_ner)
+    full = Memory(settings, store=store, embedder=embedder)
+    bare = Memory(
+        settings.model_copy(update={"spacy_model": str(without_ner)}),
+        store=store,
+        embedder=embedder,
+    )
+    data = Dataset(conversations=[tiny_conversation(sessions=2)], qa={})
+    counts: dict[str, dict[str, int]] = {}
+    for name, memory in (("full", full), ("bare", bare), ("again", full)):
+        memory.ingest_dataset(data, f"{space}-{name}", ["semantic"])
+        counts[name] = space_stats(store, f"{space}-{name}")["nodes"]
+        memory.forget(f"{space}-{name}")
+    assert counts["full"] == counts["again"]
+    assert counts["bare"] != counts["full"], counts
+    with full.nlp_context():
+        assert get_nlp().has_pipe("ner")
+        with bare.nlp_context():
+            assert not get_nlp().has_pipe("ner")
+        assert get_nlp().has_pipe("ner")
 
 
 def _memory(settings: Settings, store: GraphStore, embedder: Embedder, **over: object) -> Memory:
@@ -66,7 +93,9 @@ def test_a_space_is_not_extended_with_other_build_settings(
         )
     assert store.read("core.space_counts", space=space) == before
     # A retrieval-only setting is free to change; the same build settings extend the space.
-    _, reports = _memory(settings, store, embedder, item_tokens=50).ingest_dataset(
-        Dataset(conversations=[more], qa={}), space, ["premem"]
+    reports = (
+        _memory(settings, store, embedder, item_tokens=50)
+        .ingest_dataset(Dataset(conversations=[more], qa={}), space, ["premem"])
+        .builds
     )
     assert reports[0].sessions == 1

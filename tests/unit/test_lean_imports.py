@@ -13,7 +13,8 @@ from graphmem._lean_imports import ENV, wanted
 
 _PROBE = """
 import sys
-import graphmem
+from graphmem import _lean_imports
+_lean_imports.install()  # what the CLI does first (import graphmem alone installs nothing)
 from graphmem.nlp import get_nlp
 doc = get_nlp()("Caroline went to a support group on 7 May 2023.")
 assert [t.pos_ for t in doc][:2] == ["PROPN", "VERB"], [t.pos_ for t in doc]

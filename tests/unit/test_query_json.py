@@ -34,7 +34,9 @@ def test_every_item_names_its_turns_and_citations_follow_the_conversation() -> N
         ),
     ]
     result = RetrievalResult(query="q", strategy="s", hits=hits)
-    data = QueryResult(result, pack(hits, 1000, lambda text: len(text.split()))).as_dict()
+    data = QueryResult(
+        result=result, context=pack(hits, 1000, lambda text: len(text.split()))
+    ).as_dict()
     # Sorted as text D10:1 would come before D1:3; conversation order puts it last.
     assert data["citations"] == ["D1:3", "D2:5", "D10:1"]
     assert [(i["kind"], i["source_id"], i["turns"]) for i in data["items"]] == [

@@ -35,7 +35,7 @@ from graphmem.designs.amory.config import AmorySettings
 from graphmem.designs.amory.leaves import Leaf, leaf_vector, story_leaves
 from graphmem.designs.amory.semantic import FactIndex, SemanticSearch
 from graphmem.designs.amory.timeline import Vector
-from graphmem.llm import StructuredLLM, build_llm
+from graphmem.llm import StructuredLLM
 from graphmem.nlp import query_entities
 from graphmem.retrieval.base import (
     Hit,
@@ -76,7 +76,7 @@ class AmoryRetriever(SnapshotRetriever[Snapshot]):
     def __init__(self, ctx: RetrievalContext, config: AmorySettings | None = None) -> None:
         super().__init__(ctx)
         self.config: AmorySettings = config or ctx.configs.get("amory")
-        self.llm: StructuredLLM | None = build_llm(ctx.settings)
+        self.llm: StructuredLLM | None = ctx.llm  # the Memory's client, shared
         self.semantic = SemanticSearch(ctx, self.config, self.llm)
         self._fulltext = FulltextRetriever(ctx)
 
