@@ -110,8 +110,7 @@ class GraphmemRetriever(Retriever):
         """Every member's result for one question, and its time. The members share the
         question's identical reads (SEEM's and CAST's PageRank) and embeddings; the
         ablation harness calls this directly, so the sharing lives here, not in
-        ``retrieve`` (until session 12 it did, and the harness's member times counted the
-        PageRank twice)."""
+        ``retrieve`` (there the harness's member times would count the PageRank twice)."""
         self._embedder.remember(query)
         with self._reads.scope():
             return self._run_members(members, query, budget)

@@ -71,7 +71,7 @@ class GraphmemSettings(DesignSettings):
         description="k of 1 / (k + rank): depth, about the turns a member would show in the "
         "budget (budget / agreement_turn_tokens), so that its vote for the last of them "
         "weighs about half its vote for its first; or a number (60: Cormack et al. 2009, "
-        "the default until session 11)",
+        "the hybrid baseline's k)",
     )
     agreement_min: float = Field(
         default=2.0, gt=0.0, description="agreement: votes a turn needs to be promoted"
