@@ -90,7 +90,10 @@ def serve_command(
     if threads:
         argv += ["--n_threads", str(threads), "--n_threads_batch", str(threads)]
     if embeddings:
-        argv += ["--embedding", "true"]
+        # A generative GGUF declares no pooling, and llama.cpp then answers one vector per
+        # token; mean pooling gives one per text (the key is the llama architecture's, that
+        # of SmolLM2; another architecture ignores it).
+        argv += ["--embedding", "true", "--kv_overrides", "llama.pooling_type=int:1"]
     return ServeCommand(
         argv=argv,
         model_path=path,
