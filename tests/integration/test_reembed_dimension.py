@@ -38,7 +38,12 @@ pytestmark = [pytest.mark.integration, pytest.mark.llm, pytest.mark.long]
 ROOT = Path(__file__).resolve().parents[2]
 BOLT, HTTP, LLM = 27797, 27584, 27866
 SMOLLM2_DIM = 576
-SPACES = {"reembed-dim-plain": [], "reembed-dim-semantic": ["semantic"]}
+# The designs whose labels have no vector index build and switch on a database without one.
+SPACES = {
+    "reembed-dim-plain": [],
+    "reembed-dim-semantic": ["semantic"],
+    "reembed-dim-designs": ["premem", "cast", "amory"],
+}
 
 
 @pytest.fixture(scope="module")
