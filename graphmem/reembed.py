@@ -18,7 +18,7 @@ is idempotent). A space holding vectors of a label no design's hook recomputes i
 before any write, naming the labels (re-ingest it with its builders under the new embedder
 instead). Only vectors change: what a build decided by cosine (synonym edges, merges,
 clusters) stays as the old embedder decided it. A new dimension needs every space switched
-and the vector indexes rebuilt; it is refused too.
+and the vector indexes rebuilt around it (``graphmem.reembed_dim``).
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from typing import Any
 from graphmem.designs.base import Design
 from graphmem.designs.registry import registry
 from graphmem.embed import Embedder
-from graphmem.errors import ConfigError, SchemaError
-from graphmem.schema import space_embedder, stored_meta
+from graphmem.errors import ConfigError
+from graphmem.schema import space_embedder
 from graphmem.store import GraphStore
 from graphmem.turns import render_turn
 
@@ -69,18 +69,6 @@ def plan_spaces(store: GraphStore, spaces: list[str] | None) -> list[dict[str, A
 def _hooked() -> list[Design]:
     """The registered designs that recompute their vectors, in name order."""
     return [d for _, d in sorted(registry().items()) if d.reembed is not None]
-
-
-def check_dimension(store: GraphStore, embedder: Embedder) -> None:
-    meta = stored_meta(store)
-    if meta is None:
-        raise SchemaError("the database has no graphmem schema yet", hint="run `graphmem init`")
-    if meta["dim"] != embedder.dim:
-        raise ConfigError(
-            f"{embedder.name} has dimension {embedder.dim}, the database's vector indexes "
-            f"{meta['dim']}: reembed keeps the dimension",
-            hint="use a fresh database (`graphmem init` with that embedder) and ingest again",
-        )
 
 
 def reembed_space(

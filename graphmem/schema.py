@@ -25,11 +25,11 @@ from graphmem.store import GraphStore
 
 # 2: range indexes on space (schema/indexes/), passage_search also indexes space.
 SCHEMA_VERSION = 2
-_META_KEY = "schema"
+META_KEY = "schema"
 
 
 def stored_meta(store: GraphStore) -> dict[str, Any] | None:
-    rows = store.read("meta.get", key=_META_KEY)
+    rows = store.read("meta.get", key=META_KEY)
     return rows[0] if rows else None
 
 
@@ -130,7 +130,7 @@ def init_schema(store: GraphStore, embedder: Embedder) -> dict[str, Any]:
     pinned = meta["embedder"] if meta is not None else embedder.name
     store.write(
         "meta.put",
-        key=_META_KEY,
+        key=META_KEY,
         schema_version=SCHEMA_VERSION,
         embedder=pinned,
         dim=embedder.dim,

@@ -1,7 +1,7 @@
 // The nearest stored frames of the space for each new frame (associative consolidation),
 // with their events and source passages. Neo4j scores cosine as (1 + cos) / 2.
 // params: $space, $rows, $fetch, $k
-// returns: i, id, cosine, embedding, summary, statements, participants, topics, start, end, fallback, events, fallback_actions, passage_ids, passages
+// returns: i, id, cosine, embedding, summary, statements, participants, topics, start, end, fallback, events, fallback_actions, passage_ids, passages, vector_parts, vector_passages, vector_texts
 UNWIND $rows AS row
 CALL {
   WITH row
@@ -33,4 +33,5 @@ RETURN row.i AS i, node.id AS id, 2 * score - 1 AS cosine, node.embedding AS emb
        node.summary AS summary, node.statements AS statements,
        node.participants AS participants, node.topics AS topics, node.start AS start,
        node.end AS end, node.fallback AS fallback, events, fallback_actions, passage_ids,
-       passages
+       passages, node.vector_parts AS vector_parts, node.vector_passages AS vector_passages,
+       node.vector_texts AS vector_texts

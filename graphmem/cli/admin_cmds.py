@@ -63,6 +63,11 @@ def _checks(settings: Settings, store: GraphStore) -> list[Check]:
                 f"schema version {meta.get('schema_version')}, this graphmem needs "
                 f"{SCHEMA_VERSION}: run `graphmem init` (upgrades in place)"
             )
+        if meta.get("reembed_dim") is not None:
+            raise GraphmemError(
+                f"the database is being re-embedded to dimension {meta['reembed_dim']} "
+                f"({meta['reembed_to']}): run the same `graphmem reembed --all` again"
+            )
         online = sum(1 for ix in indexes if ix["state"] == "ONLINE")
         return f"{online}/{len(indexes)} vector indexes online, dimension {meta['dim']}"
 

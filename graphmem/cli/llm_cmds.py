@@ -35,6 +35,11 @@ def llm_group() -> None:
 @click.option("--n-ctx", default=DEFAULT_CONTEXT, show_default=True, help="Context tokens.")
 @click.option("--threads", type=int, help="CPU threads (default: llama.cpp decides).")
 @click.option("--alias", help="Model name clients send (GRAPHMEM_LLM_MODEL).")
+@click.option(
+    "--embeddings",
+    is_flag=True,
+    help="Also serve /v1/embeddings (GRAPHMEM_EMBEDDER=openai with the model's dimension).",
+)
 @click.option("--dry-run", is_flag=True, help="Print the command and the settings, start nothing.")
 @handle_errors
 def serve_cmd(
@@ -44,11 +49,20 @@ def serve_cmd(
     n_ctx: int,
     threads: int | None,
     alias: str | None,
+    embeddings: bool,
     dry_run: bool,
 ) -> None:
     """Serve a GGUF model on an OpenAI-compatible endpoint (llama-cpp-python) in the
     foreground; stop it with Ctrl-C."""
-    command = serve_command(model, host=host, port=port, n_ctx=n_ctx, threads=threads, alias=alias)
+    command = serve_command(
+        model,
+        host=host,
+        port=port,
+        n_ctx=n_ctx,
+        threads=threads,
+        alias=alias,
+        embeddings=embeddings,
+    )
     exports = " ".join(f"{k}={v}" for k, v in command.env().items())
     click.echo(f"point graphmem at it with: export {exports}", err=True)
     click.echo(shlex.join(command.argv), err=dry_run is False)

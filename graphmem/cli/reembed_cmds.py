@@ -40,10 +40,11 @@ def reembed(
     as_json: bool,
 ) -> None:
     """Re-embed the passages of spaces with another embedder, in place: resumable (run it
-    again after an interruption), and the space's digest is unchanged."""
+    again after an interruption), and the space's digest is unchanged. An embedder of
+    another dimension needs --all: the vector indexes are rebuilt at its dimension."""
     from graphmem.embed import build_embedder
-    from graphmem.reembed import check_dimension, plan_spaces, reembed_space
-    from graphmem.schema import check_embedder
+    from graphmem.reembed import plan_spaces, reembed_space
+    from graphmem.reembed_dim import begin, finish, new_dimension
     from graphmem.store import GraphStore
 
     if bool(spaces) == every:
@@ -53,9 +54,11 @@ def reembed(
         base.model_copy(update={"embedder": embedder, "embedding_precision": precision})
     )
     with GraphStore(base) as store:
-        check_dimension(store, target)
-        check_embedder(store, target)
+        dimension = new_dimension(store, target, every)
         plan = plan_spaces(store, None if every else list(spaces))
+        # A new dimension: the database is marked and its vector indexes dropped before the
+        # first vector of the new size is written, and rebuilt after the last.
+        dropped = begin(store, target) if dimension else []
         total = sum(int(row["passages"]) + sum(row["derived"].values()) for row in plan)
         done: list[dict[str, Any]] = []
         with tqdm(total=total, unit="turn", disable=no_progress or as_json) as bar:
@@ -65,7 +68,8 @@ def reembed(
 
             for row in plan:
                 done.append(reembed_space(store, target, row["space"], advance))
-    emit({"embedder": target.name, "spaces": done}, as_json, _render)
+        rebuilt = {**finish(store, target), "dropped": dropped} if dimension else None
+    emit({"embedder": target.name, "spaces": done, "dimension": rebuilt}, as_json, _render)
 
 
 def _render(data: dict[str, Any]) -> str:
@@ -74,4 +78,10 @@ def _render(data: dict[str, Any]) -> str:
         was = row["from"] or "(empty)"
         derived = "".join(f", {n} {name} vectors" for name, n in row["derived"].items())
         lines.append(f"{row['space']}: {row['passages']} passages{derived} re-embedded (was {was})")
+    if data["dimension"]:
+        dim = data["dimension"]
+        lines.append(
+            f"vector indexes rebuilt at dimension {dim['dim']} ({dim['indexes']} indexes, "
+            f"{len(dim['dropped'])} dropped)"
+        )
     return "\n".join(lines)

@@ -226,6 +226,12 @@ class OpenAIEmbedder(Embedder):
                 model=self._settings.embedding_model, input=list(texts[i : i + step])
             )
             rows.extend(item.embedding for item in resp.data)
+        if len(rows[0]) != self.dim:  # else vectors of another size reach the indexes
+            raise ConfigError(
+                f"{self.name} returns {len(rows[0])}-d vectors but GRAPHMEM_EMBEDDING_DIM is "
+                f"{self.dim}",
+                hint=f"set GRAPHMEM_EMBEDDING_DIM={len(rows[0])}",
+            )
         return normalise(np.array(rows))
 
     def count_tokens(self, text: str) -> int:

@@ -32,16 +32,20 @@ class ServeCommand(BaseModel):
     model_path: Path
     alias: str
     base_url: str
+    embeddings: bool = False
 
     def env(self) -> dict[str, str]:
         """What points graphmem at this server. The server answers one request at a time
         and a schema-constrained answer takes 10-60 s on two busy cores, so queued
         requests need a long timeout (a timed-out request keeps the server busy)."""
-        return {
+        env = {
             "GRAPHMEM_LLM_BASE_URL": self.base_url,
             "GRAPHMEM_LLM_MODEL": self.alias,
             "GRAPHMEM_LLM_TIMEOUT_S": "900",
         }
+        if self.embeddings:  # the dimension is the model's (576 for SmolLM2-135M)
+            env |= {"GRAPHMEM_EMBEDDER": "openai", "GRAPHMEM_EMBEDDING_MODEL": self.alias}
+        return env
 
 
 def bundled_gguf() -> Path:
@@ -65,8 +69,10 @@ def serve_command(
     n_ctx: int = DEFAULT_CONTEXT,
     threads: int | None = None,
     alias: str | None = None,
+    embeddings: bool = False,
 ) -> ServeCommand:
-    """The command line that serves ``model`` (default: the bundled SmolLM2)."""
+    """The command line that serves ``model`` (default: the bundled SmolLM2); with
+    ``embeddings`` it also answers ``/v1/embeddings`` (its pooled hidden states)."""
     if importlib.util.find_spec("llama_cpp") is None:
         raise ModelLoadError("llama-cpp-python is not installed", hint=_INSTALL_HINT)
     path = model if model is not None else bundled_gguf()
@@ -83,7 +89,18 @@ def serve_command(
     ]  # fmt: skip
     if threads:
         argv += ["--n_threads", str(threads), "--n_threads_batch", str(threads)]
-    return ServeCommand(argv=argv, model_path=path, alias=name, base_url=f"http://{host}:{port}/v1")
+    if embeddings:
+        # A generative GGUF declares no pooling, and llama.cpp then answers one vector per
+        # token; mean pooling gives one per text (the key is the llama architecture's, that
+        # of SmolLM2; another architecture ignores it).
+        argv += ["--embedding", "true", "--kv_overrides", "llama.pooling_type=int:1"]
+    return ServeCommand(
+        argv=argv,
+        model_path=path,
+        alias=name,
+        base_url=f"http://{host}:{port}/v1",
+        embeddings=embeddings,
+    )
 
 
 def run_foreground(argv: list[str]) -> int:

@@ -28,6 +28,7 @@ from graphmem.designs.seem.frames import (
 from graphmem.designs.seem.llm_prompts import EventSlots, FrameOut
 from graphmem.designs.seem.retriever import FrameRow, expand
 from graphmem.designs.seem.settings import SeemSettings
+from graphmem.designs.seem.vectors import fold
 from graphmem.errors import LLMItemError
 from graphmem.llm import Message
 from graphmem.llm.types import T
@@ -131,6 +132,26 @@ def test_consolidation_fuses_and_unions_provenance() -> None:
     assert [e.action for e in fused.events] == ["Ana did a", "Ana did c"]
     assert "statement a." in fused.summary and "statement c." in fused.summary
     assert np.linalg.norm(fused.embedding) == pytest.approx(1.0, abs=1e-5)
+
+
+def test_a_fused_frames_vector_is_replayed_from_its_parts() -> None:
+    """What ``graphmem reembed`` recomputes: the fold of the parts a frame keeps, in the
+    order they were fused, equals the vector consolidation stored (not their plain mean,
+    which normalising at each step makes differ by more than reembed's bar of 0.9999)."""
+    config = SeemSettings(fuse_min_similarity=0.0, max_frame_passages=8)
+    drafts = [_draft(x, ["pottery"]) for x in "abcd"]
+    drafts[1] = replace(drafts[1], passage_ids=["b", "b2", "b3"])
+    raw = [(1, 0, 0), (0.6, 0.8, 0), (0, 0.6, 0.8), (0.5, 0.5, 0.7)]
+    vectors = np.stack([_vector(*v) for v in raw])
+    result = Consolidator(config, OfflineJudge(config)).run(drafts, vectors, [[]] * 4)
+    (frame,) = result.frames
+    assert frame.part_sizes == [1, 3, 1, 1] and frame.part_passages == frame.passage_ids
+    assert frame.part_texts == [d.summary for d in drafts]
+    replayed = fold(list(vectors), frame.part_sizes, frame.part_passages)
+    assert np.allclose(replayed, frame.embedding, atol=1e-7)
+    weights = np.asarray(frame.part_sizes, dtype=np.float32)[:, None]
+    plain = (vectors * weights).sum(axis=0)
+    assert float(frame.embedding @ (plain / np.linalg.norm(plain))) < 0.9999  # reembed's bar
 
 
 def test_consolidation_respects_the_frame_size_cap() -> None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from graphmem.designs.amory.builder import AmoryBuilder
 from graphmem.designs.amory.config import AmorySettings
+from graphmem.designs.amory.reembed import reembed_amory
 from graphmem.designs.amory.retriever import AmoryRetriever
 from graphmem.designs.amory.stats import amory_stats
-from graphmem.designs.base import Design, Preset
+from graphmem.designs.base import Design, Preset, Reembed
 
 _SECTION_41 = "Amory, section 4.1 (implementation details)"
 
@@ -53,6 +54,7 @@ DESIGN = Design(
     cypher=("amory",),
     stats=amory_stats,
     docs="docs/amory.md",
+    reembed=Reembed(labels=("Narrative", "Subplot"), run=reembed_amory),
     build_settings=(
         "init_turns",
         "consolidation_window",

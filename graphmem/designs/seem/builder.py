@@ -31,6 +31,7 @@ from graphmem.designs.seem.consolidate import (
 from graphmem.designs.seem.frames import FrameDraft, llm_frames, offline_frame, windows_of
 from graphmem.designs.seem.llm_prompts import PROMPT_VERSION
 from graphmem.designs.seem.settings import SeemSettings
+from graphmem.designs.seem.vectors import window_vector
 from graphmem.ingest.writer import content_id
 from graphmem.llm import map_attempts
 from graphmem.nlp import analyse_many, extract_triples
@@ -162,8 +163,7 @@ class SeemBuilder(Builder):
         stored = {row["id"]: np.asarray(row["embedding"], dtype=np.float32) for row in rows}
         out = np.zeros((len(drafts), self.ctx.embedder.dim), dtype=np.float32)
         for i, draft in enumerate(drafts):
-            mean = np.mean([stored[pid] for pid in draft.passage_ids], axis=0)
-            out[i] = mean / (np.linalg.norm(mean) or 1.0)
+            out[i] = window_vector([stored[pid] for pid in draft.passage_ids])
         return out
 
     def _write_frames(self, frames: Sequence[Frame]) -> int:
@@ -178,6 +178,10 @@ class SeemBuilder(Builder):
                 "end": f.end,
                 "passage_ids": f.passage_ids,
                 "embedding": f.embedding.tolist(),
+                # What `graphmem reembed` replays the vector from (seem/vectors.py).
+                "vector_parts": f.part_sizes,
+                "vector_passages": f.part_passages,
+                "vector_texts": f.part_texts if self.ctx.llm is not None else None,
                 **self.ctx.node_backend(f.fallback),
             }
             for f in frames

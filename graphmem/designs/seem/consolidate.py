@@ -28,6 +28,7 @@ from graphmem.designs.seem.llm_prompts import (
     judge_messages,
 )
 from graphmem.designs.seem.settings import SeemSettings
+from graphmem.designs.seem.vectors import weighted
 from graphmem.ingest.writer import content_id
 from graphmem.llm import StructuredLLM, attempt, with_fallback
 
@@ -47,6 +48,11 @@ class Frame:
     embedding: Vector
     statements: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
+    # The drafts fused into this frame, in order (seem/vectors.py): passages per part, their
+    # ids concatenated, and each part's summary (what an LLM build embeds).
+    part_sizes: list[int] = field(default_factory=list)
+    part_passages: list[str] = field(default_factory=list)
+    part_texts: list[str] = field(default_factory=list)
     # The summary was written offline because the LLM gave up (on the window or the fusion),
     # and the (lower-cased) actions of the events computed offline for the same reason.
     fallback: bool = False
@@ -69,6 +75,9 @@ class Frame:
             sources=list(draft.sources),
             fallback=draft.fallback,
             fallback_actions=actions or frozenset(),
+            part_sizes=[len(draft.passage_ids)],
+            part_passages=list(draft.passage_ids),
+            part_texts=[draft.summary],
         )
 
     def render(self) -> str:
@@ -106,10 +115,7 @@ def _span(a: Frame, b: Frame) -> tuple[datetime | None, datetime | None]:
 def centroid(a: Frame, b: Frame) -> Vector:
     """A fused frame is embedded as the passage-weighted mean of its parts: no re-encoding,
     and the result does not depend on how a summary happened to be worded."""
-    mean = a.embedding * len(a.passage_ids) + b.embedding * len(b.passage_ids)
-    norm = float(np.linalg.norm(mean))
-    out: Vector = (mean / norm if norm else mean).astype(np.float32)
-    return out
+    return weighted(a.embedding, len(a.passage_ids), b.embedding, len(b.passage_ids))
 
 
 @dataclass(frozen=True)
@@ -271,12 +277,17 @@ class Consolidator:
             embedding=centroid(old, new),
             statements=list(dict.fromkeys([*old.statements, *new.statements])),
             sources=[*old.sources, *new.sources],
+            part_sizes=[*old.part_sizes, *new.part_sizes],
+            part_passages=[*old.part_passages, *new.part_passages],
+            part_texts=[*old.part_texts, *new.part_texts],
         )
 
 
 def stored_candidates(row: dict[str, Any], render: Callable[[dict[str, Any]], str]) -> Candidate:
     """A frame of an earlier batch, as ``seem.frame_neighbours`` returns it."""
     events = [EventSlots.model_validate(e) for e in row["events"]]
+    # A frame stored before frames kept their parts is one part: its passages, its summary.
+    sizes = row.get("vector_parts") or [len(row["passage_ids"])]
     frame = Frame(
         id=row["id"],
         passage_ids=list(row["passage_ids"]),
@@ -291,6 +302,9 @@ def stored_candidates(row: dict[str, Any], render: Callable[[dict[str, Any]], st
         sources=[render(p) for p in row["passages"]],
         fallback=bool(row["fallback"]),
         fallback_actions=frozenset(a.lower() for a in row["fallback_actions"] or []),
+        part_sizes=list(sizes),
+        part_passages=list(row.get("vector_passages") or row["passage_ids"]),
+        part_texts=list(row.get("vector_texts") or [row["summary"]]),
     )
     return Candidate(float(row["cosine"]), frame)
 

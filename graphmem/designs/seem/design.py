@@ -3,8 +3,9 @@ provenance and associative consolidation, on top of the semantic layer it requir
 
 from __future__ import annotations
 
-from graphmem.designs.base import Design, Preset
+from graphmem.designs.base import Design, Preset, Reembed
 from graphmem.designs.seem.builder import SeemBuilder
+from graphmem.designs.seem.reembed import reembed_seem
 from graphmem.designs.seem.retriever import SeemRetriever
 from graphmem.designs.seem.settings import SeemSettings
 from graphmem.designs.seem.stats import seem_stats
@@ -53,6 +54,7 @@ DESIGN = Design(
     cypher=("seem",),
     stats=seem_stats,
     docs="docs/seem.md",
+    reembed=Reembed(labels=("EventFrame",), run=reembed_seem),
     build_settings=(
         "frame_window",
         "fuse_candidates",

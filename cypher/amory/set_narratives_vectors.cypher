@@ -1,0 +1,7 @@
+// New vectors of Narrative nodes of a space (graphmem reembed).
+// params: $space, $rows
+// returns: written
+UNWIND $rows AS row
+MATCH (n:Narrative {space: $space, id: row.id})
+CALL db.create.setNodeVectorProperty(n, 'embedding', row.embedding)
+RETURN count(n) AS written

@@ -1,0 +1,7 @@
+// New vectors of event frames of a space (graphmem reembed).
+// params: $space, $rows
+// returns: written
+UNWIND $rows AS row
+MATCH (n:EventFrame {space: $space, id: row.id})
+CALL db.create.setNodeVectorProperty(n, 'embedding', row.embedding)
+RETURN count(n) AS written
