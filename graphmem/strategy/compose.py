@@ -13,9 +13,7 @@ from graphmem.strategy.fusion import (
     Count,
     Derived,
     FusedTurn,
-    ScoreFusion,
     derived_items,
-    fuse_scores,
     fuse_turns,
     interleave,
     promote,
@@ -25,8 +23,6 @@ from graphmem.strategy.members import Plan
 from graphmem.strategy.settings import GraphmemSettings
 
 STRATEGY = "graphmem"
-# (voting members' results, their weights, k) -> the fused turns, best first
-Fuse = Callable[[Mapping[str, RetrievalResult], Mapping[str, float], int], list[FusedTurn]]
 
 
 @dataclass(frozen=True)
@@ -44,14 +40,12 @@ def arrange(
     config: GraphmemSettings,
     budget: int,
     count: Count,
-    fuse: Fuse | None = None,
 ) -> Arrangement:
-    """One ranked list of turns and derived items (``.hits``; ``fusion.py`` has the rule;
-    ``fuse`` replaces its turn ranking, for experiments such as ``benchmarks.graphmem_union``),
+    """One ranked list of turns and derived items (``.hits``; ``fusion.py`` has the rule),
     with what its placement was judged against (tests check the rule's promises on it)."""
     voting = {m: r for m, r in results.items() if m in plan.weights}
     k = config.k_for(budget)
-    turns = (fuse or _fuser(config))(voting, plan.weights, k)
+    turns = fuse_turns(voting, plan.weights, k)
     depth = config.depth(budget)
     if config.fusion == "agreement":
         turns = promote(turns, plan.weights, depth, config.agreement_min)
@@ -78,14 +72,6 @@ def arrange(
 
     placement = place(turns, derived, config, budget, count, show)
     return Arrangement([show(item) for item, _ in placement.placed], placement.held)
-
-
-def _fuser(config: GraphmemSettings) -> Fuse:
-    how = config.fusion
-    if how == "rrf" or how == "agreement":
-        return fuse_turns
-    scored: ScoreFusion = how  # k belongs to RRF; score fusion has no such constant
-    return lambda results, weights, _k: fuse_scores(results, weights, scored)
 
 
 def _hit(
@@ -278,7 +264,7 @@ def _turn_hit(
     found_by = ", ".join(f"{v.member} #{v.rank}" for v in turn.votes)
     head = (
         f"graphmem {config.fusion}: turn rank {rank}, score {turn.score:.4f}"
-        f"{f' (k {k})' if config.fusion in ('rrf', 'agreement') else ''}; "
+        f" (k {k}); "
         f"found by {len(turn.votes)} of {members}: {found_by}"
     )
     if config.fusion == "agreement":

@@ -33,11 +33,6 @@ PRESETS = {
         values={"exclude": ("seem", "cast", "hipporag")},
         sources={"exclude": "ours: a latency option, measured in session 12"},
     ),
-    "placed": Preset(
-        description="the rule up to session 7: a derived item is redundant only against the "
-        "turns placed before it, and dropped then; one list for every budget",
-        values={"redundant_scope": "placed", "redundant": "drop"},
-    ),
     "derived": Preset(
         description="derived items only (facts, fragments, summaries), turns after them",
         values={"derived_share": 1.0},

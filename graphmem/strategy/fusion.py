@@ -8,8 +8,6 @@ Everything here is pure (no database, no model): ``retriever.py`` feeds it the m
    in the order it cites them, each turn once): the list ``ranked_source_ids`` scores.
 2. ``fuse_turns``: reciprocal-rank fusion, score(t) = sum over members of
    weight(m) / (k + rank_m(t)).
-   ``fuse_scores`` (``fusion = "combsum" | "combmnz" | "borda"``): the measured
-   alternatives, score fusion of each member's turns normalised to [0, 1].
 3. ``promote`` (``fusion = "agreement"``): CAST's Algorithm 2 with more than two lists.
    A member votes for the turns in its top ``depth``; turns with at least ``minimum``
    votes come first, the rest after, each group in fused order. No candidate is added.
@@ -23,7 +21,6 @@ Everything here is pure (no database, no model): ``retriever.py`` feeds it the m
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,7 +35,6 @@ Redundancy = Literal["keep", "drop", "annotate"]
 Compress = Literal["off", "cited", "best"]
 CitedTurns = Literal["show", "skip"]
 DerivedRank = Literal["turn", "own", "both"]
-ScoreFusion = Literal["combsum", "combmnz", "borda"]
 AnnotateAgainst = Literal["turns", "context", "reader"]
 _WORD = re.compile(r"\w+")
 
@@ -112,41 +108,6 @@ def fuse_turns(
             turn = fused.setdefault(ref.id, FusedTurn(ref))
             turn.score += weight / (k + rank)
             turn.votes.append(Vote(member, rank, hit))
-    return sorted(fused.values(), key=_order)
-
-
-def fuse_scores(
-    results: Mapping[str, RetrievalResult], weights: Mapping[str, float], how: ScoreFusion
-) -> list[FusedTurn]:
-    """Score fusion (Fox and Shaw 1994), best first, ties as ``fuse_turns``. A member scores
-    its turns on [0, 1]: ``combsum`` and ``combmnz`` min-max normalise the score of the hit
-    that first cited the turn (cosines, PageRank mass and BM25 are not on one scale; all
-    equal: 1), ``borda`` gives (n - rank + 1) / n for n turns. Scores, not the members'
-    order: a member that re-orders its hits after scoring them (CAST's promotion, Amory's
-    stories) is fused by the scores it reports, which is what score fusion means. The
-    turn's score is the sum over members of weight(m) x that; ``combmnz`` multiplies the
-    sum by the weight of the members that found the turn. A score that is not a finite
-    number counts as the member's lowest."""
-    fused: dict[str, FusedTurn] = {}
-    for member, result in results.items():
-        weight = weights.get(member, 1.0)
-        turns = member_turns(result)
-        # A score that is no number (NaN, inf) counts as the member's lowest.
-        scores = [float(hit.score) for _, hit in turns if math.isfinite(hit.score)]
-        low, spread = min(scores, default=0.0), max(scores, default=0.0) - min(scores, default=0.0)
-        for rank, (ref, hit) in enumerate(turns, start=1):
-            if how == "borda":
-                norm = (len(turns) - rank + 1) / len(turns)
-            elif not math.isfinite(hit.score):
-                norm = 0.0
-            else:
-                norm = (float(hit.score) - low) / spread if spread > 0 else 1.0
-            turn = fused.setdefault(ref.id, FusedTurn(ref))
-            turn.score += weight * norm
-            turn.votes.append(Vote(member, rank, hit))
-    if how == "combmnz":
-        for turn in fused.values():
-            turn.score *= sum(weights.get(v.member, 1.0) for v in turn.votes)
     return sorted(fused.values(), key=_order)
 
 

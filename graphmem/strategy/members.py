@@ -66,7 +66,6 @@ def check_names(settings: GraphmemSettings, voting: Collection[str]) -> None:
         "members": settings.members,
         "baselines": settings.baselines,
         "exclude": settings.exclude,
-        "overlap": settings.overlap,
         "family": (*settings.family, *settings.family.values()),
         "fallback": (settings.fallback,) if settings.fallback else (),
     }

@@ -54,12 +54,11 @@ class GraphmemSettings(DesignSettings):
     )
 
     # --- the rule ------------------------------------------------------------------------
-    fusion: Literal["rrf", "agreement", "combsum", "combmnz", "borda"] = Field(
+    fusion: Literal["rrf", "agreement"] = Field(
         default="rrf",
         description="rrf: reciprocal-rank fusion of the members' ranked turns; agreement: "
         "turns several members rank near the top first (CAST's Algorithm 2 generalised), "
-        "each group in RRF order; combsum / combmnz: the sum of the members' min-max "
-        "normalised scores (combmnz: times the votes); borda: the sum of (n - rank + 1) / n",
+        "each group in RRF order",
     )
     rrf_k: Annotated[int, Field(ge=1)] | Literal["depth"] = Field(
         default="depth",
@@ -128,13 +127,6 @@ class GraphmemSettings(DesignSettings):
     parallel: bool = Field(
         default=False, description="run the members in threads instead of one after another"
     )
-    overlap: Names = Field(
-        default=(),
-        description="members run in a thread beside the others (comma list, e.g. fulltext): "
-        "a member that is one index read waits on the server while the others compute; "
-        "measured no faster with a local server on 2 cores (the thread's decoding holds the "
-        "interpreter meanwhile), for a server across a network; ignored with parallel",
-    )
 
     def k_for(self, budget: int) -> int:
         """The RRF k at ``budget``."""
@@ -144,7 +136,7 @@ class GraphmemSettings(DesignSettings):
         """About how many turns a member would show in ``budget``."""
         return ceil(budget / self.agreement_turn_tokens)
 
-    @field_validator("members", "baselines", "exclude", "overlap", mode="before")
+    @field_validator("members", "baselines", "exclude", mode="before")
     @classmethod
     def _comma_list(cls, value: Any) -> Any:
         if isinstance(value, str):

@@ -319,25 +319,16 @@ def test_members_in_threads_give_what_they_give_in_turn(
     assert threaded.calls[0] == [QUESTION]
 
 
-def test_the_overlapped_bm25_member_changes_nothing_and_reads_nothing_per_question(
+def test_the_bm25_member_reads_nothing_per_question(
     settings: Settings, store: GraphStore, embedder: Embedder, full_space: str
 ) -> None:
-    """``overlap`` (e.g. the BM25 member) runs a member in a thread beside the others:
-    the same hits with the same scores; BM25 (the member's and Amory's leg) ranks the
-    space's turns in memory, read when the retriever was prepared, not at each question."""
-
-    def hits(config: GraphmemSettings) -> tuple[list[tuple[str, float]], int]:
-        context = RetrievalContext(store, embedder, settings, full_space)
-        retriever = GraphmemRetriever(context, config)
-        retriever.prepare()
-        with recorded_calls(store, "read") as calls:
-            found = retriever.retrieve(QUESTION, 1000)
-        members = retriever.plan().members
-        assert "fulltext" in members and "amory" in members
-        return [(h.node_id, h.score) for h in found.hits], calls.count("retrieval.space_passages")
-
-    assert GraphmemSettings().overlap == ()
-    overlapped, reads = hits(GraphmemSettings(overlap=("fulltext",)))
-    in_turn, reads_in_turn = hits(GraphmemSettings())
-    assert overlapped and overlapped == in_turn
-    assert reads == reads_in_turn == 0
+    """BM25 (the fulltext member and Amory's leg) ranks the space's turns in memory, read
+    when the retriever was prepared, not at each question."""
+    context = RetrievalContext(store, embedder, settings, full_space)
+    retriever = GraphmemRetriever(context, GraphmemSettings())
+    retriever.prepare()
+    with recorded_calls(store, "read") as calls:
+        found = retriever.retrieve(QUESTION, 1000)
+    members = retriever.plan().members
+    assert "fulltext" in members and "amory" in members and found.hits
+    assert calls.count("retrieval.space_passages") == 0

@@ -252,8 +252,8 @@ def test_bad_design_variables_are_one_clean_error(
 
 
 def test_a_comma_list_setting_reads_a_comma_list(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GRAPHMEM_GRAPHMEM_OVERLAP", "fulltext, amory")
-    assert DesignConfigs().get("graphmem").overlap == ("fulltext", "amory")
+    monkeypatch.setenv("GRAPHMEM_GRAPHMEM_EXCLUDE", "fulltext, amory")
+    assert DesignConfigs().get("graphmem").exclude == ("fulltext", "amory")
 
 
 def test_ingest_refuses_a_misspelt_builder_before_reading_on() -> None:

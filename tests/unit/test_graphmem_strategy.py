@@ -20,7 +20,6 @@ from graphmem.strategy.fusion import (
     FusedTurn,
     adds,
     derived_items,
-    fuse_scores,
     fuse_turns,
     interleave,
     new_numbers,
@@ -68,53 +67,6 @@ def test_rrf_scores_sum_each_members_reciprocal_rank() -> None:
     assert [t.ref.id for t in fused] == ["p2", "p1", "p3"]
     assert fused[0].score == pytest.approx(1 / 62 + 0.5 / 61)
     assert [(v.member, v.rank) for v in fused[0].votes] == [("a", 2), ("b", 1)]
-
-
-def scored(*pairs: tuple[int, float]) -> RetrievalResult:
-    return result(*(turns_hit(n).model_copy(update={"score": s}) for n, s in pairs))
-
-
-def test_combsum_adds_min_max_normalised_scores_whatever_each_members_scale() -> None:
-    # a scores cosines, b BM25: summed raw, b's scores would put p1 (a's first) last.
-    results = {
-        "a": scored((1, 0.9), (2, 0.7), (3, 0.5)),
-        "b": scored((2, 12.0), (3, 11.5), (4, 11.0)),
-    }
-    fused = fuse_scores(results, {"a": 1.0, "b": 1.0}, "combsum")
-    assert [t.ref.id for t in fused] == ["p2", "p1", "p3", "p4"]
-    assert [t.score for t in fused] == pytest.approx([1.5, 1.0, 0.5, 0.0])
-
-
-def test_combmnz_multiplies_by_the_votes_and_borda_ignores_scores() -> None:
-    results = {"a": scored((1, 0.9), (2, 0.8), (3, 0.5)), "b": scored((3, 12.0), (2, 11.0))}
-    weights = {"a": 1.0, "b": 0.5}
-    mnz = {t.ref.id: t.score for t in fuse_scores(results, weights, "combmnz")}
-    assert mnz == pytest.approx({"p1": 1.0 * 1.0, "p2": 0.75 * 1.5, "p3": 0.5 * 1.5})
-    borda = {t.ref.id: t.score for t in fuse_scores(results, weights, "borda")}
-    assert borda == pytest.approx({"p1": 1.0, "p2": 2 / 3 + 0.5 * 0.5, "p3": 1 / 3 + 0.5})
-    # One score for every turn: min-max has no spread, each turn counts fully.
-    flat = fuse_scores({"a": scored((1, 0.3), (2, 0.3))}, {"a": 1.0}, "combsum")
-    assert [t.score for t in flat] == [1.0, 1.0]
-
-
-def test_score_fusion_counts_a_score_that_is_no_number_as_the_lowest() -> None:
-    results = {"a": scored((1, float("nan")), (2, 0.9), (3, 0.5), (4, float("inf")))}
-    fused = fuse_scores(results, {"a": 1.0}, "combsum")
-    assert [(t.ref.id, t.score) for t in fused] == [
-        ("p2", 1.0),
-        ("p1", 0.0),
-        ("p3", 0.0),
-        ("p4", 0.0),
-    ]
-
-
-def test_the_fusion_setting_chooses_score_fusion_and_explain_names_it() -> None:
-    results = {"a": scored((1, 0.9), (2, 0.8), (3, 0.5)), "b": scored((2, 12.0), (3, 11.0))}
-    current = Plan(("a", "b"), {"a": 1.0, "b": 1.0})
-    top = arrange(results, current, GraphmemSettings(fusion="combsum"), 1000, words).hits[0]
-    # RRF would rank p2 first too, with 1 / (k + 2) + 1 / (k + 1), not 0.75 + 1.
-    assert (top.passages[0].id, top.score) == ("p2", pytest.approx(1.75))
-    assert top.path[0].startswith("graphmem combsum: turn rank 1, score 1.7500; found by 2")
 
 
 def test_a_hit_citing_several_turns_ranks_them_in_its_order() -> None:
@@ -297,7 +249,6 @@ def test_exclude_and_explicit_members() -> None:
         ("members", ('["seem"]',)),  # JSON where a comma list is read
         ("exclude", ("premme",)),
         ("baselines", ("bm25",)),
-        ("overlap", ("fulltxt",)),
         ("family", {"nonsense": "hipporag"}),
         ("family", {"seem": "hippo"}),
         ("fallback", "nonsense"),
