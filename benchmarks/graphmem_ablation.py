@@ -59,11 +59,6 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "+dense": {"baselines": ("fulltext", "dense")},
     "equal votes": {"family": {}, "exclude": ("hipporag",)},
     "agreement": {"fusion": "agreement"},
-    "rrf k 10": {"rrf_k": 10},
-    "rrf k 20": {"rrf_k": 20},
-    "rrf k 60 (session 10)": {"rrf_k": 60},
-    "rrf k 120": {"rrf_k": 120},
-    "rrf k = depth": {"rrf_k": "depth"},
     "share 0": {"derived_share": 0.0},
     "share 0.25": {"derived_share": 0.25},
     "share 0.75": {"derived_share": 0.75},
@@ -72,14 +67,9 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "redundant drop": {"redundant": "drop"},
     "annotate against turns": {"annotate_against": "turns"},
     "annotate against the reader": {"annotate_against": "reader"},
-    "placed scope, annotate": {"redundant_scope": "placed"},
-    "placed scope, drop (session 7)": {"redundant_scope": "placed", "redundant": "drop"},
     "compress cited": {"compress": "cited"},
     "compress off": {"compress": "off"},
     "new_numbers": {"derived_filter": "new_numbers"},
-    "cited turns skipped": {"cited_turns": "skip"},
-    "derived rank own": {"derived_rank": "own"},
-    "derived rank both": {"derived_rank": "both"},
 }
 EXTRA = ("derived_token_share", "derived_only_evidence")
 

@@ -44,7 +44,7 @@ def arrange(
     """One ranked list of turns and derived items (``.hits``; ``fusion.py`` has the rule),
     with what its placement was judged against (tests check the rule's promises on it)."""
     voting = {m: r for m, r in results.items() if m in plan.weights}
-    k = config.k_for(budget)
+    k = config.depth(budget)
     turns = fuse_turns(voting, plan.weights, k)
     depth = config.depth(budget)
     if config.fusion == "agreement":
@@ -55,9 +55,6 @@ def arrange(
         count,
         config.compress,
         config.derived_filter,
-        rank=config.derived_rank,
-        weights=plan.weights,
-        k=k,
     )
     ranks = {t.ref.id: i for i, t in enumerate(turns, start=1)}
     shown: dict[int, Hit] = {}  # by the item's identity: turns and items live for the call
@@ -82,7 +79,7 @@ def _hit(
     agreement: tuple[Mapping[str, float], int, int],
 ) -> Hit:
     if isinstance(item, Derived):
-        return _derived_hit(item, ranks, config.derived_rank)
+        return _derived_hit(item, ranks)
     # The votes only go into an agreement path; counting them for every turn of every
     # member's list cost a few ms a query.
     weights, depth, k = agreement
@@ -109,21 +106,18 @@ def place(
     count: Count,
     show: Callable[[FusedTurn | Derived], Hit],
 ) -> Placement:
-    """Turns and derived items in one list (``interleave``). With ``redundant_scope =
-    "budget"`` the list is placed again knowing which turns the budget's context shows, so
+    """Turns and derived items in one list (``interleave``). Unless ``redundant = "keep"``
+    the list is placed again knowing which turns the budget's context shows, so
     an item restating one of them leaves its tokens to an item for a turn the reader would
     not see; what the budget holds then comes first in rank order (the interleave order,
     which keeps the token share in every prefix, is no ranking: ``ER@k`` and a reader of
     the hits want the best first), the rest after it."""
     queues = (turns, derived, config)
     placed = _interleave(queues, count)
-    if config.redundant_scope != "budget" or config.redundant == "keep":
-        if config.cited_turns == "skip":
-            placed = _uncut(placed, queues, (budget, count, show))
+    if config.redundant == "keep":
         return Placement(placed, None)
     placed, packed, held = settle(placed, queues, budget, count, show)
-    if config.derived_rank == "turn":
-        placed = _best_first(placed, {item.rank for item in packed.items}, turns)
+    placed = _best_first(placed, {item.rank for item in packed.items}, turns)
     return Placement(placed, held)
 
 
@@ -138,25 +132,8 @@ def _interleave(
 ) -> Placed:
     """``interleave`` with the settings' rule."""
     turns, derived, config = queues
-    rule = (config.derived_share, count, config.redundant, config.cited_turns)
+    rule = (config.derived_share, count, config.redundant)
     return interleave(turns, derived, *rule, ahead=ahead, numbers=config.annotate_against, cut=cut)
-
-
-def _uncut(
-    placed: Placed, queues: Queues, packing: tuple[int, Count, Callable[[FusedTurn | Derived], Hit]]
-) -> Placed:
-    """``cited_turns = "skip"`` without the budget scope: a turn is skipped for an item
-    placed before it, but an item the packer cuts stands for nothing, and the turn would be
-    lost with it. Placed again with the cut items known (they only grow) until no item is
-    newly cut."""
-    budget, count, show = packing
-    cut: frozenset[str] = frozenset()
-    while True:
-        got = _held(placed, _packed(placed, budget, count, show)).cut
-        if got <= cut:
-            return placed
-        cut |= got
-        placed = _interleave(queues, count, cut=cut)
 
 
 def settle(
@@ -286,18 +263,11 @@ def _turn_hit(
     )
 
 
-_RANKED_BY = {
-    "turn": "ranked with its best cited",
-    "own": "ranked by the members' ranks of it (RRF); its best cited",
-    "both": "ranked by the members' ranks of it plus the score of its best cited",
-}
-
-
-def _derived_hit(item: Derived, ranks: dict[str, int], rule: str) -> Hit:
+def _derived_hit(item: Derived, ranks: dict[str, int]) -> Hit:
     hit, best = item.hit, item.best_turn
     where = f"turn rank {ranks[best.ref.id]} ({best.ref.source_id})" if best else "no turn"
     head = (
-        f"graphmem: {hit.label} from {', '.join(item.members)}, {_RANKED_BY[rule]} "
+        f"graphmem: {hit.label} from {', '.join(item.members)}, ranked with its best cited "
         f"{where}, score {item.score:.4f}; shown as its own text, citing "
         f"{', '.join(p.source_id for p in hit.passages)}"
     )

@@ -33,8 +33,6 @@ Count = Callable[[str], int]
 Filter = Literal["any", "new_words", "new_numbers"]
 Redundancy = Literal["keep", "drop", "annotate"]
 Compress = Literal["off", "cited", "best"]
-CitedTurns = Literal["show", "skip"]
-DerivedRank = Literal["turn", "own", "both"]
 AnnotateAgainst = Literal["turns", "context", "reader"]
 _WORD = re.compile(r"\w+")
 
@@ -141,25 +139,16 @@ def derived_items(
     count: Count,
     compress: Compress,
     keep: Filter = "any",
-    *,
-    rank: DerivedRank = "turn",
-    weights: Mapping[str, float] | None = None,
-    k: int = 60,
 ) -> list[Derived]:
-    """The members' text items, each node once, best first by ``rank``: ``turn``, as the
-    best fused turn it cites; ``own``, by the RRF of the ranks the members gave the item
-    itself (its place among each member's text items); ``both``, the sum of the two scores
-    (the members chose the item, and the members agree on what it cites)."""
+    """The members' text items, each node once, best first as the best fused turn each
+    cites."""
     position = {t.ref.id: i for i, t in enumerate(turns)}
     items: dict[str, Derived] = {}
-    own: dict[str, float] = {}
     for member, result in results.items():
-        weight = (weights or {}).get(member, 1.0)
         texts = (h for h in result.hits if h.text and h.passages)
-        for place, hit in enumerate(texts, start=1):
+        for hit in texts:
             if hit.node_id in items:
                 items[hit.node_id].members.append(member)
-                own[hit.node_id] += weight / (k + place)
                 continue
             cited = [position[p.id] for p in hit.passages if p.id in position]
             best = turns[min(cited)] if cited else None
@@ -167,17 +156,12 @@ def derived_items(
                 continue
             shown = hit.model_copy(update={"cite_only": True, "path": list(hit.path)})
             items[hit.node_id] = Derived(shown, [member], best.score if best else 0.0, best)
-            own[hit.node_id] = weight / (k + place)
 
     def tie(d: Derived) -> tuple[int, int, str]:
         # Equal ranks: the item more members returned, then the cheapest, then by id; never
         # the members' order, which is arbitrary.
         return (-len(d.members), count(d.hit.text), d.hit.node_id)
 
-    if rank != "turn":
-        for node, item in items.items():
-            item.score = own[node] + (item.score if rank == "both" else 0.0)
-        return sorted(items.values(), key=lambda d: (-d.score, *tie(d)))
     unranked = len(turns)
 
     def turn(d: Derived) -> int:
@@ -263,7 +247,6 @@ def interleave(
     share: float,
     count: Count,
     mode: Redundancy = "keep",
-    cited_turns: CitedTurns = "show",
     ahead: frozenset[str] | None = None,
     numbers: AnnotateAgainst = "context",
     cut: frozenset[str] = frozenset(),
@@ -275,8 +258,7 @@ def interleave(
     = "context"`` against the numbers derived items kept before them added to the same
     turns (a second item giving a shown turn the same resolved date tells the reader
     nothing), with ``"reader"`` also a turn held only by items against the numbers those
-    items say (the reader does not see the turn's own); with ``cited_turns = "skip"`` so is
-    a turn a derived item already stands in for. Without ``ahead`` a turn placed before an
+    items say (the reader does not see the turn's own). Without ``ahead`` a turn placed before an
     item is held; given ``ahead`` (the turns the budget's context shows), only a turn in
     it is: a turn placed but cut by the packer shows nothing, and an item left out for it
     would lose it. Likewise a kept item in ``cut`` (node ids: items the packer cut from the
@@ -309,8 +291,6 @@ def interleave(
                     for p in item.hit.passages:
                         said.setdefault(p.id, set()).update(item.said)
             out.append((item, cost))
-        elif cited_turns == "skip" and turns[t].ref.id in inside:
-            t += 1
         else:
             cost = turns[t].cost(count)
             used["turns"] += cost

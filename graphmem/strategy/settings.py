@@ -60,13 +60,6 @@ class GraphmemSettings(DesignSettings):
         "turns several members rank near the top first (CAST's Algorithm 2 generalised), "
         "each group in RRF order",
     )
-    rrf_k: Annotated[int, Field(ge=1)] | Literal["depth"] = Field(
-        default="depth",
-        description="k of 1 / (k + rank): depth, about the turns a member would show in the "
-        "budget (budget / agreement_turn_tokens), so that its vote for the last of them "
-        "weighs about half its vote for its first; or a number (60: Cormack et al. 2009, "
-        "the default until session 11)",
-    )
     agreement_min: float = Field(
         default=2.0, gt=0.0, description="agreement: votes a turn needs to be promoted"
     )
@@ -90,11 +83,6 @@ class GraphmemSettings(DesignSettings):
         description="a derived item joins only when it is shorter than: the turns it cites "
         "(cited), the best-ranked turn it cites, which it stands in for (best); off: always",
     )
-    derived_rank: Literal["turn", "own", "both"] = Field(
-        default="turn",
-        description="how derived items are ordered: as the best fused turn they cite (turn); "
-        "by the RRF of the ranks members gave the item itself (own); the sum (both)",
-    )
     derived_filter: Literal["any", "new_words", "new_numbers"] = Field(
         default="any",
         description="which derived items join: any; those with a word their turns lack; "
@@ -113,27 +101,13 @@ class GraphmemSettings(DesignSettings):
         "resolved date for a shown turn is left out); reader: as context, but a turn the "
         "context does not show counts only the numbers the items kept for it say",
     )
-    redundant_scope: Literal["placed", "budget"] = Field(
-        default="budget",
-        description="which turns make a derived item redundant: those placed before it in the "
-        "list (placed), or also those the budget's context shows after it (budget: an item "
-        "restating a turn the reader gets anyway gives its tokens to an item for another turn)",
-    )
-    cited_turns: Literal["show", "skip"] = Field(
-        default="show",
-        description="a turn a derived item already stands in for: show it in full when its "
-        "rank comes (show) or leave it to the item (skip)",
-    )
     parallel: bool = Field(
         default=False, description="run the members in threads instead of one after another"
     )
 
-    def k_for(self, budget: int) -> int:
-        """The RRF k at ``budget``."""
-        return self.depth(budget) if self.rrf_k == "depth" else self.rrf_k
-
     def depth(self, budget: int) -> int:
-        """About how many turns a member would show in ``budget``."""
+        """About how many turns a member would show in ``budget``: also the RRF k, so that a
+        member's vote for the last of them weighs about half its vote for its first."""
         return ceil(budget / self.agreement_turn_tokens)
 
     @field_validator("members", "baselines", "exclude", mode="before")

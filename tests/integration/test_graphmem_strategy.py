@@ -229,7 +229,7 @@ def test_a_retrievers_first_query_settles_unless_told_not_to(
 def test_no_item_restates_turns_the_context_shows_unless_it_adds_a_number(
     memory: Memory, full_space: str
 ) -> None:
-    # redundant_scope = budget, redundant = annotate (the defaults): an item whose turns the
+    # redundant = annotate (the default), judged against the budget: an item whose turns the
     # reader gets anyway stays only for a number they lack (a resolved date).
     found = memory.query(QUESTION, full_space, strategy="graphmem", budget=400)
     shown = {p.id for p in found.context.passages}

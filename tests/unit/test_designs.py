@@ -232,12 +232,12 @@ def test_unknown_design_is_a_clean_error() -> None:
     ("variables", "said"),
     [
         ({"GRAPHMEM_GRAPHMEM_FAMILY": "not json"}, "GRAPHMEM_GRAPHMEM_FAMILY cannot be read"),
-        # every bad one, each named as its variable, a union's alternatives in one line
+        # every bad one, each named as its variable
         (
-            {"GRAPHMEM_GRAPHMEM_FUSION": "x", "GRAPHMEM_GRAPHMEM_RRF_K": "abc"},
+            {"GRAPHMEM_GRAPHMEM_FUSION": "x", "GRAPHMEM_GRAPHMEM_DERIVED_SHARE": "abc"},
             "GRAPHMEM_GRAPHMEM_FUSION: Input should be 'rrf'",
         ),
-        ({"GRAPHMEM_GRAPHMEM_RRF_K": "abc"}, "valid integer, unable to parse string as an "),
+        ({"GRAPHMEM_GRAPHMEM_DERIVED_SHARE": "abc"}, "valid number, unable to parse string as a "),
     ],
 )
 def test_bad_design_variables_are_one_clean_error(

@@ -284,17 +284,7 @@ def test_compose_cites_turns_and_packs_within_the_budget() -> None:
     assert 0 < derived <= 0.25 * context.tokens + 5
 
 
-def test_a_turn_an_item_stands_in_for_can_be_left_to_it() -> None:
-    results = {"a": result(turns_hit(1), turns_hit(2)), "b": result(text_hit("x", "short", 1))}
-    fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
-    derived = derived_items(results, fused, words, "best")
-    shown = interleave(fused, derived, 0.5, words, "drop", "show")
-    skipped = interleave(fused, derived, 0.5, words, "drop", "skip")
-    assert [i.ref.id for i, _ in shown if isinstance(i, FusedTurn)] == ["p1", "p2"]
-    assert [i.ref.id for i, _ in skipped if isinstance(i, FusedTurn)] == ["p2"]
-
-
-def test_derived_items_can_rank_by_their_own_ranks_or_both() -> None:
+def test_derived_items_rank_with_the_best_turn_they_cite() -> None:
     # Member b ranks "late" first but it cites the turn nobody else found; "early" cites
     # the turn both members rank first.
     results = {
@@ -304,20 +294,7 @@ def test_derived_items_can_rank_by_their_own_ranks_or_both() -> None:
     fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
     by_turn = derived_items(results, fused, words, "best")
     assert [d.hit.node_id for d in by_turn] == ["early", "late"]
-    own = derived_items(results, fused, words, "best", rank="own", weights={"b": 1.0}, k=60)
-    assert [d.hit.node_id for d in own] == ["late", "early"]
-    assert own[0].score == pytest.approx(1 / 61)
-    both = derived_items(results, fused, words, "best", rank="both", k=60)
-    # early: own 1/62 + its turn's 1/61 + 1/62; late: own 1/61 + its turn's 1/61.
-    assert [d.hit.node_id for d in both] == ["early", "late"]
-    assert both[0].score == pytest.approx(1 / 62 + fused[0].score)
-
-
-def test_an_item_two_members_return_sums_their_votes() -> None:
-    results = {"a": result(text_hit("x", "fact", 1)), "b": result(text_hit("x", "fact", 1))}
-    fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
-    (item,) = derived_items(results, fused, words, "cited", rank="own", weights={"a": 0.5}, k=60)
-    assert item.score == pytest.approx(0.5 / 61 + 1 / 61)
+    assert by_turn[0].score == pytest.approx(fused[0].score)
 
 
 def test_items_for_the_same_turn_order_by_agreement_then_cost_not_by_member_order() -> None:
@@ -334,8 +311,8 @@ def test_items_for_the_same_turn_order_by_agreement_then_cost_not_by_member_orde
 
 @pytest.mark.parametrize("budget", [60, 100, 200])
 def test_budget_scope_drops_items_restating_turns_the_context_shows(budget: int) -> None:
-    # b has a short fact for every turn a ranks: under the "placed" scope each fact comes
-    # just before its turn, so the context shows both; under "budget" the facts go to turns
+    # b has a short fact for every turn a ranks: kept as placed, each fact comes just
+    # before its turn, so the context shows both; judged against the budget the facts go to turns
     # the context does not show, and the context cites more turns for the same tokens.
     results = {
         "a": result(*(turns_hit(n) for n in range(1, 80))),
@@ -343,15 +320,15 @@ def test_budget_scope_drops_items_restating_turns_the_context_shows(budget: int)
     }
     current = Plan(("a", "b"), {"a": 1.0, "b": 1.0})
 
-    def context(scope: Literal["placed", "budget"]) -> tuple[set[str], set[str]]:
-        config = GraphmemSettings(redundant_scope=scope)
+    def context(redundant: Literal["keep", "annotate"]) -> tuple[set[str], set[str]]:
+        config = GraphmemSettings(redundant=redundant)
         packed = pack(arrange(results, current, config, budget, words).hits, budget, words)
         shown = {p.source_id for p in packed.passages}
         return shown, {p.source_id for i in packed.items for p in i.cites}
 
-    shown, cited = context("placed")
+    shown, cited = context("keep")
     assert shown & cited
-    wide_shown, wide_cited = context("budget")
+    wide_shown, wide_cited = context("annotate")
     assert wide_shown == shown
     assert wide_cited and not wide_shown & wide_cited
     assert len(wide_shown | wide_cited) > len(shown | cited)
@@ -363,7 +340,7 @@ def test_budget_scope_puts_what_the_budget_holds_first_in_rank_order() -> None:
         "b": result(*(text_hit(f"f{n}", f"fact {n}", n) for n in range(1, 80))),
     }
     current = Plan(("a", "b"), {"a": 1.0, "b": 1.0})
-    config = GraphmemSettings(redundant_scope="budget")
+    config = GraphmemSettings()
     hits = arrange(results, current, config, 100, words).hits
     held = len(pack(hits, 100, words).items)
     turn_of = [int(h.passages[0].source_id.split(":")[1]) for h in hits[:held]]
@@ -481,7 +458,7 @@ def test_no_item_is_left_out_for_a_turn_the_reader_does_not_get(
     packed = pack(arranged.hits, budget, words)
     shown = {p.id for p in packed.passages}
     kept = {arranged.hits[i.rank].node_id for i in packed.items if i.passage is None}
-    k = config.k_for(budget)
+    k = config.depth(budget)
     candidates = derived_items(results, fuse_turns(results, current.weights, k), words, "best")
     listed = {h.node_id for h in arranged.hits}
     for candidate in candidates:
@@ -504,26 +481,12 @@ def test_no_item_is_left_out_for_a_turn_the_reader_does_not_get(
 
 
 @pytest.mark.parametrize(("budget", "k"), [(500, 13), (1000, 25), (2000, 50)])
-def test_rrf_k_is_the_depth_a_member_would_show_unless_set(budget: int, k: int) -> None:
+def test_rrf_k_is_the_depth_a_member_would_show(budget: int, k: int) -> None:
     results = {"a": result(turns_hit(1), turns_hit(2)), "b": result(turns_hit(2))}
     current = Plan(("a", "b"), {"a": 1.0, "b": 1.0})
     top = arrange(results, current, GraphmemSettings(), budget, words).hits[0]
     assert top.score == pytest.approx(1 / (k + 2) + 1 / (k + 1))
     assert f"(k {k})" in top.path[0]  # --explain says which k the score is of
-    fixed = arrange(results, current, GraphmemSettings(rrf_k=60), budget, words).hits[0]
-    assert fixed.score == pytest.approx(1 / 62 + 1 / 61)
-
-
-def test_rrf_k_reads_a_number_or_depth_from_the_environment(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setenv("GRAPHMEM_GRAPHMEM_RRF_K", "20")
-    assert GraphmemSettings().k_for(1000) == 20
-    monkeypatch.setenv("GRAPHMEM_GRAPHMEM_RRF_K", "depth")
-    assert GraphmemSettings().k_for(1000) == 25
-    monkeypatch.setenv("GRAPHMEM_GRAPHMEM_RRF_K", "0")
-    with pytest.raises(ValueError, match="rrf_k"):
-        GraphmemSettings()
 
 
 def test_reader_annotation_keeps_the_date_of_a_turn_only_items_stand_for() -> None:
@@ -565,32 +528,3 @@ def test_equal_fused_scores_tie_break_by_best_rank_then_conversation_order() -> 
     assert scores["D1:2"] == pytest.approx(scores["D1:9"], abs=1e-15)
     order = [t.ref.source_id for t in fused]
     assert order.index("D1:2") < order.index("D1:9")
-
-
-@pytest.mark.parametrize(
-    "mode", [{"redundant": "keep"}, {"redundant_scope": "placed"}, {"redundant": "annotate"}]
-)
-def test_a_skipped_turn_comes_back_when_the_item_standing_for_it_is_cut(
-    mode: dict[str, str],
-) -> None:
-    """``cited_turns = "skip"``: turn 2 (short) is skipped for item x, which cites it, but x
-    is longer than the budget; the context must show turn 2 rather than nothing."""
-    long_turn = ref(1).model_copy(update={"text": "word " * 30})
-    short_turn = ref(2).model_copy(update={"text": "a dog"})
-    x = Hit(
-        node_id="x",
-        label="Fact",
-        score=1.0,
-        strategy="m",
-        text=" ".join(["w"] * 20),
-        passages=[long_turn, short_turn],
-    )
-    turns = [
-        Hit(node_id=f"t{t.id}", label="Passage", score=1.0, strategy="m", passages=[t])
-        for t in (long_turn, short_turn)
-    ]
-    results = {"a": result(*turns), "b": result(x)}
-    members = Plan(("a", "b"), {"a": 1.0, "b": 1.0})
-    config = GraphmemSettings(cited_turns="skip", **mode)
-    context = pack(arrange(results, members, config, 15, words).hits, 15, words)
-    assert context.source_ids == {"D1:2"}
