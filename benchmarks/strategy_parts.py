@@ -7,8 +7,7 @@ the total's p50.
 
 Per conversation the retriever is built and prepared (never timed), a few questions warm
 it up, then every question of categories 1-4 is asked once; the times are those the
-strategy reports (``RetrievalResult.timings_ms``). A member that runs beside the others
-(``overlap``) reports its own wall time, which the total does not add up. Run it alone on
+strategy reports (``RetrievalResult.timings_ms``). Run it alone on
 the machine: the parts are milliseconds, the machine's drift tens of percent.
 """
 
