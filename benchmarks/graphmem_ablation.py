@@ -12,7 +12,7 @@ such a variant live (``GRAPHMEM_GRAPHMEM_EXCLUDE=seem,cast graphmem eval locomo 
 Each member alone (``only:<name>``) is its list for 2 x B packed at B: the member's own
 ``graphmem eval`` numbers for prefix-consistent members.
 
-    python -m benchmarks.graphmem_ablation ../shared/data/locomo/locomo10-dev.json \
+    python -m benchmarks graphmem-ablation ../shared/data/locomo/locomo10-dev.json \
         --space-prefix def --budget 1000 --cache /tmp/strategy-cache --out /tmp/ablation \
         [--variant default --variant "redundant budget"]
 

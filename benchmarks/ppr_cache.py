@@ -3,7 +3,7 @@ in one process on built spaces: query latency of a strategy with each setting, a
 ratio, per conversation and overall. ``--vary embedding_runtime`` compares the question's
 embedding on torch against ONNX Runtime the same way (each with its own embedder).
 
-    python -m benchmarks.ppr_cache ../shared/data/locomo/locomo10-dev.json \\
+    python -m benchmarks ppr-cache ../shared/data/locomo/locomo10-dev.json \\
         --space-prefix v12 [--strategy graphmem] [--budget 1000] [--limit 2] [--json F] \\
         [--vary ppr_cache|embedding_runtime]
 

@@ -2,7 +2,7 @@
 p50 / p95 over every question, in one process on built spaces, and each part's share of
 the total's p50.
 
-    python -m benchmarks.strategy_parts ../shared/data/locomo/locomo10-dev.json \\
+    python -m benchmarks strategy-parts ../shared/data/locomo/locomo10-dev.json \\
         --space-prefix v12 [--budget 1000] [--limit 2] [--json F]
 
 Per conversation the retriever is built and prepared (never timed), a few questions warm
