@@ -65,8 +65,6 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "share 1": {"derived_share": 1.0},
     "redundant keep": {"redundant": "keep"},
     "redundant drop": {"redundant": "drop"},
-    "annotate against turns": {"annotate_against": "turns"},
-    "annotate against the reader": {"annotate_against": "reader"},
     "compress cited": {"compress": "cited"},
     "compress off": {"compress": "off"},
     "new_numbers": {"derived_filter": "new_numbers"},

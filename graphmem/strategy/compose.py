@@ -133,7 +133,7 @@ def _interleave(
     """``interleave`` with the settings' rule."""
     turns, derived, config = queues
     rule = (config.derived_share, count, config.redundant)
-    return interleave(turns, derived, *rule, ahead=ahead, numbers=config.annotate_against, cut=cut)
+    return interleave(turns, derived, *rule, ahead=ahead, cut=cut)
 
 
 def settle(

@@ -22,7 +22,7 @@ Everything here is pure (no database, no model): ``retriever.py`` feeds it the m
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -33,7 +33,6 @@ Count = Callable[[str], int]
 Filter = Literal["any", "new_words", "new_numbers"]
 Redundancy = Literal["keep", "drop", "annotate"]
 Compress = Literal["off", "cited", "best"]
-AnnotateAgainst = Literal["turns", "context", "reader"]
 _WORD = re.compile(r"\w+")
 
 
@@ -66,7 +65,6 @@ class Derived:
     score: float
     best_turn: FusedTurn | None
     _numbers: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
-    _said: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def numbers(self) -> frozenset[int]:
@@ -75,14 +73,6 @@ class Derived:
         if self._numbers is None:
             self._numbers = frozenset(new_numbers(self.hit.text, self.hit.passages))
         return self._numbers
-
-    @property
-    def said(self) -> frozenset[int]:
-        """Every number the item's text says: what a reader who does not see its turns gets
-        from it."""
-        if self._said is None:
-            self._said = frozenset(_numbers_in(self.hit.text))
-        return self._said
 
 
 def member_turns(result: RetrievalResult) -> list[tuple[PassageRef, Hit]]:
@@ -212,18 +202,12 @@ def redundant(
     inside: set[str],
     ahead: frozenset[str] = frozenset(),
     noted: Mapping[str, set[int]] | None = None,
-    said: Mapping[str, set[int]] | None = None,
-    shown: Collection[str] = frozenset(),
 ) -> bool:
     """An item every turn of which the context already holds (shown, or cited by a better
     item) or will show (``ahead``) adds no evidence: ``drop`` leaves it out, ``annotate``
     keeps it only when it adds a number its turns lack (a resolved date) and, given
     ``noted`` (turn -> the numbers items kept before it added to that turn), gives one of
-    its turns a number no such item gave that turn; ``keep`` keeps it. A turn held only by
-    items (not in ``shown`` or ``ahead``) is not read: given ``said`` (turn -> every number
-    of the items kept for it), what counts there is whether the item says a number those
-    items did not (the cheaper item for a long turn may say what happened, this one
-    when)."""
+    its turns a number no such item gave that turn; ``keep`` keeps it."""
     passages = item.hit.passages
     if mode == "keep" or not all(p.id in inside or p.id in ahead for p in passages):
         return False
@@ -232,13 +216,8 @@ def redundant(
     if noted is None:
         return not item.numbers
 
-    def adds(p: PassageRef) -> frozenset[int]:
-        if said is None or p.id in ahead or p.id in shown:
-            return item.numbers - noted.get(p.id, set())
-        return item.said - said.get(p.id, set())
-
     # Per turn: an item dating one turn already dated and one not still dates the second.
-    return not any(adds(p) for p in passages)
+    return not any(item.numbers - noted.get(p.id, set()) for p in passages)
 
 
 def interleave(
@@ -248,30 +227,24 @@ def interleave(
     count: Count,
     mode: Redundancy = "keep",
     ahead: frozenset[str] | None = None,
-    numbers: AnnotateAgainst = "context",
     cut: frozenset[str] = frozenset(),
 ) -> list[tuple[FusedTurn | Derived, int]]:
     """Both queues in one list with their token costs: the next item is derived while the
     derived items hold at most ``share`` of the tokens so far (and derived are left).
     Derived items that would be redundant when their turn comes are skipped, redundant
-    against the turns the context holds so far and the turns ``ahead``, and with ``numbers
-    = "context"`` against the numbers derived items kept before them added to the same
-    turns (a second item giving a shown turn the same resolved date tells the reader
-    nothing), with ``"reader"`` also a turn held only by items against the numbers those
-    items say (the reader does not see the turn's own). Without ``ahead`` a turn placed before an
-    item is held; given ``ahead`` (the turns the budget's context shows), only a turn in
-    it is: a turn placed but cut by the packer shows nothing, and an item left out for it
-    would lose it. Likewise a kept item in ``cut`` (node ids: items the packer cut from the
-    last list) holds neither its turns nor its numbers for the items after it."""
+    against the turns the context holds so far and the turns ``ahead``, and against the
+    numbers derived items kept before them added to the same turns (a second item giving a
+    shown turn the same resolved date tells the reader nothing). Without ``ahead`` a turn
+    placed before an item is held; given ``ahead`` (the turns the budget's context shows),
+    only a turn in it is: a turn placed but cut by the packer shows nothing, and an item
+    left out for it would lose it. Likewise a kept item in ``cut`` (node ids: items the
+    packer cut from the last list) holds neither its turns nor its numbers for the items
+    after it."""
     out: list[tuple[FusedTurn | Derived, int]] = []
     used = {"turns": 0, "derived": 0}
     inside: set[str] = set()
     known = frozenset() if ahead is None else ahead
-    noted: dict[str, set[int]] | None = {} if numbers != "turns" else None
-    # turn -> every number of the items kept for it (``reader``: what stands for a turn the
-    # context does not show)
-    said: dict[str, set[int]] | None = {} if numbers == "reader" else None
-    shown: set[str] = set()  # turns placed that the context shows
+    noted: dict[str, set[int]] = {}
     t = d = 0
     while t < len(turns) or d < len(derived):
         total = used["turns"] + used["derived"]
@@ -279,24 +252,19 @@ def interleave(
         if d < len(derived) and (t >= len(turns) or wants):
             item = derived[d]
             d += 1
-            if redundant(mode, item, inside, known, noted, said, shown):
+            if redundant(mode, item, inside, known, noted):
                 continue
             cost = count(item.hit.text)
             used["derived"] += cost
             if item.hit.node_id not in cut:
                 inside.update(p.id for p in item.hit.passages)
-                if noted is not None:
-                    _note(noted, item)
-                if said is not None:
-                    for p in item.hit.passages:
-                        said.setdefault(p.id, set()).update(item.said)
+                _note(noted, item)
             out.append((item, cost))
         else:
             cost = turns[t].cost(count)
             used["turns"] += cost
             if ahead is None or turns[t].ref.id in ahead:
                 inside.add(turns[t].ref.id)
-                shown.add(turns[t].ref.id)
             out.append((turns[t], cost))
             t += 1
     return out

@@ -94,13 +94,6 @@ class GraphmemSettings(DesignSettings):
         "by a better item): keep it, drop it, or keep it only when it adds a number its "
         "turns lack (annotate: a resolved date)",
     )
-    annotate_against: Literal["turns", "context", "reader"] = Field(
-        default="context",
-        description="annotate: an item must add a number its turns lack (turns), and one "
-        "that no item kept before it gave the same turn (context: a second item with the same "
-        "resolved date for a shown turn is left out); reader: as context, but a turn the "
-        "context does not show counts only the numbers the items kept for it say",
-    )
     parallel: bool = Field(
         default=False, description="run the members in threads instead of one after another"
     )

@@ -240,7 +240,7 @@ def test_no_item_restates_turns_the_context_shows_unless_it_adds_a_number(
     ]
     assert restating  # the sample dates its turns: some items stay for their dates
     assert all(adds("new_numbers", item.text, item.cites) for item in restating)
-    # ... and only for a number no item before it gave the same turns (annotate_against).
+    # ... and only for a number no item before it gave the same turns.
     given: dict[str, set[int]] = {}
     for item in sorted(restating, key=lambda i: i.rank):
         new = new_numbers(item.text, item.cites)

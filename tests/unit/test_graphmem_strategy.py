@@ -137,10 +137,7 @@ def test_redundant_items_are_left_out_unless_they_add_a_date(mode: str, kept: li
     assert [item.ref.id for item, _ in order if isinstance(item, FusedTurn)] == ["p1", "p2"]
 
 
-@pytest.mark.parametrize(("numbers", "kept"), [("context", ["x", "z"]), ("turns", ["x", "y", "z"])])
-def test_a_second_item_with_the_same_date_for_a_shown_turn_is_left_out(
-    numbers: str, kept: list[str]
-) -> None:
+def test_a_second_item_with_the_same_date_for_a_shown_turn_is_left_out() -> None:
     results = {
         "a": result(turns_hit(1)),
         "b": result(
@@ -151,8 +148,8 @@ def test_a_second_item_with_the_same_date_for_a_shown_turn_is_left_out(
     }
     fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
     derived = derived_items(results, fused, words, "off")
-    order = interleave(fused, derived, 0.9, words, "annotate", numbers=numbers)  # type: ignore[arg-type]
-    assert [item.hit.node_id for item, _ in order if isinstance(item, Derived)] == kept
+    order = interleave(fused, derived, 0.9, words, "annotate")
+    assert [item.hit.node_id for item, _ in order if isinstance(item, Derived)] == ["x", "z"]
 
 
 def test_a_date_already_given_to_one_turn_still_dates_another() -> None:
@@ -487,28 +484,6 @@ def test_rrf_k_is_the_depth_a_member_would_show(budget: int, k: int) -> None:
     top = arrange(results, current, GraphmemSettings(), budget, words).hits[0]
     assert top.score == pytest.approx(1 / (k + 2) + 1 / (k + 1))
     assert f"(k {k})" in top.path[0]  # --explain says which k the score is of
-
-
-def test_reader_annotation_keeps_the_date_of_a_turn_only_items_stand_for() -> None:
-    """A long turn the context cannot show, two items for it: the cheaper says what, the
-    other when. By default the date counts as read (it is the turn's own header); with
-    ``annotate_against = "reader"`` only what the kept items say counts, so the date stays."""
-    long_turn = ref(5).model_copy(
-        update={"date_text": "7 May 2023", "text": "I adopted the dog today " + "so " * 40}
-    )
-    what = text_hit("x", "Ana adopted a dog").model_copy(update={"passages": [long_turn]})
-    when = what.model_copy(update={"node_id": "y", "text": "Ana adopted a dog on 7 May 2023"})
-    turn = Hit(node_id="t", label="Passage", score=1.0, strategy="m", passages=[long_turn])
-    results = {"a": result(turn), "b": result(what), "c": result(when)}
-    members = Plan(("a", "b", "c"), {"a": 1.0, "b": 1.0, "c": 1.0})
-
-    def texts(against: Literal["context", "reader"]) -> list[str]:
-        config = GraphmemSettings(annotate_against=against)
-        hits = arrange(results, members, config, 20, words).hits
-        return [item.text for item in pack(hits, 20, words).items]
-
-    assert texts("reader") == ["Ana adopted a dog", "Ana adopted a dog on 7 May 2023"]
-    assert texts("context") == ["Ana adopted a dog"]
 
 
 def test_equal_fused_scores_tie_break_by_best_rank_then_conversation_order() -> None:
