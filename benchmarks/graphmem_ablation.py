@@ -67,7 +67,6 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "redundant drop": {"redundant": "drop"},
     "compress cited": {"compress": "cited"},
     "compress off": {"compress": "off"},
-    "new_numbers": {"derived_filter": "new_numbers"},
 }
 EXTRA = ("derived_token_share", "derived_only_evidence")
 

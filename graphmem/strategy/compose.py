@@ -54,7 +54,6 @@ def arrange(
         turns,
         count,
         config.compress,
-        config.derived_filter,
     )
     ranks = {t.ref.id: i for i, t in enumerate(turns, start=1)}
     shown: dict[int, Hit] = {}  # by the item's identity: turns and items live for the call

@@ -30,7 +30,6 @@ from graphmem.retrieval.base import Hit, PassageRef, RetrievalResult
 from graphmem.retrieval.packer import turn_line
 
 Count = Callable[[str], int]
-Filter = Literal["any", "new_words", "new_numbers"]
 Redundancy = Literal["keep", "drop", "annotate"]
 Compress = Literal["off", "cited", "best"]
 _WORD = re.compile(r"\w+")
@@ -128,7 +127,6 @@ def derived_items(
     turns: Sequence[FusedTurn],
     count: Count,
     compress: Compress,
-    keep: Filter = "any",
 ) -> list[Derived]:
     """The members' text items, each node once, best first as the best fused turn each
     cites."""
@@ -142,7 +140,7 @@ def derived_items(
                 continue
             cited = [position[p.id] for p in hit.passages if p.id in position]
             best = turns[min(cited)] if cited else None
-            if not compresses(compress, count, hit, best) or not adds(keep, hit.text, hit.passages):
+            if not compresses(compress, count, hit, best):
                 continue
             shown = hit.model_copy(update={"cite_only": True, "path": list(hit.path)})
             items[hit.node_id] = Derived(shown, [member], best.score if best else 0.0, best)
@@ -167,17 +165,6 @@ def compresses(mode: Compress, count: Count, hit: Hit, best: FusedTurn | None) -
         return True
     stands_for = [best.ref] if mode == "best" and best is not None else hit.passages
     return count(hit.text) < sum(count(turn_line(p)) for p in stands_for)
-
-
-def adds(keep: Filter, text: str, passages: Sequence[PassageRef]) -> bool:
-    """Whether an item says something the turns it cites do not (as the reader sees them,
-    date header included): any word, or a number (a resolved date, a count)."""
-    if keep == "any":
-        return True
-    if keep == "new_numbers":
-        return bool(new_numbers(text, passages))
-    said = _WORD.findall(text.lower())
-    return bool(set(said) - _words(passages))
 
 
 def _words(passages: Sequence[PassageRef]) -> set[str]:

@@ -83,11 +83,6 @@ class GraphmemSettings(DesignSettings):
         description="a derived item joins only when it is shorter than: the turns it cites "
         "(cited), the best-ranked turn it cites, which it stands in for (best); off: always",
     )
-    derived_filter: Literal["any", "new_words", "new_numbers"] = Field(
-        default="any",
-        description="which derived items join: any; those with a word their turns lack; "
-        "those with a number their turns (and their dates) lack, e.g. a resolved date",
-    )
     redundant: Literal["keep", "drop", "annotate"] = Field(
         default="annotate",
         description="a derived item whose turns the context already holds (shown, or cited "

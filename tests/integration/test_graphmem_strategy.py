@@ -22,7 +22,7 @@ from graphmem.memory import Memory, QueryResult
 from graphmem.retrieval.base import RetrievalContext
 from graphmem.retrieval.packer import turn_line
 from graphmem.store import GraphStore
-from graphmem.strategy.fusion import adds, new_numbers
+from graphmem.strategy.fusion import new_numbers
 from graphmem.strategy.reads import QueryReads
 from graphmem.strategy.retriever import GraphmemRetriever
 from graphmem.strategy.settings import GraphmemSettings
@@ -239,7 +239,7 @@ def test_no_item_restates_turns_the_context_shows_unless_it_adds_a_number(
         if item.passage is None and item.cites and {p.id for p in item.cites} <= shown
     ]
     assert restating  # the sample dates its turns: some items stay for their dates
-    assert all(adds("new_numbers", item.text, item.cites) for item in restating)
+    assert all(new_numbers(item.text, item.cites) for item in restating)
     # ... and only for a number no item before it gave the same turns.
     given: dict[str, set[int]] = {}
     for item in sorted(restating, key=lambda i: i.rank):

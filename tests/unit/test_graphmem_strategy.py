@@ -18,7 +18,6 @@ from graphmem.strategy.compose import arrange
 from graphmem.strategy.fusion import (
     Derived,
     FusedTurn,
-    adds,
     derived_items,
     fuse_turns,
     interleave,
@@ -347,8 +346,8 @@ def test_budget_scope_puts_what_the_budget_holds_first_in_rank_order() -> None:
 
 def test_a_number_is_new_by_its_value_not_its_spelling() -> None:
     iso = ref(1).model_copy(update={"date_text": "2024-03-02 18:10"})
-    assert not adds("new_numbers", "[dog, 2 March 2024]: Ana adopted a dog", [iso])
-    assert adds("new_numbers", "Ana adopted a dog on 5 March 2024", [iso])
+    assert not new_numbers("[dog, 2 March 2024]: Ana adopted a dog", [iso])
+    assert new_numbers("Ana adopted a dog on 5 March 2024", [iso])
 
 
 def test_a_turn_that_comes_and_goes_with_its_items_is_shown_in_the_end() -> None:
