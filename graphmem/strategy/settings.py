@@ -66,8 +66,9 @@ class GraphmemSettings(DesignSettings):
     agreement_turn_tokens: int = Field(
         default=40,
         ge=1,
-        description="agreement: a member votes for its top budget / this many turns (about "
-        "what it would show)",
+        description="budget / this many turns is about what a member would show: the RRF k "
+        "(its vote for the last of them weighs about half its vote for its first) and, with "
+        "agreement, the turns it votes for",
     )
 
     # --- the context ---------------------------------------------------------------------
