@@ -7,6 +7,7 @@
     python -m benchmarks embedders [--turns 300] [--rounds 2] [--out DIR]
     python -m benchmarks oneshot --space SPACE [--rounds 3] [--strategy graphmem] [--out DIR]
     python -m benchmarks scale --home DIR [--spaces 1,10,100,1000] [--out DIR]
+    python -m benchmarks <module command> ...   (below; its own options: ... --help)
 
 Every command prints a Markdown table; ``--out`` also writes the JSON (and the table).
 """
@@ -14,13 +15,39 @@ Every command prints a Markdown table; ``--out`` also writes the JSON (and the t
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from benchmarks.common import DEFAULT_DATA
 from benchmarks.oneshot import QUESTION
+
+# Commands that are a module of their own, with its own options: ``python -m benchmarks
+# graph-stats --help`` is ``python -m benchmarks graph-stats --help``.
+MODULES = {
+    "compare": "side-by-side ER@B / ATR@B tables from `graphmem eval locomo --out` results",
+    "exact-search": "in-process exact ranking against the statement it replaced",
+    "graph-stats": "the semantic layer's size per conversation next to SEEM's Table 10",
+    "graphmem-ablation": "the graphmem strategy's ablation on built LoCoMo spaces",
+    "graphmem-paired": "the graphmem strategy against one design, question by question",
+    "http-load": "load on `graphmem serve`: concurrent clients, queries and writes",
+    "llm-local": "LLM cost and throughput of every design's builder against a model server",
+    "ppr-cache": "the kept seed PageRank runs against one GDS run per query",
+    "profile-builders": "where an ingest's builder time goes",
+    "seem-incremental": "SEEM: incremental equals batch, on real conversations",
+    "server-bench": "server figures: warm start to Bolt-ready, idle RSS, PageRank",
+    "strategy-parts": "where a graphmem query's time goes: members, fusion, total",
+}
+
+
+def _module(name: str, argv: Sequence[str]) -> None:
+    """Runs ``benchmarks.<name>``'s ``main`` with ``argv`` as its command line."""
+    module = importlib.import_module(f"benchmarks.{name.replace('-', '_')}")
+    sys.argv = [f"python -m benchmarks {name}", *argv]
+    module.main()
 
 
 def _write(out: Path | None, name: str, results: dict[str, Any], text: str) -> None:
@@ -103,7 +130,15 @@ def _scale(args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    given = list(sys.argv[1:] if argv is None else argv)
+    if given and given[0] in MODULES:
+        _module(given[0], given[1:])
+        return
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     commands: dict[str, Callable[[argparse.Namespace], None]] = {}
 
@@ -136,7 +171,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     from benchmarks.scale import add_arguments
 
     add_arguments(p)
-    args = parser.parse_args(argv)
+    for name, text in MODULES.items():  # listed for --help; main() runs them before parsing
+        sub.add_parser(name, help=text, add_help=False)
+    args = parser.parse_args(given)
     commands[args.command](args)
 
 

@@ -1,6 +1,6 @@
 """Side-by-side ER@B / ATR@B tables from `graphmem eval locomo --out DIR` results.
 
-    python -m benchmarks.compare default=/tmp/eval-default paper=/tmp/eval-paper \
+    python -m benchmarks compare default=/tmp/eval-default paper=/tmp/eval-paper \
         --budget 1000 --strategy seem,hipporag,hybrid,fulltext
 
 prints one Markdown row per (strategy, run): overall and each LoCoMo category (the file's

@@ -6,7 +6,7 @@ equal, how much of the statement's top 30 the snapshot also returns, and each si
 p50 / p95 latency with the ratio snapshot / statement, both measured in the same run, one
 question after the other.
 
-    python -m benchmarks.exact_search [FILE] --space-prefix def --conversations conv-26,conv-30
+    python -m benchmarks exact-search [FILE] --space-prefix def --conversations conv-26,conv-30
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The semantic layer's size per conversation next to SEEM's Table 10 (appendix B.1).
 
-    python -m benchmarks.graph_stats --space-prefix paper-paper [--data FILE]
+    python -m benchmarks graph-stats --space-prefix paper-paper [--data FILE]
 
 Reads the spaces ``<prefix>-<sample id>`` an eval run built (``graphmem eval locomo
 --space-prefix``); prints a Markdown table of entities, facts, facts with a time and synonym

@@ -12,7 +12,7 @@ such a variant live (``GRAPHMEM_GRAPHMEM_EXCLUDE=seem,cast graphmem eval locomo 
 Each member alone (``only:<name>``) is its list for 2 x B packed at B: the member's own
 ``graphmem eval`` numbers for prefix-consistent members.
 
-    python -m benchmarks.graphmem_ablation ../shared/data/locomo/locomo10-dev.json \
+    python -m benchmarks graphmem-ablation ../shared/data/locomo/locomo10-dev.json \
         --space-prefix def --budget 1000 --cache /tmp/strategy-cache --out /tmp/ablation \
         [--variant default --variant "redundant budget"]
 
@@ -59,30 +59,14 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "+dense": {"baselines": ("fulltext", "dense")},
     "equal votes": {"family": {}, "exclude": ("hipporag",)},
     "agreement": {"fusion": "agreement"},
-    "combsum": {"fusion": "combsum"},
-    "combmnz": {"fusion": "combmnz"},
-    "borda": {"fusion": "borda"},
-    "rrf k 10": {"rrf_k": 10},
-    "rrf k 20": {"rrf_k": 20},
-    "rrf k 60": {"rrf_k": 60},
-    "rrf k 120": {"rrf_k": 120},
-    "rrf k = depth": {"rrf_k": "depth"},
     "share 0": {"derived_share": 0.0},
     "share 0.25": {"derived_share": 0.25},
     "share 0.75": {"derived_share": 0.75},
     "share 1": {"derived_share": 1.0},
     "redundant keep": {"redundant": "keep"},
     "redundant drop": {"redundant": "drop"},
-    "annotate against turns": {"annotate_against": "turns"},
-    "annotate against the reader": {"annotate_against": "reader"},
-    "placed scope, annotate": {"redundant_scope": "placed"},
-    "placed scope, drop": {"redundant_scope": "placed", "redundant": "drop"},
     "compress cited": {"compress": "cited"},
     "compress off": {"compress": "off"},
-    "new_numbers": {"derived_filter": "new_numbers"},
-    "cited turns skipped": {"cited_turns": "skip"},
-    "derived rank own": {"derived_rank": "own"},
-    "derived rank both": {"derived_rank": "both"},
 }
 EXTRA = ("derived_token_share", "derived_only_evidence")
 

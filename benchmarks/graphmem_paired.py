@@ -1,7 +1,7 @@
 """The ``graphmem`` strategy against one design, question by question: how many questions
 each covers better, and a paired bootstrap interval of the difference, per category.
 
-    python -m benchmarks.graphmem_paired ../shared/data/locomo/locomo10-dev.json \\
+    python -m benchmarks graphmem-paired ../shared/data/locomo/locomo10-dev.json \\
         --space-prefix t10 --budget 1000 --cache /tmp/strategy-cache --against premem \\
         [--metric answer_token_recall_at_budget] [--resamples 5000]
 

@@ -1,6 +1,6 @@
 """Load on ``graphmem serve``: concurrent clients mixing queries and message writes.
 
-    python -m benchmarks.http_load [--seconds 120] [--clients 16] [--write-share 0.25] [--out DIR]
+    python -m benchmarks http-load [--seconds 120] [--clients 16] [--write-share 0.25] [--out DIR]
 
 Starts ``graphmem serve --allow-writes`` on a free 127.0.0.1 port (the rate limit raised:
 every client shares 127.0.0.1's bucket, and the run measures the server), seeds a fresh

@@ -2,7 +2,7 @@
 
     graphmem llm serve &          # or any OpenAI-compatible server
     export GRAPHMEM_LLM_BASE_URL=http://127.0.0.1:8765/v1 GRAPHMEM_LLM_MODEL=smollm2-135m-instruct
-    python -m benchmarks.llm_local [--turns 6] [--concurrency 1,4] [--designs seem,anchormem]
+    python -m benchmarks llm-local [--turns 6] [--concurrency 1,4] [--designs seem,anchormem]
                                    [--server-log FILE] [--out DIR]
 
 For each design and concurrency the first ``--turns`` turns of the sample conversation go

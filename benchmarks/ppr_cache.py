@@ -1,12 +1,11 @@
 """The kept seed PageRank runs (``ppr_cache``) against one GDS run per seed group per query,
 in one process on built spaces: query latency of a strategy with each setting, and the
 ratio, per conversation and overall. ``--vary embedding_runtime`` compares the question's
-embedding on torch against ONNX Runtime the same way (each with its own embedder), and
-``--vary overlap`` the graphmem members all in turn against BM25 beside the others.
+embedding on torch against ONNX Runtime the same way (each with its own embedder).
 
-    python -m benchmarks.ppr_cache ../shared/data/locomo/locomo10-dev.json \\
+    python -m benchmarks ppr-cache ../shared/data/locomo/locomo10-dev.json \\
         --space-prefix v12 [--strategy graphmem] [--budget 1000] [--limit 2] [--json F] \\
-        [--vary ppr_cache|embedding_runtime|overlap]
+        [--vary ppr_cache|embedding_runtime]
 
 For each conversation both retrievers are built and prepared (``warm`` runs every entity's
 PageRank then; its time is the ``prepare s`` column), a few questions warm them up, and
@@ -39,7 +38,6 @@ from graphmem.retrieval.registry import build_retriever
 VARIED = {
     "ppr_cache": ("off", "warm"),
     "embedding_runtime": ("torch", "onnx"),
-    "overlap": ("none", "fulltext"),  # graphmem's members beside the others; none: in turn
 }
 
 
@@ -62,12 +60,9 @@ def retrievers(
     embedder unless the embedder is what varies), with its preparation time in seconds."""
     out = {}
     for mode in VARIED[vary]:
-        if vary in ("ppr_cache", "overlap"):
-            values: dict[str, dict[str, dict[str, Any]]] = {
-                "ppr_cache": {"semantic": {"ppr_cache": mode}},
-                "overlap": {"graphmem": {"overlap": "" if mode == "none" else mode}},
-            }
-            configs = DesignConfigs(overrides=values[vary])
+        if vary == "ppr_cache":
+            values: dict[str, dict[str, Any]] = {"semantic": {"ppr_cache": mode}}
+            configs = DesignConfigs(overrides=values)
             memory = Memory(
                 base.settings, store=base.store, embedder=base.embedder, configs=configs
             )

@@ -2,7 +2,7 @@
 into a fresh space (passages first, then the builders, timed apart), with the time spent
 embedding, the texts embedded, and the database statements by total time.
 
-    python -m benchmarks.profile_builders [--sessions 3] [--builders all] [--top 10]
+    python -m benchmarks profile-builders [--sessions 3] [--builders all] [--top 10]
 
 Run it on a database that also holds other spaces to see what a crowded database costs.
 """

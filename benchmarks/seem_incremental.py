@@ -1,6 +1,6 @@
 """Incremental equals batch, on real conversations (SEEM's Table: 78.0 vs 77.6 J).
 
-    python -m benchmarks.seem_incremental [--conversations 1] [--chunks 4] [--budget 1000]
+    python -m benchmarks seem-incremental [--conversations 1] [--chunks 4] [--budget 1000]
                                           [--data FILE] [--out DIR]
 
 The first ``--conversations`` conversations of a LoCoMo file go into two fresh spaces with
@@ -134,7 +134,7 @@ def render(results: dict[str, Any]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.seem_incremental", description=__doc__
+        prog="python -m benchmarks seem-incremental", description=__doc__
     )
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="a LoCoMo file")
     parser.add_argument("--conversations", type=int, default=1, help="the first N conversations")

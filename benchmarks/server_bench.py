@@ -2,7 +2,7 @@
 PageRank latency on a small graph, against a second local server on spare ports (so a
 running dev server is left alone).
 
-    python -m benchmarks.server_bench [--runs 3] [--ppr-queries 50] [--out DIR]
+    python -m benchmarks server-bench [--runs 3] [--ppr-queries 50] [--out DIR]
 """
 
 from __future__ import annotations

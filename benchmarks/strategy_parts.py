@@ -2,13 +2,12 @@
 p50 / p95 over every question, in one process on built spaces, and each part's share of
 the total's p50.
 
-    python -m benchmarks.strategy_parts ../shared/data/locomo/locomo10-dev.json \\
+    python -m benchmarks strategy-parts ../shared/data/locomo/locomo10-dev.json \\
         --space-prefix v12 [--budget 1000] [--limit 2] [--json F]
 
 Per conversation the retriever is built and prepared (never timed), a few questions warm
 it up, then every question of categories 1-4 is asked once; the times are those the
-strategy reports (``RetrievalResult.timings_ms``). A member that runs beside the others
-(``overlap``) reports its own wall time, which the total does not add up. Run it alone on
+strategy reports (``RetrievalResult.timings_ms``). Run it alone on
 the machine: the parts are milliseconds, the machine's drift tens of percent.
 """
 

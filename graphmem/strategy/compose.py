@@ -13,9 +13,7 @@ from graphmem.strategy.fusion import (
     Count,
     Derived,
     FusedTurn,
-    ScoreFusion,
     derived_items,
-    fuse_scores,
     fuse_turns,
     interleave,
     promote,
@@ -25,8 +23,6 @@ from graphmem.strategy.members import Plan
 from graphmem.strategy.settings import GraphmemSettings
 
 STRATEGY = "graphmem"
-# (voting members' results, their weights, k) -> the fused turns, best first
-Fuse = Callable[[Mapping[str, RetrievalResult], Mapping[str, float], int], list[FusedTurn]]
 
 
 @dataclass(frozen=True)
@@ -44,14 +40,12 @@ def arrange(
     config: GraphmemSettings,
     budget: int,
     count: Count,
-    fuse: Fuse | None = None,
 ) -> Arrangement:
-    """One ranked list of turns and derived items (``.hits``; ``fusion.py`` has the rule;
-    ``fuse`` replaces its turn ranking, for experiments such as ``benchmarks.graphmem_union``),
+    """One ranked list of turns and derived items (``.hits``; ``fusion.py`` has the rule),
     with what its placement was judged against (tests check the rule's promises on it)."""
     voting = {m: r for m, r in results.items() if m in plan.weights}
-    k = config.k_for(budget)
-    turns = (fuse or _fuser(config))(voting, plan.weights, k)
+    k = config.depth(budget)
+    turns = fuse_turns(voting, plan.weights, k)
     depth = config.depth(budget)
     if config.fusion == "agreement":
         turns = promote(turns, plan.weights, depth, config.agreement_min)
@@ -60,10 +54,6 @@ def arrange(
         turns,
         count,
         config.compress,
-        config.derived_filter,
-        rank=config.derived_rank,
-        weights=plan.weights,
-        k=k,
     )
     ranks = {t.ref.id: i for i, t in enumerate(turns, start=1)}
     shown: dict[int, Hit] = {}  # by the item's identity: turns and items live for the call
@@ -80,14 +70,6 @@ def arrange(
     return Arrangement([show(item) for item, _ in placement.placed], placement.held)
 
 
-def _fuser(config: GraphmemSettings) -> Fuse:
-    how = config.fusion
-    if how == "rrf" or how == "agreement":
-        return fuse_turns
-    scored: ScoreFusion = how  # k belongs to RRF; score fusion has no such constant
-    return lambda results, weights, _k: fuse_scores(results, weights, scored)
-
-
 def _hit(
     item: FusedTurn | Derived,
     ranks: dict[str, int],
@@ -96,7 +78,7 @@ def _hit(
     agreement: tuple[Mapping[str, float], int, int],
 ) -> Hit:
     if isinstance(item, Derived):
-        return _derived_hit(item, ranks, config.derived_rank)
+        return _derived_hit(item, ranks)
     # The votes only go into an agreement path; counting them for every turn of every
     # member's list cost a few ms a query.
     weights, depth, k = agreement
@@ -123,21 +105,18 @@ def place(
     count: Count,
     show: Callable[[FusedTurn | Derived], Hit],
 ) -> Placement:
-    """Turns and derived items in one list (``interleave``). With ``redundant_scope =
-    "budget"`` the list is placed again knowing which turns the budget's context shows, so
+    """Turns and derived items in one list (``interleave``). Unless ``redundant = "keep"``
+    the list is placed again knowing which turns the budget's context shows, so
     an item restating one of them leaves its tokens to an item for a turn the reader would
     not see; what the budget holds then comes first in rank order (the interleave order,
     which keeps the token share in every prefix, is no ranking: ``ER@k`` and a reader of
     the hits want the best first), the rest after it."""
     queues = (turns, derived, config)
     placed = _interleave(queues, count)
-    if config.redundant_scope != "budget" or config.redundant == "keep":
-        if config.cited_turns == "skip":
-            placed = _uncut(placed, queues, (budget, count, show))
+    if config.redundant == "keep":
         return Placement(placed, None)
     placed, packed, held = settle(placed, queues, budget, count, show)
-    if config.derived_rank == "turn":
-        placed = _best_first(placed, {item.rank for item in packed.items}, turns)
+    placed = _best_first(placed, {item.rank for item in packed.items}, turns)
     return Placement(placed, held)
 
 
@@ -152,25 +131,8 @@ def _interleave(
 ) -> Placed:
     """``interleave`` with the settings' rule."""
     turns, derived, config = queues
-    rule = (config.derived_share, count, config.redundant, config.cited_turns)
-    return interleave(turns, derived, *rule, ahead=ahead, numbers=config.annotate_against, cut=cut)
-
-
-def _uncut(
-    placed: Placed, queues: Queues, packing: tuple[int, Count, Callable[[FusedTurn | Derived], Hit]]
-) -> Placed:
-    """``cited_turns = "skip"`` without the budget scope: a turn is skipped for an item
-    placed before it, but an item the packer cuts stands for nothing, and the turn would be
-    lost with it. Placed again with the cut items known (they only grow) until no item is
-    newly cut."""
-    budget, count, show = packing
-    cut: frozenset[str] = frozenset()
-    while True:
-        got = _held(placed, _packed(placed, budget, count, show)).cut
-        if got <= cut:
-            return placed
-        cut |= got
-        placed = _interleave(queues, count, cut=cut)
+    rule = (config.derived_share, count, config.redundant)
+    return interleave(turns, derived, *rule, ahead=ahead, cut=cut)
 
 
 def settle(
@@ -278,7 +240,7 @@ def _turn_hit(
     found_by = ", ".join(f"{v.member} #{v.rank}" for v in turn.votes)
     head = (
         f"graphmem {config.fusion}: turn rank {rank}, score {turn.score:.4f}"
-        f"{f' (k {k})' if config.fusion in ('rrf', 'agreement') else ''}; "
+        f" (k {k}); "
         f"found by {len(turn.votes)} of {members}: {found_by}"
     )
     if config.fusion == "agreement":
@@ -300,18 +262,11 @@ def _turn_hit(
     )
 
 
-_RANKED_BY = {
-    "turn": "ranked with its best cited",
-    "own": "ranked by the members' ranks of it (RRF); its best cited",
-    "both": "ranked by the members' ranks of it plus the score of its best cited",
-}
-
-
-def _derived_hit(item: Derived, ranks: dict[str, int], rule: str) -> Hit:
+def _derived_hit(item: Derived, ranks: dict[str, int]) -> Hit:
     hit, best = item.hit, item.best_turn
     where = f"turn rank {ranks[best.ref.id]} ({best.ref.source_id})" if best else "no turn"
     head = (
-        f"graphmem: {hit.label} from {', '.join(item.members)}, {_RANKED_BY[rule]} "
+        f"graphmem: {hit.label} from {', '.join(item.members)}, ranked with its best cited "
         f"{where}, score {item.score:.4f}; shown as its own text, citing "
         f"{', '.join(p.source_id for p in hit.passages)}"
     )

@@ -34,11 +34,6 @@ PRESETS = {
         values={"pagerank": False},
         sources={"pagerank": "ours: a latency option (p95 against evidence recall, LoCoMo dev)"},
     ),
-    "placed": Preset(
-        description="a stricter rule, measured and not the default: a derived item is redundant "
-        "only against the turns placed before it, and dropped then; one list for every budget",
-        values={"redundant_scope": "placed", "redundant": "drop"},
-    ),
     "derived": Preset(
         description="derived items only (facts, fragments, summaries), turns after them",
         values={"derived_share": 1.0},

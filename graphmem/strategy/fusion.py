@@ -8,8 +8,6 @@ Everything here is pure (no database, no model): ``retriever.py`` feeds it the m
    in the order it cites them, each turn once): the list ``ranked_source_ids`` scores.
 2. ``fuse_turns``: reciprocal-rank fusion, score(t) = sum over members of
    weight(m) / (k + rank_m(t)).
-   ``fuse_scores`` (``fusion = "combsum" | "combmnz" | "borda"``): the measured
-   alternatives, score fusion of each member's turns normalised to [0, 1].
 3. ``promote`` (``fusion = "agreement"``): CAST's Algorithm 2 with more than two lists.
    A member votes for the turns in its top ``depth``; turns with at least ``minimum``
    votes come first, the rest after, each group in fused order. No candidate is added.
@@ -23,9 +21,8 @@ Everything here is pure (no database, no model): ``retriever.py`` feeds it the m
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -33,13 +30,8 @@ from graphmem.retrieval.base import Hit, PassageRef, RetrievalResult
 from graphmem.retrieval.packer import turn_line
 
 Count = Callable[[str], int]
-Filter = Literal["any", "new_words", "new_numbers"]
 Redundancy = Literal["keep", "drop", "annotate"]
 Compress = Literal["off", "cited", "best"]
-CitedTurns = Literal["show", "skip"]
-DerivedRank = Literal["turn", "own", "both"]
-ScoreFusion = Literal["combsum", "combmnz", "borda"]
-AnnotateAgainst = Literal["turns", "context", "reader"]
 _WORD = re.compile(r"\w+")
 
 
@@ -72,7 +64,6 @@ class Derived:
     score: float
     best_turn: FusedTurn | None
     _numbers: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
-    _said: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def numbers(self) -> frozenset[int]:
@@ -81,14 +72,6 @@ class Derived:
         if self._numbers is None:
             self._numbers = frozenset(new_numbers(self.hit.text, self.hit.passages))
         return self._numbers
-
-    @property
-    def said(self) -> frozenset[int]:
-        """Every number the item's text says: what a reader who does not see its turns gets
-        from it."""
-        if self._said is None:
-            self._said = frozenset(_numbers_in(self.hit.text))
-        return self._said
 
 
 def member_turns(result: RetrievalResult) -> list[tuple[PassageRef, Hit]]:
@@ -112,41 +95,6 @@ def fuse_turns(
             turn = fused.setdefault(ref.id, FusedTurn(ref))
             turn.score += weight / (k + rank)
             turn.votes.append(Vote(member, rank, hit))
-    return sorted(fused.values(), key=_order)
-
-
-def fuse_scores(
-    results: Mapping[str, RetrievalResult], weights: Mapping[str, float], how: ScoreFusion
-) -> list[FusedTurn]:
-    """Score fusion (Fox and Shaw 1994), best first, ties as ``fuse_turns``. A member scores
-    its turns on [0, 1]: ``combsum`` and ``combmnz`` min-max normalise the score of the hit
-    that first cited the turn (cosines, PageRank mass and BM25 are not on one scale; all
-    equal: 1), ``borda`` gives (n - rank + 1) / n for n turns. Scores, not the members'
-    order: a member that re-orders its hits after scoring them (CAST's promotion, Amory's
-    stories) is fused by the scores it reports, which is what score fusion means. The
-    turn's score is the sum over members of weight(m) x that; ``combmnz`` multiplies the
-    sum by the weight of the members that found the turn. A score that is not a finite
-    number counts as the member's lowest."""
-    fused: dict[str, FusedTurn] = {}
-    for member, result in results.items():
-        weight = weights.get(member, 1.0)
-        turns = member_turns(result)
-        # A score that is no number (NaN, inf) counts as the member's lowest.
-        scores = [float(hit.score) for _, hit in turns if math.isfinite(hit.score)]
-        low, spread = min(scores, default=0.0), max(scores, default=0.0) - min(scores, default=0.0)
-        for rank, (ref, hit) in enumerate(turns, start=1):
-            if how == "borda":
-                norm = (len(turns) - rank + 1) / len(turns)
-            elif not math.isfinite(hit.score):
-                norm = 0.0
-            else:
-                norm = (float(hit.score) - low) / spread if spread > 0 else 1.0
-            turn = fused.setdefault(ref.id, FusedTurn(ref))
-            turn.score += weight * norm
-            turn.votes.append(Vote(member, rank, hit))
-    if how == "combmnz":
-        for turn in fused.values():
-            turn.score *= sum(weights.get(v.member, 1.0) for v in turn.votes)
     return sorted(fused.values(), key=_order)
 
 
@@ -179,44 +127,29 @@ def derived_items(
     turns: Sequence[FusedTurn],
     count: Count,
     compress: Compress,
-    keep: Filter = "any",
-    *,
-    rank: DerivedRank = "turn",
-    weights: Mapping[str, float] | None = None,
-    k: int = 60,
 ) -> list[Derived]:
-    """The members' text items, each node once, best first by ``rank``: ``turn``, as the
-    best fused turn it cites; ``own``, by the RRF of the ranks the members gave the item
-    itself (its place among each member's text items); ``both``, the sum of the two scores
-    (the members chose the item, and the members agree on what it cites)."""
+    """The members' text items, each node once, best first as the best fused turn each
+    cites."""
     position = {t.ref.id: i for i, t in enumerate(turns)}
     items: dict[str, Derived] = {}
-    own: dict[str, float] = {}
     for member, result in results.items():
-        weight = (weights or {}).get(member, 1.0)
         texts = (h for h in result.hits if h.text and h.passages)
-        for place, hit in enumerate(texts, start=1):
+        for hit in texts:
             if hit.node_id in items:
                 items[hit.node_id].members.append(member)
-                own[hit.node_id] += weight / (k + place)
                 continue
             cited = [position[p.id] for p in hit.passages if p.id in position]
             best = turns[min(cited)] if cited else None
-            if not compresses(compress, count, hit, best) or not adds(keep, hit.text, hit.passages):
+            if not compresses(compress, count, hit, best):
                 continue
             shown = hit.model_copy(update={"cite_only": True, "path": list(hit.path)})
             items[hit.node_id] = Derived(shown, [member], best.score if best else 0.0, best)
-            own[hit.node_id] = weight / (k + place)
 
     def tie(d: Derived) -> tuple[int, int, str]:
         # Equal ranks: the item more members returned, then the cheapest, then by id; never
         # the members' order, which is arbitrary.
         return (-len(d.members), count(d.hit.text), d.hit.node_id)
 
-    if rank != "turn":
-        for node, item in items.items():
-            item.score = own[node] + (item.score if rank == "both" else 0.0)
-        return sorted(items.values(), key=lambda d: (-d.score, *tie(d)))
     unranked = len(turns)
 
     def turn(d: Derived) -> int:
@@ -232,17 +165,6 @@ def compresses(mode: Compress, count: Count, hit: Hit, best: FusedTurn | None) -
         return True
     stands_for = [best.ref] if mode == "best" and best is not None else hit.passages
     return count(hit.text) < sum(count(turn_line(p)) for p in stands_for)
-
-
-def adds(keep: Filter, text: str, passages: Sequence[PassageRef]) -> bool:
-    """Whether an item says something the turns it cites do not (as the reader sees them,
-    date header included): any word, or a number (a resolved date, a count)."""
-    if keep == "any":
-        return True
-    if keep == "new_numbers":
-        return bool(new_numbers(text, passages))
-    said = _WORD.findall(text.lower())
-    return bool(set(said) - _words(passages))
 
 
 def _words(passages: Sequence[PassageRef]) -> set[str]:
@@ -267,18 +189,12 @@ def redundant(
     inside: set[str],
     ahead: frozenset[str] = frozenset(),
     noted: Mapping[str, set[int]] | None = None,
-    said: Mapping[str, set[int]] | None = None,
-    shown: Collection[str] = frozenset(),
 ) -> bool:
     """An item every turn of which the context already holds (shown, or cited by a better
     item) or will show (``ahead``) adds no evidence: ``drop`` leaves it out, ``annotate``
     keeps it only when it adds a number its turns lack (a resolved date) and, given
     ``noted`` (turn -> the numbers items kept before it added to that turn), gives one of
-    its turns a number no such item gave that turn; ``keep`` keeps it. A turn held only by
-    items (not in ``shown`` or ``ahead``) is not read: given ``said`` (turn -> every number
-    of the items kept for it), what counts there is whether the item says a number those
-    items did not (the cheaper item for a long turn may say what happened, this one
-    when)."""
+    its turns a number no such item gave that turn; ``keep`` keeps it."""
     passages = item.hit.passages
     if mode == "keep" or not all(p.id in inside or p.id in ahead for p in passages):
         return False
@@ -287,13 +203,8 @@ def redundant(
     if noted is None:
         return not item.numbers
 
-    def adds(p: PassageRef) -> frozenset[int]:
-        if said is None or p.id in ahead or p.id in shown:
-            return item.numbers - noted.get(p.id, set())
-        return item.said - said.get(p.id, set())
-
     # Per turn: an item dating one turn already dated and one not still dates the second.
-    return not any(adds(p) for p in passages)
+    return not any(item.numbers - noted.get(p.id, set()) for p in passages)
 
 
 def interleave(
@@ -302,33 +213,25 @@ def interleave(
     share: float,
     count: Count,
     mode: Redundancy = "keep",
-    cited_turns: CitedTurns = "show",
     ahead: frozenset[str] | None = None,
-    numbers: AnnotateAgainst = "context",
     cut: frozenset[str] = frozenset(),
 ) -> list[tuple[FusedTurn | Derived, int]]:
     """Both queues in one list with their token costs: the next item is derived while the
     derived items hold at most ``share`` of the tokens so far (and derived are left).
     Derived items that would be redundant when their turn comes are skipped, redundant
-    against the turns the context holds so far and the turns ``ahead``, and with ``numbers
-    = "context"`` against the numbers derived items kept before them added to the same
-    turns (a second item giving a shown turn the same resolved date tells the reader
-    nothing), with ``"reader"`` also a turn held only by items against the numbers those
-    items say (the reader does not see the turn's own); with ``cited_turns = "skip"`` so is
-    a turn a derived item already stands in for. Without ``ahead`` a turn placed before an
-    item is held; given ``ahead`` (the turns the budget's context shows), only a turn in
-    it is: a turn placed but cut by the packer shows nothing, and an item left out for it
-    would lose it. Likewise a kept item in ``cut`` (node ids: items the packer cut from the
-    last list) holds neither its turns nor its numbers for the items after it."""
+    against the turns the context holds so far and the turns ``ahead``, and against the
+    numbers derived items kept before them added to the same turns (a second item giving a
+    shown turn the same resolved date tells the reader nothing). Without ``ahead`` a turn
+    placed before an item is held; given ``ahead`` (the turns the budget's context shows),
+    only a turn in it is: a turn placed but cut by the packer shows nothing, and an item
+    left out for it would lose it. Likewise a kept item in ``cut`` (node ids: items the
+    packer cut from the last list) holds neither its turns nor its numbers for the items
+    after it."""
     out: list[tuple[FusedTurn | Derived, int]] = []
     used = {"turns": 0, "derived": 0}
     inside: set[str] = set()
     known = frozenset() if ahead is None else ahead
-    noted: dict[str, set[int]] | None = {} if numbers != "turns" else None
-    # turn -> every number of the items kept for it (``reader``: what stands for a turn the
-    # context does not show)
-    said: dict[str, set[int]] | None = {} if numbers == "reader" else None
-    shown: set[str] = set()  # turns placed that the context shows
+    noted: dict[str, set[int]] = {}
     t = d = 0
     while t < len(turns) or d < len(derived):
         total = used["turns"] + used["derived"]
@@ -336,26 +239,19 @@ def interleave(
         if d < len(derived) and (t >= len(turns) or wants):
             item = derived[d]
             d += 1
-            if redundant(mode, item, inside, known, noted, said, shown):
+            if redundant(mode, item, inside, known, noted):
                 continue
             cost = count(item.hit.text)
             used["derived"] += cost
             if item.hit.node_id not in cut:
                 inside.update(p.id for p in item.hit.passages)
-                if noted is not None:
-                    _note(noted, item)
-                if said is not None:
-                    for p in item.hit.passages:
-                        said.setdefault(p.id, set()).update(item.said)
+                _note(noted, item)
             out.append((item, cost))
-        elif cited_turns == "skip" and turns[t].ref.id in inside:
-            t += 1
         else:
             cost = turns[t].cost(count)
             used["turns"] += cost
             if ahead is None or turns[t].ref.id in ahead:
                 inside.add(turns[t].ref.id)
-                shown.add(turns[t].ref.id)
             out.append((turns[t], cost))
             t += 1
     return out

@@ -71,7 +71,6 @@ def check_names(settings: GraphmemSettings, voting: Collection[str]) -> None:
         "members": settings.members,
         "baselines": settings.baselines,
         "exclude": settings.exclude,
-        "overlap": settings.overlap,
         "family": (*families(settings), *families(settings).values()),
         "fallback": (settings.fallback,) if settings.fallback else (),
     }

@@ -13,7 +13,6 @@ import contextvars
 import dataclasses
 import math
 import time
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import cast
 
@@ -138,27 +137,10 @@ class GraphmemRetriever(Retriever):
                 futures = [pool.submit(contextvars.copy_context().run, run, m) for m in first]
                 outcomes = {m: f.result() for m, f in zip(first, futures, strict=True)}
         else:
-            outcomes = self._overlapped(first, run)
+            # Threads for every member measured slower (they take turns at the interpreter);
+            # so did one member (BM25, one index read) in a thread beside the others with a
+            # local server: its rows' decoding holds the interpreter (CHANGELOG.md).
+            outcomes = {strategy: run(strategy) for strategy in first}
         results = {m: outcomes[m][0] for m in members}
         timings = {m: outcomes[m][1] for m in members}
         return results, timings
-
-    def _overlapped(
-        self, order: list[str], run: Callable[[str], tuple[RetrievalResult, float]]
-    ) -> dict[str, tuple[RetrievalResult, float]]:
-        """The ``overlap`` members (none by default) in a thread, started first, the others
-        one after another meanwhile. Threads for every member were slower (``parallel``:
-        they take turns at the interpreter); a member that is one index read mostly waits
-        on the server, which pays off when the server is far (with a local one on 2 cores
-        it measured no faster: its rows' decoding holds the interpreter). Its read goes
-        through the query's shared reads, so a member asking the same statement (Amory's
-        BM25 leg) waits for it instead of reading again. Overlapped members must embed
-        nothing, so that what they find cannot depend on timing."""
-        aside = [m for m in order if m in self.config.overlap]
-        if not aside or len(aside) == len(order):
-            return {strategy: run(strategy) for strategy in order}
-        with ThreadPoolExecutor(max_workers=len(aside)) as pool:
-            pending = {m: pool.submit(contextvars.copy_context().run, run, m) for m in aside}
-            outcomes = {m: run(m) for m in order if m not in pending}
-            outcomes.update({m: future.result() for m, future in pending.items()})
-        return outcomes

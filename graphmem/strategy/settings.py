@@ -59,19 +59,11 @@ class GraphmemSettings(DesignSettings):
     )
 
     # --- the rule ------------------------------------------------------------------------
-    fusion: Literal["rrf", "agreement", "combsum", "combmnz", "borda"] = Field(
+    fusion: Literal["rrf", "agreement"] = Field(
         default="rrf",
         description="rrf: reciprocal-rank fusion of the members' ranked turns; agreement: "
         "turns several members rank near the top first (CAST's Algorithm 2 generalised), "
-        "each group in RRF order; combsum / combmnz: the sum of the members' min-max "
-        "normalised scores (combmnz: times the votes); borda: the sum of (n - rank + 1) / n",
-    )
-    rrf_k: Annotated[int, Field(ge=1)] | Literal["depth"] = Field(
-        default="depth",
-        description="k of 1 / (k + rank): depth, about the turns a member would show in the "
-        "budget (budget / agreement_turn_tokens), so that its vote for the last of them "
-        "weighs about half its vote for its first; or a number (60: Cormack et al. 2009, "
-        "the hybrid baseline's k)",
+        "each group in RRF order",
     )
     agreement_min: float = Field(
         default=2.0, gt=0.0, description="agreement: votes a turn needs to be promoted"
@@ -79,8 +71,9 @@ class GraphmemSettings(DesignSettings):
     agreement_turn_tokens: int = Field(
         default=40,
         ge=1,
-        description="agreement: a member votes for its top budget / this many turns (about "
-        "what it would show)",
+        description="budget / this many turns is about what a member would show: the RRF k "
+        "(its vote for the last of them weighs about half its vote for its first) and, with "
+        "agreement, the turns it votes for",
     )
 
     # --- the context ---------------------------------------------------------------------
@@ -96,60 +89,22 @@ class GraphmemSettings(DesignSettings):
         description="a derived item joins only when it is shorter than: the turns it cites "
         "(cited), the best-ranked turn it cites, which it stands in for (best); off: always",
     )
-    derived_rank: Literal["turn", "own", "both"] = Field(
-        default="turn",
-        description="how derived items are ordered: as the best fused turn they cite (turn); "
-        "by the RRF of the ranks members gave the item itself (own); the sum (both)",
-    )
-    derived_filter: Literal["any", "new_words", "new_numbers"] = Field(
-        default="any",
-        description="which derived items join: any; those with a word their turns lack; "
-        "those with a number their turns (and their dates) lack, e.g. a resolved date",
-    )
     redundant: Literal["keep", "drop", "annotate"] = Field(
         default="annotate",
         description="a derived item whose turns the context already holds (shown, or cited "
         "by a better item): keep it, drop it, or keep it only when it adds a number its "
         "turns lack (annotate: a resolved date)",
     )
-    annotate_against: Literal["turns", "context", "reader"] = Field(
-        default="context",
-        description="annotate: an item must add a number its turns lack (turns), and one "
-        "that no item kept before it gave the same turn (context: a second item with the same "
-        "resolved date for a shown turn is left out); reader: as context, but a turn the "
-        "context does not show counts only the numbers the items kept for it say",
-    )
-    redundant_scope: Literal["placed", "budget"] = Field(
-        default="budget",
-        description="which turns make a derived item redundant: those placed before it in the "
-        "list (placed), or also those the budget's context shows after it (budget: an item "
-        "restating a turn the reader gets anyway gives its tokens to an item for another turn)",
-    )
-    cited_turns: Literal["show", "skip"] = Field(
-        default="show",
-        description="a turn a derived item already stands in for: show it in full when its "
-        "rank comes (show) or leave it to the item (skip)",
-    )
     parallel: bool = Field(
         default=False, description="run the members in threads instead of one after another"
     )
-    overlap: Names = Field(
-        default=(),
-        description="members run in a thread beside the others (comma list, e.g. fulltext): "
-        "a member that is one index read waits on the server while the others compute; "
-        "measured no faster with a local server on 2 cores (the thread's decoding holds the "
-        "interpreter meanwhile), for a server across a network; ignored with parallel",
-    )
-
-    def k_for(self, budget: int) -> int:
-        """The RRF k at ``budget``."""
-        return self.depth(budget) if self.rrf_k == "depth" else self.rrf_k
 
     def depth(self, budget: int) -> int:
-        """About how many turns a member would show in ``budget``."""
+        """About how many turns a member would show in ``budget``: also the RRF k, so that a
+        member's vote for the last of them weighs about half its vote for its first."""
         return ceil(budget / self.agreement_turn_tokens)
 
-    @field_validator("members", "baselines", "exclude", "overlap", mode="before")
+    @field_validator("members", "baselines", "exclude", mode="before")
     @classmethod
     def _comma_list(cls, value: Any) -> Any:
         if isinstance(value, str):

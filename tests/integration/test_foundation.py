@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 from graphdatascience import GraphDataScience
 
+import benchmarks  # noqa: F401  (registers bench.*: the benchmarks' statements plan too)
 from graphmem.catalog import load_catalog, statement
 from graphmem.cli.main import cli
 from graphmem.config import Settings

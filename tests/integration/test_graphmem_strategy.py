@@ -22,7 +22,7 @@ from graphmem.memory import Memory, QueryResult
 from graphmem.retrieval.base import RetrievalContext
 from graphmem.retrieval.packer import turn_line
 from graphmem.store import GraphStore
-from graphmem.strategy.fusion import adds, new_numbers
+from graphmem.strategy.fusion import new_numbers
 from graphmem.strategy.reads import QueryReads
 from graphmem.strategy.retriever import GraphmemRetriever
 from graphmem.strategy.settings import GraphmemSettings
@@ -238,7 +238,7 @@ def test_a_retrievers_first_query_settles_only_in_a_tuned_process(
 def test_no_item_restates_turns_the_context_shows_unless_it_adds_a_number(
     memory: Memory, full_space: str
 ) -> None:
-    # redundant_scope = budget, redundant = annotate (the defaults): an item whose turns the
+    # redundant = annotate (the default), judged against the budget: an item whose turns the
     # reader gets anyway stays only for a number they lack (a resolved date).
     found = memory.query(QUESTION, full_space, strategy="graphmem", budget=400)
     shown = {p.id for p in found.context.passages}
@@ -248,8 +248,8 @@ def test_no_item_restates_turns_the_context_shows_unless_it_adds_a_number(
         if item.passage is None and item.cites and {p.id for p in item.cites} <= shown
     ]
     assert restating  # the sample dates its turns: some items stay for their dates
-    assert all(adds("new_numbers", item.text, item.cites) for item in restating)
-    # ... and only for a number no item before it gave the same turns (annotate_against).
+    assert all(new_numbers(item.text, item.cites) for item in restating)
+    # ... and only for a number no item before it gave the same turns.
     given: dict[str, set[int]] = {}
     for item in sorted(restating, key=lambda i: i.rank):
         new = new_numbers(item.text, item.cites)
@@ -328,25 +328,16 @@ def test_members_in_threads_give_what_they_give_in_turn(
     assert threaded.calls[0] == [QUESTION]
 
 
-def test_the_overlapped_bm25_member_changes_nothing_and_reads_nothing_per_question(
+def test_the_bm25_member_reads_nothing_per_question(
     settings: Settings, store: GraphStore, embedder: Embedder, full_space: str
 ) -> None:
-    """``overlap`` (e.g. the BM25 member) runs a member in a thread beside the others:
-    the same hits with the same scores; BM25 (the member's and Amory's leg) ranks the
-    space's turns in memory, read when the retriever was prepared, not at each question."""
-
-    def hits(config: GraphmemSettings) -> tuple[list[tuple[str, float]], int]:
-        context = RetrievalContext(store, embedder, settings, full_space)
-        retriever = GraphmemRetriever(context, config)
-        retriever.prepare()
-        with recorded_calls(store, "read") as calls:
-            found = retriever.retrieve(QUESTION, 1000)
-        members = retriever.plan().members
-        assert "fulltext" in members and "amory" in members
-        return [(h.node_id, h.score) for h in found.hits], calls.count("retrieval.space_passages")
-
-    assert GraphmemSettings().overlap == ()
-    overlapped, reads = hits(GraphmemSettings(overlap=("fulltext",)))
-    in_turn, reads_in_turn = hits(GraphmemSettings())
-    assert overlapped and overlapped == in_turn
-    assert reads == reads_in_turn == 0
+    """BM25 (the fulltext member and Amory's leg) ranks the space's turns in memory, read
+    when the retriever was prepared, not at each question."""
+    context = RetrievalContext(store, embedder, settings, full_space)
+    retriever = GraphmemRetriever(context, GraphmemSettings())
+    retriever.prepare()
+    with recorded_calls(store, "read") as calls:
+        found = retriever.retrieve(QUESTION, 1000)
+    members = retriever.plan().members
+    assert "fulltext" in members and "amory" in members and found.hits
+    assert calls.count("retrieval.space_passages") == 0

@@ -1,4 +1,4 @@
-"""``python -m benchmarks.strategy_parts``: the table of a query's parts (the timings are the
+"""``python -m benchmarks strategy-parts``: the table of a query's parts (the timings are the
 strategy's own, measured by hand on built spaces; see benchmarks/README.md)."""
 
 from __future__ import annotations

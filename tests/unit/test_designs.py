@@ -236,12 +236,12 @@ def test_unknown_design_is_a_clean_error() -> None:
             {"GRAPHMEM_GRAPHMEM_FAMILY": "not json"},
             "GRAPHMEM_GRAPHMEM_FAMILY: Input should be a valid dictionary",
         ),
-        # every bad one, each named as its variable, a union's alternatives in one line
+        # every bad one, each named as its variable
         (
-            {"GRAPHMEM_GRAPHMEM_FUSION": "x", "GRAPHMEM_GRAPHMEM_RRF_K": "abc"},
+            {"GRAPHMEM_GRAPHMEM_FUSION": "x", "GRAPHMEM_GRAPHMEM_DERIVED_SHARE": "abc"},
             "GRAPHMEM_GRAPHMEM_FUSION: Input should be 'rrf'",
         ),
-        ({"GRAPHMEM_GRAPHMEM_RRF_K": "abc"}, "valid integer, unable to parse string as an "),
+        ({"GRAPHMEM_GRAPHMEM_DERIVED_SHARE": "abc"}, "valid number, unable to parse string as a "),
     ],
 )
 def test_bad_design_variables_are_one_clean_error(
@@ -256,8 +256,8 @@ def test_bad_design_variables_are_one_clean_error(
 
 
 def test_a_comma_list_setting_reads_a_comma_list(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GRAPHMEM_GRAPHMEM_OVERLAP", "fulltext, amory")
-    assert DesignConfigs().get("graphmem").overlap == ("fulltext", "amory")
+    monkeypatch.setenv("GRAPHMEM_GRAPHMEM_EXCLUDE", "fulltext, amory")
+    assert DesignConfigs().get("graphmem").exclude == ("fulltext", "amory")
 
 
 def test_ingest_refuses_a_misspelt_builder_before_reading_on() -> None:

@@ -1,0 +1,28 @@
+"""``python -m benchmarks``: one command; a module's command runs its own options."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from benchmarks.__main__ import MODULES, main
+
+
+def test_every_module_command_is_a_module_with_a_main() -> None:
+    for name in MODULES:
+        assert callable(importlib.import_module(f"benchmarks.{name.replace('-', '_')}").main)
+
+
+def test_a_module_command_parses_its_own_options(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["graph-stats", "--help"])
+    assert stop.value.code == 0
+    assert "usage: python -m benchmarks graph-stats" in capsys.readouterr().out
+
+
+def test_the_help_lists_the_module_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert all(name in out for name in MODULES)
