@@ -275,7 +275,7 @@ class Consolidator:
 
 
 def stored_candidates(row: dict[str, Any], render: Callable[[dict[str, Any]], str]) -> Candidate:
-    """A frame of an earlier batch, as ``seem.frame_neighbours`` returns it."""
+    """A frame of an earlier batch, as ``seem.frames_by_id`` returns it."""
     events = [EventSlots.model_validate(e) for e in row["events"]]
     frame = Frame(
         id=row["id"],

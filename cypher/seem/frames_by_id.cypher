@@ -1,18 +1,10 @@
-// The nearest stored frames of the space for each new frame (associative consolidation),
-// with their events and source passages. Neo4j scores cosine as (1 + cos) / 2.
-// params: $space, $rows, $fetch, $k
-// returns: i, id, cosine, embedding, summary, statements, participants, topics, start, end, fallback, events, fallback_actions, passage_ids, passages
+// Stored frames of the space chosen for each new frame (associative consolidation; the
+// nearest ones, ranked in memory from `seem.frame_vectors`), with their events and source
+// passages. $rows: i (the new frame), rank, id (the stored frame), score ((1 + cos) / 2).
+// params: $space, $rows
+// returns: i, rank, id, cosine, embedding, summary, statements, participants, topics, start, end, fallback, events, fallback_actions, passage_ids, passages
 UNWIND $rows AS row
-CALL {
-  WITH row
-  CALL db.index.vector.queryNodes('event_frame_embedding', $fetch, row.embedding)
-  YIELD node, score
-  WITH node, score
-  WHERE node.space = $space
-  RETURN node, score
-  ORDER BY score DESC
-  LIMIT $k
-}
+MATCH (node:EventFrame {space: $space, id: row.id})
 CALL {
   WITH node
   OPTIONAL MATCH (node)-[h:HAS_EVENT]->(ev:Event)
@@ -29,7 +21,7 @@ CALL {
   RETURN collect(p.id) AS passage_ids,
          collect(p {@passage}) AS passages
 }
-RETURN row.i AS i, node.id AS id, 2 * score - 1 AS cosine, node.embedding AS embedding,
+RETURN row.i AS i, row.rank AS rank, node.id AS id, 2 * row.score - 1 AS cosine, node.embedding AS embedding,
        node.summary AS summary, node.statements AS statements,
        node.participants AS participants, node.topics AS topics, node.start AS start,
        node.end AS end, node.fallback AS fallback, events, fallback_actions, passage_ids,
