@@ -100,7 +100,7 @@ class AnchorMemBuilder(Builder):
                 "session_index": fact.order[0],
                 "turn_index": fact.order[1],
                 "passages": fact.passage_ids,
-                "embedding": [float(x) for x in vector],
+                "embedding": vector.tolist(),  # the same floats, without a Python loop
                 **self.ctx.node_backend(fact.fallback),
             }
             for fact, vector in zip(facts, vectors, strict=True)
@@ -204,7 +204,7 @@ class AnchorMemBuilder(Builder):
                     "text": text.value,
                     "ts": min(times) if times else None,
                     "members": list(group.members),
-                    "embedding": [float(x) for x in vector],
+                    "embedding": vector.tolist(),  # the same floats, without a Python loop
                     **self.ctx.node_backend(text.fallback),
                 }
             )
