@@ -42,11 +42,6 @@ class LabelCount:
         (the index reads ``fetch(k)`` nodes of every space to keep ``k`` of this one)."""
         return self.in_space <= self.fetch(k)
 
-    def alone(self, k: int) -> int:
-        """How many nodes the index would return for this space on a database holding it
-        alone: what an exact scan keeps, so results do not depend on other spaces."""
-        return over_fetch(k, self.in_space, self.in_space)
-
 
 def label_totals(store: GraphStore, space: str) -> dict[str, LabelCount]:
     """Counts of every ranked label (those with a vector or full-text index) in the

@@ -68,6 +68,44 @@ class ExactIndex:
         order = np.lexsort((self.ids, -score))[:k]  # score descending, then id
         return [{**self.rows[i], "score": float(score[i])} for i in order]
 
+    def top_many(
+        self, queries: npt.ArrayLike, k: int, *, min_score: float | None = None
+    ) -> list[list[tuple[int, float]]]:
+        """For each query vector, the ``k`` nearest rows as ``(row index, score)``, best first,
+        ties to the smaller id, only those scoring ``>= min_score``: ``top`` for many
+        queries at once (one matrix product), which is what a builder linking every new node
+        of a batch to the space's nearest ones needs instead of one index search per node."""
+        q = np.asarray(queries, dtype=np.float64).reshape(-1, self.unit.shape[1])
+        if not self.rows or k <= 0:
+            return [[] for _ in range(len(q))]
+        norms = np.linalg.norm(q, axis=1, keepdims=True)
+        unit = np.divide(q, norms, out=np.zeros_like(q), where=norms > 0)
+        scores = (1.0 + unit @ self.unit.T) / 2.0
+        rank = self._id_rank()
+        return [_best(row, rank, k, min_score) for row in scores]
+
+    def _id_rank(self) -> npt.NDArray[np.intp]:
+        """Each row's position in id order: ties compare integers, not strings."""
+        rank = np.empty(len(self.ids), dtype=np.intp)
+        rank[np.argsort(self.ids, kind="stable")] = np.arange(len(self.ids))
+        return rank
+
+
+def _best(
+    score: Matrix, rank: npt.NDArray[np.intp], k: int, min_score: float | None
+) -> list[tuple[int, float]]:
+    """The ``k`` best of one row of scores (score descending, then id): every row tied with
+    the k-th best stays a candidate, so the id decides ties, not the partition."""
+    if k < len(score):
+        kth = np.partition(score, len(score) - k)[len(score) - k]
+        candidates = np.flatnonzero(score >= kth)
+    else:
+        candidates = np.arange(len(score))
+    if min_score is not None:
+        candidates = candidates[score[candidates] >= min_score]
+    order = candidates[np.lexsort((rank[candidates], -score[candidates]))][:k]
+    return [(int(i), float(score[i])) for i in order]
+
 
 def _kept(row: dict[str, Any]) -> dict[str, Any]:
     """A row without its embedding; its ``passages`` maps, if any, as ``PassageRef`` once,

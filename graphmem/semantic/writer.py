@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from graphmem.builders.base import BuildContext
 from graphmem.ingest.writer import content_id
-from graphmem.overfetch import label_totals
+from graphmem.retrieval.exact import ExactIndex
 from graphmem.semantic.extract import PassageFacts, usable
 from graphmem.semantic.names import (
     alnum_length,
@@ -105,17 +105,24 @@ class SemanticWriter:
         self.builder = builder
 
     def _vectors(self, rows: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
-        counts = label_totals(self.ctx.store, self.ctx.space)["Entity"]
-        fetch = counts.fetch(k)
-        if not rows or fetch == 0:
+        """The ``k`` nearest entities of the space of each row's ``embedding`` (key, id,
+        entity_key, cosine), by exact cosine over the space's entities read once: what
+        ``semantic.entity_neighbours_exact`` returns, ties to the smaller id."""
+        if not rows:
             return []
-        if counts.scan_is_cheaper(k):
-            return self.ctx.store.read(
-                "semantic.entity_neighbours_exact", space=self.ctx.space, rows=rows, k=k
-            )
-        return self.ctx.store.read(
-            "semantic.entity_neighbours", space=self.ctx.space, rows=rows, fetch=fetch, k=k
-        )
+        stored = self.ctx.store.read("semantic.entity_vectors", space=self.ctx.space)
+        index = ExactIndex.from_rows(stored, self.ctx.embedder.dim)
+        found = index.top_many([row["embedding"] for row in rows], k)
+        return [
+            {
+                "key": row["key"],
+                "id": index.rows[i]["id"],
+                "entity_key": index.rows[i]["key"],
+                "cosine": 2 * score - 1,
+            }
+            for row, hits in zip(rows, found, strict=True)
+            for i, score in hits
+        ]
 
     def resolve(self, names: Sequence[str]) -> Resolution:
         """Each phrase's entity: an existing one with its key, else a near-duplicate's
@@ -143,10 +150,15 @@ class SemanticWriter:
         rows = [{"key": k, "embedding": v.tolist()} for k, v in zip(fresh, vectors, strict=True)]
         for row in self._vectors(rows, 3):
             stored[row["key"]].append((row["cosine"], row["id"], row["entity_key"]))
-        similarity = vectors @ vectors.T if len(fresh) else np.zeros((0, 0))
+        # float64 of the float32 products: the threshold compares as ``float()`` would.
+        similarity = (vectors @ vectors.T).astype(np.float64) if len(fresh) else np.zeros((0, 0))
         accepted: list[int] = []
         for i, key in enumerate(fresh):
-            local = [(float(similarity[i, j]), entity_id(fresh[j]), fresh[j]) for j in accepted]
+            # Only earlier accepted phrases above the threshold can be twins: filtering
+            # them in numpy first keeps the batch linear in Python, not quadratic.
+            earlier = np.asarray(accepted, dtype=np.intp)
+            near = earlier[similarity[i, earlier] >= self.config.merge_threshold]
+            local = [(float(similarity[i, j]), entity_id(fresh[j]), fresh[j]) for j in near]
             twins = [
                 c
                 for c in stored[key] + local

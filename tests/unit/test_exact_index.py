@@ -7,6 +7,7 @@ import math
 from typing import Any, cast
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -71,6 +72,70 @@ def test_top_k_is_the_sorted_prefix_of_every_cosine(
         )
         if apart:
             assert row["id"] == expected[i][1]
+
+
+def test_top_many_breaks_ties_by_id_even_across_the_kth_place() -> None:
+    # Rows 1, 2 and 4 tie with query [1, 0]; ids are not in row order, so the partition
+    # alone would pick any two of them: the id decides.
+    rows = [
+        {"id": "b", "embedding": [0.0, 1.0]},
+        {"id": "e", "embedding": [1.0, 0.0]},
+        {"id": "c", "embedding": [2.0, 0.0]},
+        {"id": "a", "embedding": [-1.0, 0.0]},
+        {"id": "d", "embedding": [5.0, 0.0]},
+    ]
+    index = ExactIndex.from_rows(rows, dim=2)
+    found = index.top_many([[1.0, 0.0], [0.0, 2.0]], 2)
+    assert [[index.rows[i]["id"] for i, _ in hits] for hits in found] == [["c", "d"], ["b", "a"]]
+    assert [s for _, s in found[0]] == [1.0, 1.0]
+    assert [s for _, s in found[1]] == [1.0, 0.5]  # a, c, d, e tie at 0.5: "a" is first
+
+
+def test_top_many_keeps_only_scores_at_or_above_the_threshold() -> None:
+    index = ExactIndex.from_rows(_rows([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]]), dim=2)
+    (hits,) = index.top_many([[1.0, 0.0]], 10, min_score=0.5)
+    assert [(index.rows[i]["id"], s) for i, s in hits] == [("n00", 1.0), ("n01", 0.5)]
+    assert index.top_many([[1.0, 0.0]], 10, min_score=1.01) == [[]]
+
+
+def test_top_many_on_an_empty_space_or_with_no_queries() -> None:
+    empty = ExactIndex.from_rows([], dim=3)
+    assert empty.top_many([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], 5) == [[], []]
+    index = ExactIndex.from_rows(_rows([[1.0, 0.0, 0.0]]), dim=3)
+    assert index.top_many(np.zeros((0, 3)), 5) == []
+    assert index.top_many([[1.0, 0.0, 0.0]], 0) == [[]]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.integers(-2, 2).map(float), min_size=3, max_size=3).filter(any),
+        min_size=1,
+        max_size=30,
+    ),
+    st.lists(
+        st.lists(st.integers(-2, 2).map(float), min_size=3, max_size=3).filter(any),
+        min_size=1,
+        max_size=4,
+    ),
+    st.integers(1, 40),
+)
+def test_top_many_ranks_as_top_does_for_each_query(
+    vectors: list[list[float]], queries: list[list[float]], k: int
+) -> None:
+    # Small integer vectors tie often. Equal vectors tie exactly (bitwise) in both paths and
+    # go to the smaller id; a mathematical tie of different vectors may round apart by an
+    # ulp differently in a matrix product, so there only the scores must agree.
+    index = ExactIndex.from_rows(_rows(list(vectors)), dim=3)
+    for query, hits in zip(queries, index.top_many(queries, k), strict=True):
+        one = index.top(query, k)
+        assert len(hits) == len(one) == min(k, len(vectors))
+        assert [s for _, s in hits] == pytest.approx([r["score"] for r in one], abs=1e-12)
+        every = [r["score"] for r in index.top(query, len(index))]
+        for (i, score), row in zip(hits, one, strict=True):
+            near = sum(abs(score - other) <= 1e-9 for other in every)
+            if near == 1:  # no other row within rounding: one place only
+                assert index.rows[i]["id"] == row["id"]
 
 
 class _VersionStore:

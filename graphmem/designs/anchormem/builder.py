@@ -31,7 +31,8 @@ from graphmem.designs.anchormem.extract import (
     OfflineExtractor,
     context_units,
 )
-from graphmem.overfetch import label_totals
+from graphmem.overfetch import over_fetch
+from graphmem.retrieval.exact import ExactIndex
 from graphmem.rows import chunks, native
 from graphmem.turns import render_turn
 
@@ -99,7 +100,7 @@ class AnchorMemBuilder(Builder):
                 "session_index": fact.order[0],
                 "turn_index": fact.order[1],
                 "passages": fact.passage_ids,
-                "embedding": [float(x) for x in vector],
+                "embedding": vector.tolist(),  # the same floats, without a Python loop
                 **self.ctx.node_backend(fact.fallback),
             }
             for fact, vector in zip(facts, vectors, strict=True)
@@ -107,33 +108,37 @@ class AnchorMemBuilder(Builder):
         self._write_rows("anchormem.upsert_facts", rows, prompt_version=PROMPT_VERSION)
 
     # --- association ----------------------------------------------------------------
-    def _neighbour_query(self) -> tuple[str, dict[str, int]]:
-        """The statement that finds each fact's candidates, and its size parameter. The index
-        spans every space, so it reads the pool scaled by the share of other spaces; when
-        that is more nodes than the space holds, an exact scan of the space is cheaper and
-        reads as many candidates as the index would on a database holding this space alone
-        (so the graph does not depend on what else the database holds)."""
-        pool = self.config.candidate_pool
-        counts = label_totals(self.ctx.store, self.ctx.space)["AtomicFact"]
-        if counts.scan_is_cheaper(pool):
-            return "anchormem.fact_neighbours_exact", {"k": counts.alone(pool)}
-        return "anchormem.fact_neighbours", {"fetch": counts.fetch(pool)}
+    def _candidates(
+        self, facts: Sequence[FactDraft]
+    ) -> tuple[dict[str, list[Neighbour]], dict[str, str]]:
+        """Each new fact's candidates among all facts of the space (best first, ties to the
+        smaller id, index score ``>= min_index_score``) and each fact's context. Exact cosine
+        over the space's facts read once: the candidates a vector index would return on a
+        database holding this space alone (``LabelCount.alone``), so the graph does not
+        depend on what else the database holds and the search costs what the space holds."""
+        index = ExactIndex.from_rows(self._read("anchormem.fact_vectors"), self.ctx.embedder.dim)
+        row_of = {row["id"]: i for i, row in enumerate(index.rows)}
+        seeds = [row_of[f.id] for f in facts if f.id in row_of]
+        k = over_fetch(self.config.candidate_pool, len(index), len(index))
+        # One more than k: the fact finds itself, and the k others are the candidates.
+        found = index.top_many(index.unit[seeds], k + 1, min_score=self.config.min_index_score)
+        candidates: dict[str, list[Neighbour]] = {}
+        contexts: dict[str, str] = {}
+        for seed, hits in zip(seeds, found, strict=True):
+            fid = index.rows[seed]["id"]
+            contexts[fid] = index.rows[seed]["context"]
+            others = [(i, score) for i, score in hits if i != seed][:k]
+            if others:
+                candidates[fid] = [
+                    # the index score is (1 + cos) / 2
+                    Neighbour(index.rows[i]["id"], index.rows[i]["context"], 2.0 * score - 1.0)
+                    for i, score in others
+                ]
+        return candidates, contexts
 
     def _associate(self, facts: Sequence[FactDraft]) -> tuple[list[Group], list[dict[str, Any]]]:
         """Candidate groups in seed (chronological) order, and the SIMILAR pairs."""
-        statement, size = self._neighbour_query()
-        candidates: dict[str, list[Neighbour]] = {}
-        contexts: dict[str, str] = {}
-        for chunk in chunks([f.id for f in facts]):
-            rows = self._read(
-                statement, ids=list(chunk), min_score=self.config.min_index_score, **size
-            )
-            for row in rows:
-                contexts[row["id"]] = row["seed_context"]
-                cosine = 2.0 * float(row["score"]) - 1.0  # index score is (1 + cos) / 2
-                candidates.setdefault(row["id"], []).append(
-                    Neighbour(row["neighbour"], row["context"], cosine)
-                )
+        candidates, contexts = self._candidates(facts)
         groups: list[Group] = []
         pairs: dict[tuple[str, str], float] = {}
         for fact in sorted(facts, key=lambda f: f.order):
@@ -199,7 +204,7 @@ class AnchorMemBuilder(Builder):
                     "text": text.value,
                     "ts": min(times) if times else None,
                     "members": list(group.members),
-                    "embedding": [float(x) for x in vector],
+                    "embedding": vector.tolist(),  # the same floats, without a Python loop
                     **self.ctx.node_backend(text.fallback),
                 }
             )

@@ -216,11 +216,15 @@ class OfflineExtractor:
             for sent in doc.sents
             if sent.text.strip()
         ]
-        drafts: list[FactDraft] = []
-        for job, doc in sentences:
-            if not has_content(doc, job.names):
-                continue  # greetings, thanks, reactions, "how are you?"
-            drafts.append(self._draft(job, first_person_to_name(doc, job.turn.speaker)))
+        kept = [
+            (job, first_person_to_name(doc, job.turn.speaker).strip())
+            for job, doc in sentences
+            if has_content(doc, job.names)  # not greetings, thanks, "how are you?"
+        ]
+        # The sentences ``_draft`` rewrites to the addressee are parsed again: in one spaCy
+        # pass here (the parse cache then answers ``analyse``), not one call per sentence.
+        analyse_many([s for job, s in kept if job.addressee and _YOU.search(s)])
+        drafts = [self._draft(job, sentence) for job, sentence in kept]
         for job in jobs:
             if job.turn.caption:
                 caption = _PHOTO_PREFIX.sub("", job.turn.caption.strip())

@@ -35,7 +35,7 @@ from graphmem.designs.seem.vectors import window_vector
 from graphmem.ingest.writer import content_id
 from graphmem.llm import map_attempts
 from graphmem.nlp import analyse_many, extract_triples
-from graphmem.overfetch import label_totals
+from graphmem.retrieval.exact import ExactIndex
 from graphmem.semantic import (
     PassageIn,
     SemanticGraph,
@@ -139,18 +139,27 @@ class SeemBuilder(Builder):
         vectors = self._frame_vectors(drafts)
         stored: list[list[Candidate]] = [[] for _ in drafts]
         k = 2 * self.config.fuse_candidates  # spares for stored frames fused in this batch
-        fetch = label_totals(self.ctx.store, self.ctx.space)["EventFrame"].fetch(k)
-        if fetch and drafts:
-            rows = self.ctx.store.read(
-                "seem.frame_neighbours",
-                space=self.ctx.space,
-                rows=[{"i": i, "embedding": v.tolist()} for i, v in enumerate(vectors)],
-                fetch=fetch,
-                k=k,
-            )
-            for row in rows:
-                stored[row["i"]].append(stored_candidates(row, _render_stored))
+        for row in self._stored_neighbours(vectors, k):
+            stored[row["i"]].append(stored_candidates(row, _render_stored))
         return Consolidator(self.config, judge).run(drafts, vectors, stored)
+
+    def _stored_neighbours(self, vectors: Vector, k: int) -> list[dict[str, Any]]:
+        """The ``k`` nearest stored frames of each new frame (best first, ties to the smaller
+        id), by exact cosine over the space's frames read once: a search costs what the
+        space holds, not the over-fetch of a vector index spanning every space."""
+        if not len(vectors):
+            return []
+        frames = self.ctx.store.read("seem.frame_vectors", space=self.ctx.space)
+        index = ExactIndex.from_rows(frames, self.ctx.embedder.dim)
+        chosen = [
+            {"i": i, "rank": rank, "id": index.rows[j]["id"], "score": score}
+            for i, hits in enumerate(index.top_many(vectors, k))
+            for rank, (j, score) in enumerate(hits)
+        ]
+        if not chosen:
+            return []
+        rows = self.ctx.store.read("seem.frames_by_id", space=self.ctx.space, rows=chosen)
+        return sorted(rows, key=lambda row: (row["i"], row["rank"]))
 
     def _frame_vectors(self, drafts: Sequence[FrameDraft]) -> Vector:
         """LLM frames are embedded by their summary; an offline frame says what its turns say,

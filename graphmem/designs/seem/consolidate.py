@@ -284,7 +284,7 @@ class Consolidator:
 
 
 def stored_candidates(row: dict[str, Any], render: Callable[[dict[str, Any]], str]) -> Candidate:
-    """A frame of an earlier batch, as ``seem.frame_neighbours`` returns it."""
+    """A frame of an earlier batch, as ``seem.frames_by_id`` returns it."""
     events = [EventSlots.model_validate(e) for e in row["events"]]
     # A frame stored before frames kept their parts is one part: its passages, its summary.
     sizes = row.get("vector_parts") or [len(row["passage_ids"])]
