@@ -113,6 +113,11 @@ class RetrievalContext:
     # Every design's resolved settings: a retriever reads its own and its layers'.
     configs: DesignConfigs = field(default_factory=DesignConfigs)
 
+    def __post_init__(self) -> None:
+        # Cosine thresholds are given on MiniLM's scale; a design reads them on this
+        # context's embedder's (graphmem/embed/scale.py).
+        object.__setattr__(self, "configs", self.configs.on_embedder(self.embedder))
+
 
 class TokenCounter:
     """``count(text)``: the embedder's token count, remembered per text. Retrievers that
