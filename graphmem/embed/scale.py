@@ -30,6 +30,7 @@ from typing import Literal, TypeVar, get_args
 import numpy as np
 from pydantic import BaseModel
 
+from graphmem.config import Settings
 from graphmem.embed.base import Embedder
 
 # What a threshold compares: entity names with each other (symmetric), stored texts with
@@ -253,3 +254,17 @@ def for_embedder(settings: S, embedder: Embedder) -> S:
     if not cosine_fields(type(settings)):
         return settings
     return on_scale(settings, scale_of(embedder))
+
+
+def configured_name(settings: Settings) -> str | None:
+    """The name the configured embedder will have, known without loading it (None: openai,
+    whose scale is measured at its first use)."""
+    precision = settings.resolved_precision
+    if settings.embedder == "openai":
+        return None
+    if settings.embedder == "minilm" and precision in ("float32", "bfloat16"):
+        return REFERENCE_NAME
+    from graphmem.embed.models import MODELS
+
+    name = MODELS[settings.embedder].name
+    return name if precision == "float32" else f"{name}:{precision}"

@@ -17,6 +17,7 @@ from graphmem.embed.scale import (
     REFERENCE_NAME,
     Scale,
     Stat,
+    configured_name,
     cosine_fields,
     map_value,
     measure,
@@ -126,3 +127,23 @@ def test_declared_thresholds_are_known_kinds() -> None:
     assert declared["semantic"]["synonym_threshold"] == "symmetric"
     assert declared["cast"] == {"delta_tau": "distance-passage"}
     assert on_scale(DesignConfigs().get("cast"), PINNED[E5]).delta_tau < 0.7
+
+
+@pytest.mark.parametrize(
+    ("embedder", "precision"),
+    [
+        ("minilm", "float32"),
+        ("minilm", "bfloat16"),
+        ("minilm", "int8"),
+        ("e5-small-v2", "auto"),
+        ("e5-small-v2", "float32"),
+        ("bge-small-en-v1.5", "auto"),
+        ("bge-small-en-v1.5", "float32"),
+    ],
+)
+def test_the_configured_embedders_name_is_known_without_loading_it(
+    embedder: str, precision: str
+) -> None:
+    settings = Settings(embedder=embedder, embedding_precision=precision)  # type: ignore[arg-type]
+    assert configured_name(settings) in PINNED
+    assert configured_name(Settings(embedder="openai")) is None
