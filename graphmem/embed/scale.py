@@ -5,17 +5,22 @@ all-MiniLM-L6-v2 and 0.85 under e5-small-v2 (whose card says its scores gather i
 0.7-1.0, only their order meaning anything). A threshold is therefore a number on one
 model's scale. graphmem reads every cosine threshold a design declares on MiniLM's scale
 (the one its values and tests were set on) and maps it to the configured embedder's by
-matching the mean and spread of unrelated pairs, per comparison kind::
+matching two anchors per comparison kind, the mean cosine of unrelated pairs (mu) and of
+related pairs (rel)::
 
-    raw = mu_model + (t - mu_minilm) * sd_model / sd_minilm
+    raw = mu_model + (t - mu_minilm) * (rel_model - mu_model) / (rel_minilm - mu_minilm)
 
-mu and sd are the mean and standard deviation of the cosines of every distinct pair of a
-neutral reference set written here (generic nouns, short sentences and questions; no
-evaluation data): nouns against nouns embedded as ``symmetric``, sentences against
-sentences as ``passage``, each question (``query``) against each sentence (``passage``).
-Distances (``1 - cosine``) map through ``1 - map(1 - d)``. Under MiniLM the map is the
-identity. A design declares a field as a threshold with ``json_schema_extra``
-``{"cosine": KIND}`` (``COSINE_KINDS``); ``on_scale`` maps a settings instance.
+so a pair as far above unrelated, in units of how far related pairs sit above it, passes
+under either model. The pairs come from a neutral reference set written for graphmem
+(``embed/scale_texts.py``; no evaluation data). Unrelated: every distinct pair of generic
+nouns (``symmetric``), of short sentences (``passage``), each generic question (``query``)
+against each sentence. Related: synonyms and aliases (``symmetric``), paraphrases
+(``passage``), a question and the sentence that answers it. Distances (``1 - cosine``) map
+through ``1 - map(1 - d)``. Under MiniLM the map is the identity. A design declares a
+field as a threshold with ``json_schema_extra`` ``{"cosine": KIND}`` (``COSINE_KINDS``);
+``on_scale`` maps a settings instance. (Matching the spread of unrelated pairs instead of
+the related anchor was measured too: it read e5's thresholds stricter, 95 synonym edges
+and 30 AnchorMem events on conv-26 against MiniLM's 328 and 295; CHANGELOG.md.)
 
 The pairs of the pinned embedders are measured once (``tests/unit/test_scale.py`` checks
 them against the models); any other embedder (openai) is measured at its first use.
@@ -31,7 +36,8 @@ import numpy as np
 from pydantic import BaseModel
 
 from graphmem.config import Settings
-from graphmem.embed.base import Embedder
+from graphmem.embed.base import Embedder, Kind
+from graphmem.embed.scale_texts import ANSWERS, NOUNS, PARAPHRASES, QUESTIONS, SENTENCES, SYNONYMS
 
 # What a threshold compares: entity names with each other (symmetric), stored texts with
 # each other (passage), a question with stored texts (query); distance-*: 1 - cosine.
@@ -39,105 +45,13 @@ CosineKind = Literal["symmetric", "passage", "query", "distance-passage"]
 COSINE_KINDS: tuple[str, ...] = get_args(CosineKind)
 Pair = Literal["symmetric", "passage", "query"]
 
-NOUNS = (
-    "apple", "bicycle", "candle", "desert", "engine", "feather", "guitar", "harbor",
-    "island", "jacket", "kettle", "ladder", "mirror", "needle", "orchard", "pencil",
-    "quarry", "river", "saddle", "tunnel", "umbrella", "valley", "window", "yogurt",
-    "anchor", "blanket", "cabinet", "dolphin", "elbow", "forest", "glacier", "hammer",
-    "insect", "jungle", "kitchen", "lantern", "meadow", "noodle", "oyster", "parrot",
-)  # fmt: skip
-SENTENCES = (
-    "The train left the station a few minutes late.",
-    "She planted tomatoes along the back fence.",
-    "The printer on the third floor is out of paper.",
-    "A storm knocked down two trees near the bridge.",
-    "He repaired the leaking tap in the bathroom.",
-    "The museum opens at ten on weekdays.",
-    "Our team finished the report before lunch.",
-    "The cat slept on the warm windowsill all afternoon.",
-    "They painted the fence a pale shade of blue.",
-    "The bakery sells fresh bread every morning.",
-    "A new bus line connects the airport to the city.",
-    "The violin lessons start again in the autumn.",
-    "He forgot his umbrella at the restaurant.",
-    "The lake froze early this winter.",
-    "She wrote a letter to her grandmother.",
-    "The shop around the corner sells old maps.",
-    "Our neighbours adopted a small brown dog.",
-    "The meeting was moved to Thursday afternoon.",
-    "A pair of hawks nested on the church tower.",
-    "The soup needed more salt and pepper.",
-    "He ran five miles along the beach.",
-    "The library added a section of comic books.",
-    "The car battery died on the coldest day of the year.",
-    "She learned to knit during the long evenings.",
-    "The farmers harvested the wheat in late summer.",
-    "A loud alarm rang through the empty office.",
-    "The children built a sandcastle by the water.",
-    "The old clock in the hall stopped at midnight.",
-    "He bought a second-hand piano for the living room.",
-    "The hikers reached the summit before sunrise.",
-    "Rain flooded the basement of the school.",
-    "The chef prepared a dish of grilled fish and rice.",
-    "She moved to a flat near the university.",
-    "The festival brought thousands of visitors to the town.",
-    "The kettle whistled while he read the newspaper.",
-    "A thin layer of dust covered the bookshelves.",
-    "The ferry crosses the bay twice an hour.",
-    "They played chess on the porch until dark.",
-    "The garden hose has a hole near the tap.",
-    "Our flight was delayed by fog.",
-)
-QUESTIONS = (
-    "What time does the pharmacy close on Sundays?",
-    "How many moons does Jupiter have?",
-    "Who won the football match last night?",
-    "Where can I buy cheap concert tickets?",
-    "Why do leaves change colour in autumn?",
-    "What is the capital of Australia?",
-    "How do you change a flat tyre?",
-    "When was the telephone invented?",
-    "Which wine goes well with cheese?",
-    "How long does it take to learn Spanish?",
-    "What is a good name for a goldfish?",
-    "Where is the nearest post office?",
-    "How much does a new laptop cost?",
-    "Who wrote the first detective novel?",
-    "What should I pack for a ski trip?",
-    "How do bees make honey?",
-    "When does the swimming pool reopen?",
-    "What causes earthquakes?",
-    "Which programming language should a beginner learn?",
-    "How tall is the highest mountain in Europe?",
-    "What is the recipe for pancakes?",
-    "Why is the sky blue?",
-    "How do I reset my email password?",
-    "Who painted the ceiling of the Sistine Chapel?",
-    "What are the symptoms of the flu?",
-    "How far is the moon from the earth?",
-    "Where do penguins live?",
-    "What does a tax accountant do?",
-    "How often should I water a cactus?",
-    "Which planet is closest to the sun?",
-    "When do the clocks go back this year?",
-    "What is the best way to store coffee beans?",
-    "How do you say thank you in Japanese?",
-    "Who invented the printing press?",
-    "What is the speed limit on motorways?",
-    "How many players are on a rugby team?",
-    "Why do cats purr?",
-    "What is the boiling point of water at altitude?",
-    "Where was the first Olympic Games held?",
-    "How do solar panels work?",
-)
-
 
 @dataclass(frozen=True)
 class Stat:
-    """Mean and standard deviation of the cosines of unrelated pairs of one kind."""
+    """Mean cosine of unrelated pairs (``mu``) and of related pairs (``rel``) of one kind."""
 
     mu: float
-    sd: float
+    rel: float
 
 
 @dataclass(frozen=True)
@@ -156,19 +70,19 @@ REFERENCE_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 # Measured by ``measure`` (rounded to 4 places; tests/unit/test_scale.py re-measures them).
 # MiniLM's bfloat16 path shares the float32 name (and, within rounding, its scale).
 PINNED: dict[str, Scale] = {
-    REFERENCE_NAME: Scale(Stat(0.2744, 0.0809), Stat(0.0959, 0.0920), Stat(0.0590, 0.0798)),
+    REFERENCE_NAME: Scale(Stat(0.2744, 0.7745), Stat(0.0959, 0.8271), Stat(0.0590, 0.7610)),
     f"{REFERENCE_NAME}:int8": Scale(
-        Stat(0.2786, 0.0806), Stat(0.0979, 0.0913), Stat(0.0594, 0.0799)
+        Stat(0.2786, 0.7649), Stat(0.0979, 0.8189), Stat(0.0594, 0.7496)
     ),
-    "intfloat/e5-small-v2": Scale(Stat(0.8271, 0.0197), Stat(0.7179, 0.0295), Stat(0.6899, 0.0252)),
+    "intfloat/e5-small-v2": Scale(Stat(0.8271, 0.9422), Stat(0.7179, 0.9463), Stat(0.6899, 0.8608)),
     "intfloat/e5-small-v2:int8": Scale(
-        Stat(0.8335, 0.0188), Stat(0.7221, 0.0291), Stat(0.6952, 0.0249)
+        Stat(0.8335, 0.9422), Stat(0.7221, 0.9437), Stat(0.6952, 0.8614)
     ),
     "BAAI/bge-small-en-v1.5": Scale(
-        Stat(0.5985, 0.0485), Stat(0.4386, 0.0666), Stat(0.3334, 0.0631)
+        Stat(0.5985, 0.8594), Stat(0.4386, 0.9121), Stat(0.3334, 0.7612)
     ),
     "BAAI/bge-small-en-v1.5:int8": Scale(
-        Stat(0.6015, 0.0485), Stat(0.4430, 0.0665), Stat(0.3386, 0.0628)
+        Stat(0.6015, 0.8567), Stat(0.4430, 0.9103), Stat(0.3386, 0.7576)
     ),
 }
 REFERENCE = PINNED[REFERENCE_NAME]
@@ -177,8 +91,17 @@ _measured: dict[str, Scale] = {}
 _lock = threading.Lock()
 
 
-def _stat(cosines: np.ndarray) -> Stat:
-    return Stat(round(float(np.mean(cosines)), 4), round(float(np.std(cosines)), 4))
+def _stat(unrelated: np.ndarray, related: np.ndarray) -> Stat:
+    return Stat(round(float(np.mean(unrelated)), 4), round(float(np.mean(related)), 4))
+
+
+def _related(
+    embedder: Embedder, pairs: tuple[tuple[str, str], ...], left: Kind, right: Kind
+) -> np.ndarray:
+    a = embedder.embed([x for x, _ in pairs], left).astype(np.float64)
+    b = embedder.embed([y for _, y in pairs], right).astype(np.float64)
+    related: np.ndarray = np.sum(a * b, axis=1)
+    return related
 
 
 def measure(embedder: Embedder) -> Scale:
@@ -189,9 +112,15 @@ def measure(embedder: Embedder) -> Scale:
     upper = np.triu_indices(len(NOUNS), k=1)
     same = np.triu_indices(len(SENTENCES), k=1)
     return Scale(
-        symmetric=_stat((nouns @ nouns.T)[upper]),
-        passage=_stat((sentences @ sentences.T)[same]),
-        query=_stat((questions @ sentences.T).ravel()),
+        symmetric=_stat(
+            (nouns @ nouns.T)[upper], _related(embedder, SYNONYMS, "symmetric", "symmetric")
+        ),
+        passage=_stat(
+            (sentences @ sentences.T)[same], _related(embedder, PARAPHRASES, "passage", "passage")
+        ),
+        query=_stat(
+            (questions @ sentences.T).ravel(), _related(embedder, ANSWERS, "query", "passage")
+        ),
     )
 
 
@@ -213,7 +142,8 @@ def map_cosine(t: float, pair: Pair, scale: Scale) -> float:
     ref, own = REFERENCE.of(pair), scale.of(pair)
     # Clipped to the cosine's range: a threshold mapped past 1 (merge_threshold 0.95 under
     # bge) is one no pair of distinct texts reaches, as its tail would be on MiniLM's.
-    return round(min(1.0, max(-1.0, own.mu + (t - ref.mu) * own.sd / ref.sd)), 4)
+    stretch = (own.rel - own.mu) / (ref.rel - ref.mu)
+    return round(min(1.0, max(-1.0, own.mu + (t - ref.mu) * stretch)), 4)
 
 
 def cosine_fields(settings: type[BaseModel]) -> dict[str, CosineKind]:
