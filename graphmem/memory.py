@@ -195,10 +195,15 @@ class Memory:
         pinned = False
         try:
             for conv in dataset.conversations:
-                writer.write_conversation(space, conv, report, progress)
-                if not pinned:  # the space node exists now
-                    pin_space_embedder(self.store, space, self.embedder)
-                    pinned = True
+                try:
+                    writer.write_conversation(space, conv, report, progress)
+                finally:
+                    # The space node exists once one session is written; pinned even when a
+                    # later session fails, or the rerun would read the space as one written
+                    # before spaces were pinned (the database's first embedder).
+                    if not pinned:
+                        pin_space_embedder(self.store, space, self.embedder)
+                        pinned = True
                 record_settings(self.store, space, settings_text)
                 settings_text = None
                 for builder in active:

@@ -87,10 +87,13 @@ def check_space_embedder(store: GraphStore, space: str, embedder: Embedder) -> N
         )
     built = space_embedder(store, space)
     if built is not None and built != embedder.name:
+        from graphmem.embed.models import settings_for
+
+        env = settings_for(built) or "GRAPHMEM_EMBEDDER, GRAPHMEM_EMBEDDING_PRECISION"
         raise SchemaError(
             f"space {space!r} is embedded with {built} but {embedder.name} is configured",
-            hint="configure that embedder (GRAPHMEM_EMBEDDER, GRAPHMEM_EMBEDDING_PRECISION), "
-            f"or switch the space: graphmem reembed --space {space} --embedder ...",
+            hint=f"configure that embedder ({env}), or switch the space: "
+            f"graphmem reembed --space {space} --embedder ...",
         )
 
 

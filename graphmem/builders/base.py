@@ -38,6 +38,11 @@ class BuildContext:
     # its own and those of the layers it requires.
     configs: DesignConfigs = field(default_factory=DesignConfigs)
 
+    def __post_init__(self) -> None:
+        # Cosine thresholds are given on MiniLM's scale; a design reads them on this
+        # context's embedder's (graphmem/embed/scale.py).
+        object.__setattr__(self, "configs", self.configs.on_embedder(self.embedder))
+
     @property
     def backend(self) -> str:
         """The run's backend: ``llm:<model>`` with an LLM client, else ``offline``."""

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from graphmem.cli.common import app, emit, handle_errors, json_option
+from graphmem.config import Settings
 from graphmem.designs.registry import design, registry
 
 
@@ -36,9 +37,11 @@ def _render(entries: list[dict[str, Any]], detailed: bool) -> str:
                     lines.append(f"    {key} = {value}" + (f"  ({source})" if source else ""))
             lines.append("  settings:")
             for setting in entry["settings"]:
+                mapped = setting.get("on_embedder")
+                scaled = "" if mapped is None else f" (MiniLM's scale; {mapped} under the embedder)"
                 lines.append(
                     f"    {setting['name']} = {setting['value']!r}  [{setting['env']}]"
-                    f"  {setting['description']}"
+                    f"  {setting['description']}{scaled}"
                 )
         lines.append("")
     return "\n".join(lines).rstrip()
@@ -63,5 +66,21 @@ def designs(ctx: click.Context, name: str | None, as_json: bool) -> None:
         resolved = configs.get(found.name)
         for setting in entry["settings"]:
             setting["value"] = getattr(resolved, setting["name"])
+        _on_embedder(entry, resolved, app(ctx).settings)
         entries.append(entry)
     emit(entries[0] if name else entries, as_json, lambda d: _render(entries, bool(name)))
+
+
+def _on_embedder(entry: dict[str, Any], resolved: Any, settings: Settings) -> None:
+    """Each cosine threshold's kind, and its value as the configured embedder reads it
+    (docs/semantic.md, "Cosine thresholds across embedders"); null for an embedder whose
+    scale is measured at first use (openai)."""
+    from graphmem.embed.scale import PINNED, configured_name, cosine_fields, map_value
+
+    scale = PINNED.get(configured_name(settings) or "")
+    kinds = cosine_fields(type(resolved))
+    for setting in entry["settings"]:
+        kind = kinds.get(setting["name"])
+        if kind is not None:
+            setting["cosine"] = kind
+            setting["on_embedder"] = map_value(setting["value"], kind, scale) if scale else None

@@ -22,9 +22,10 @@ _PRECISIONS = list(get_args(Settings.model_fields["embedding_precision"].annotat
 @click.option(
     "--precision",
     type=click.Choice(_PRECISIONS),
-    default="float32",
+    default="auto",
     show_default=True,
-    help="int8: the model's quantised ONNX graph.",
+    help="int8: the model's quantised ONNX graph; auto: int8 for e5-small-v2 and "
+    "bge-small-en-v1.5, float32 for minilm and openai.",
 )
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @json_option

@@ -13,12 +13,13 @@ The config file (``--config PATH``, ``GRAPHMEM_CONFIG`` or ``$GRAPHMEM_HOME/grap
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import AliasChoices, ValidationError
 from pydantic_settings import SettingsError
@@ -27,6 +28,9 @@ from graphmem.config import Settings
 from graphmem.designs.base import Design, DesignSettings
 from graphmem.designs.registry import design, registry
 from graphmem.errors import ConfigError
+
+if TYPE_CHECKING:
+    from graphmem.embed.base import Embedder
 
 
 def read_config_file(path: Path | None) -> dict[str, Any]:
@@ -83,6 +87,9 @@ class DesignConfigs:
         self._overrides = {name: dict(values) for name, values in (overrides or {}).items()}
         self._resolved: dict[str, DesignSettings] = {}
         self._checked = False
+        # Set on the copy ``on_embedder`` returns: thresholds on that embedder's scale.
+        self._embedder: Embedder | None = None
+        self._scaled: dict[str, DesignSettings] = {}
 
     def check(self) -> None:
         """Every name the caller chose exists: a per-design preset in its design (and the
@@ -124,7 +131,26 @@ class DesignConfigs:
         its own settings class at the call site)."""
         if name not in self._resolved:
             self._resolved[name] = self._resolve(design(name))
-        return self._resolved[name]
+        if self._embedder is None:
+            return self._resolved[name]
+        if name not in self._scaled:
+            from graphmem.embed.scale import for_embedder
+
+            self._scaled[name] = for_embedder(self._resolved[name], self._embedder)
+        return self._scaled[name]
+
+    def on_embedder(self, embedder: Embedder) -> DesignConfigs:
+        """These settings as ``embedder`` reads them: each cosine threshold a design
+        declares (``Field(json_schema_extra={"cosine": KIND})``) is given on MiniLM's scale
+        and mapped to ``embedder``'s (``graphmem/embed/scale.py``) at its first ``get``.
+        The build and retrieval contexts hold this view; everything else (recorded build
+        settings, `graphmem designs`) sees the values as given."""
+        if self._embedder is not None and self._embedder.name == embedder.name:
+            return self
+        view = copy.copy(self)  # shares the resolved reference values
+        view._embedder = embedder
+        view._scaled = {}
+        return view
 
     def _resolve(self, design: Design) -> DesignSettings:
         preset_name = self.preset_of(design)

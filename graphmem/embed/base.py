@@ -72,7 +72,7 @@ class MiniLMEmbedder(Embedder):
     def __init__(self, settings: Settings) -> None:
         self._batch = settings.embedding_batch_size
         self._threads = max(1, settings.embedding_threads)
-        self._bf16 = settings.embedding_precision == "bfloat16"
+        self._bf16 = settings.resolved_precision == "bfloat16"
         self._runtime = settings.embedding_runtime
         self._cache_dir = settings.cache_dir
         self._model: Any = None
@@ -241,7 +241,7 @@ class OpenAIEmbedder(Embedder):
 def build_embedder(settings: Settings) -> Embedder:
     """The configured embedder (``GRAPHMEM_EMBEDDER``) in the configured precision
     (``GRAPHMEM_EMBEDDING_PRECISION``); a precision the model lacks is a ``ConfigError``."""
-    precision = settings.embedding_precision
+    precision = settings.resolved_precision
     if settings.embedder == "openai":
         if precision != "float32":
             raise ConfigError(f"GRAPHMEM_EMBEDDING_PRECISION={precision} is not for openai")

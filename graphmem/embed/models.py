@@ -235,3 +235,16 @@ def fetch_model(settings: Settings, files: OnnxFiles) -> ModelFiles:
             shutil.rmtree(final, ignore_errors=True)  # not a folder this module renamed in
         _fetch(settings, files, final)
     return ModelFiles(onnx, final / "tokenizer.json")
+
+
+def settings_for(pinned: str) -> str | None:
+    """The environment that configures the embedder a space is pinned to (its recorded
+    name), for an error's hint; None for a name no local model carries (openai's)."""
+    base, _, precision = pinned.partition(":")
+    for spec in MODELS.values():
+        if spec.name == base:
+            return (
+                f"GRAPHMEM_EMBEDDER={spec.key} "
+                f"GRAPHMEM_EMBEDDING_PRECISION={precision or 'float32'}"
+            )
+    return None

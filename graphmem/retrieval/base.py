@@ -53,6 +53,11 @@ class RetrievalContext:
     # a retriever that reasons with an LLM at query time (Amory) uses this one.
     llm: StructuredLLM | None = None
 
+    def __post_init__(self) -> None:
+        # Cosine thresholds are given on MiniLM's scale; a design reads them on this
+        # context's embedder's (graphmem/embed/scale.py).
+        object.__setattr__(self, "configs", self.configs.on_embedder(self.embedder))
+
 
 class TokenCounter:
     """``count(text)``: the embedder's token count, remembered per text. Retrievers that

@@ -20,11 +20,17 @@ class SemanticSettings(DesignSettings):
     model_config = SettingsConfigDict(env_prefix="GRAPHMEM_SEMANTIC_", extra="forbid", frozen=True)
 
     # --- building: entities, facts, synonyms ------------------------------------------
-    synonym_threshold: float = Field(default=0.8, description="cosine at or above: SYNONYM edge")
+    synonym_threshold: float = Field(
+        default=0.8,
+        description="cosine at or above: SYNONYM edge",
+        json_schema_extra={"cosine": "symmetric"},
+    )
     synonym_top_k: int = Field(default=10, description="at most this many synonyms per new entity")
     synonym_min_alnum: int = Field(default=3, description="shorter entities get no synonym edges")
     merge_threshold: float = Field(
-        default=0.95, description="cosine at or above + same head noun: one entity"
+        default=0.95,
+        description="cosine at or above + same head noun: one entity",
+        json_schema_extra={"cosine": "symmetric"},
     )
     fact_session_time: bool = Field(
         default=False, description="facts without a time of their own get the turn's date"
@@ -33,8 +39,16 @@ class SemanticSettings(DesignSettings):
 
     # --- retrieval: seeds -----------------------------------------------------------------
     fact_top_k: int = Field(default=5, description="facts selected by the query (linking)")
-    fact_min_score: float = Field(default=0.3, description="facts below this cosine are ignored")
-    entity_match_min_score: float = Field(default=0.8, description="query phrase -> entity cosine")
+    fact_min_score: float = Field(
+        default=0.3,
+        description="facts below this cosine are ignored",
+        json_schema_extra={"cosine": "query"},
+    )
+    entity_match_min_score: float = Field(
+        default=0.8,
+        description="query phrase -> entity cosine",
+        json_schema_extra={"cosine": "symmetric"},
+    )
     entity_match_weight: float = Field(default=1.0, description="a matched phrase's seed share")
     entity_match: Literal["embedding", "name"] = Field(
         default="name",

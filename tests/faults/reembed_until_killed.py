@@ -1,6 +1,6 @@
-"""Re-embed a space with e5-small-v2 int8, two passages per batch, and SIGKILL this very
-process before the N-th write statement (a test helper, run as a subprocess by
-tests/integration/test_reembed.py).
+"""Re-embed a space with another embedder than the configured one (``switch_target``), two
+passages per batch, and SIGKILL this very process before the N-th write statement (a test
+helper, run as a subprocess by tests/integration/test_reembed.py).
 
     python -m tests.faults.reembed_until_killed SPACE KILL_AT
 """
@@ -18,6 +18,17 @@ from graphmem.reembed import reembed_space
 from graphmem.store import FAULTS, GraphStore
 
 
+def switch_target(configured: Settings) -> Settings:
+    """The embedder spaces are switched to: e5-small-v2 int8, or MiniLM where e5-small-v2
+    int8 is the configured embedder (the default), so that the switch changes something."""
+    e5 = configured.model_copy(update={"embedder": "e5-small-v2", "embedding_precision": "int8"})
+    if configured.embedder == "e5-small-v2" and configured.resolved_precision == "int8":
+        return configured.model_copy(
+            update={"embedder": "minilm", "embedding_precision": "float32"}
+        )
+    return e5
+
+
 def main() -> None:
     space, kill_at = sys.argv[1], int(sys.argv[2])
     writes = 0
@@ -28,7 +39,7 @@ def main() -> None:
         if writes == kill_at:
             os.kill(os.getpid(), signal.SIGKILL)  # kill -9: no cleanup, no rollback call
 
-    settings = Settings(embedder="e5-small-v2", embedding_precision="int8")
+    settings = switch_target(Settings())
     embedder = build_embedder(settings)
     embedder.embed(["load the model before the first write"])
     FAULTS.hook = hook

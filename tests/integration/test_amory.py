@@ -6,6 +6,7 @@ against the fake OpenAI server."""
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -127,7 +128,9 @@ def test_sessions_built_one_by_one_equal_one_batch(
 ) -> None:
     memory = memory_for(settings, store, embedder, consolidation=mode, rapid_interval=3)
     conv = two_topics()
-    batch, streamed = f"amory-batch-{mode}", f"amory-stream-{mode}"
+    # Unique names: runs of this test in parallel (or a killed one) share no space.
+    tag = uuid.uuid4().hex[:8]
+    batch, streamed = f"amory-batch-{mode}-{tag}", f"amory-stream-{mode}-{tag}"
     try:
         ingest(memory, batch, conv)
         for session in conv.sessions:
@@ -338,7 +341,8 @@ def test_llm_sessions_built_one_by_one_equal_one_batch(
     llm_settings = fake_llm_settings(settings, fake_llm.base_url, tmp_path)
     memory = memory_for(llm_settings, store, embedder)
     conv = tiny_conversation("conv-llm-inc", sessions=3)
-    batch, streamed = "amory-llm-batch", "amory-llm-stream"
+    tag = uuid.uuid4().hex[:8]
+    batch, streamed = f"amory-llm-batch-{tag}", f"amory-llm-stream-{tag}"
     try:
         ingest(memory, batch, conv)
         first = conv.model_copy(update={"sessions": conv.sessions[:1]})

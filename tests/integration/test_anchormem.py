@@ -19,6 +19,7 @@ from graphmem.designs.anchormem.builder import AnchorMemBuilder
 from graphmem.designs.anchormem.config import AnchorMemConfig
 from graphmem.designs.anchormem.prompts import EXTRACT_SYSTEM
 from graphmem.designs.anchormem.retriever import AnchorMemRetriever
+from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
 from graphmem.errors import InputError
 from graphmem.ingest.models import ConversationIn, Dataset
@@ -194,11 +195,15 @@ def test_retriever_returns_facts_with_contexts_and_events(
     store: GraphStore, embedder: Embedder, space: str, settings: Settings
 ) -> None:
     conv = retold_conversation()
-    with Memory(settings, store=store, embedder=embedder) as memory:
+    # tau 0.75 (MiniLM's scale): every retold twin above it under each embedder, every other
+    # pair below. 0.85 maps above some paraphrases under e5.
+    configs = DesignConfigs(overrides={"anchormem": {"tau": 0.75}})
+    with Memory(settings, store=store, embedder=embedder, configs=configs) as memory:
         reports = memory.ingest_dataset(
             Dataset(conversations=[conv], qa={}), space, builders_for(["anchormem"])
         ).builds
         assert [r.builder for r in reports] == ["anchormem"]
+        assert space_stats(store, space)["anchormem"]["events"] == 6  # one per twin pair
         ctx = RetrievalContext(store, embedder, settings, space)
         assert isinstance(build_retriever("anchormem", ctx), AnchorMemRetriever)
         config = AnchorMemConfig(facts_per_event=3, fact_text="always")

@@ -26,6 +26,7 @@ from graphmem.memory import Memory
 from graphmem.reembed import plan_spaces, reembed_space
 from graphmem.schema import check_space_embedder, space_embedder
 from graphmem.store import GraphStore
+from tests.faults.reembed_until_killed import switch_target
 from tests.integration.helpers import tiny_conversation
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
@@ -44,7 +45,9 @@ def spaces(store: GraphStore) -> Iterator[list[str]]:
 
 @pytest.fixture(scope="module")
 def e5() -> Embedder:
-    return build_embedder(Settings(embedder="e5-small-v2", embedding_precision="int8"))
+    """The embedder spaces are switched to: e5-small-v2 int8, or MiniLM where that is the
+    configured one (the default)."""
+    return build_embedder(switch_target(Settings()))
 
 
 def _ingest(settings: Settings, embedder: Embedder, space: str) -> None:

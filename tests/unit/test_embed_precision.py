@@ -33,5 +33,13 @@ def test_bfloat16_vectors_are_the_float32_vectors_within_tolerance() -> None:
         assert list(np.argsort(-a @ qa)[:3]) == list(np.argsort(-b @ qb)[:3])
 
 
-def test_float32_is_the_default() -> None:
-    assert Settings.model_fields["embedding_precision"].default == "float32"
+def test_auto_is_int8_for_the_jar_models_and_float32_else() -> None:
+    assert Settings.model_fields["embedding_precision"].default == "auto"
+    assert Settings().embedder == "e5-small-v2"
+    assert Settings().resolved_precision == "int8"
+    assert Settings(embedder="bge-small-en-v1.5").resolved_precision == "int8"
+    assert Settings(embedder="minilm").resolved_precision == "float32"
+    assert Settings(embedder="openai").resolved_precision == "float32"
+    assert Settings(embedder="e5-small-v2", embedding_precision="float32").resolved_precision == (
+        "float32"
+    )

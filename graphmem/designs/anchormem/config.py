@@ -28,7 +28,13 @@ class AnchorMemConfig(DesignSettings):
     step: int = Field(default=2, ge=1, description="turns between two unit starts")
 
     # --- associative event graph (paper: tau 0.85, N 3) ----------------------------
-    tau: float = Field(default=0.85, gt=-1.0, lt=1.0, description="cosine threshold")
+    tau: float = Field(
+        default=0.85,
+        gt=-1.0,
+        lt=1.0,
+        description="cosine threshold",
+        json_schema_extra={"cosine": "passage"},
+    )
     neighbours: int = Field(default=3, ge=1, description="N: neighbours per fact")
     # "novelty": ours (a group needs ceil(N/2) facts no kept event integrates yet);
     # "eq9": the paper's (a cluster with ceil(N/2) facts from one context is redundant).

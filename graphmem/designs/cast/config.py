@@ -37,7 +37,11 @@ class CastSettings(DesignSettings):
         default=0.0, ge=0.0, description="Delta_l: place distance (0 = same place, 1 = other)"
     )
     delta_tau: float = Field(
-        default=0.7, ge=0.0, le=2.0, description="Delta_tau: 1 - cosine to the topic centroid"
+        default=0.7,
+        ge=0.0,
+        le=2.0,
+        description="Delta_tau: 1 - cosine to the topic centroid",
+        json_schema_extra={"cosine": "distance-passage"},
     )
     summary_tokens: int = Field(
         default=128, ge=16, description="offline scene summary: token cap (encoder tokens)"

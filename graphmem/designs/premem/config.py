@@ -22,7 +22,11 @@ class PremSettings(DesignSettings):
 
     # --- Step 2: clustering and the persistent pool ----------------------------------
     theta: float = Field(
-        default=0.6, gt=-1.0, lt=1.0, description="centroid cosine above which clusters connect"
+        default=0.6,
+        gt=-1.0,
+        lt=1.0,
+        description="centroid cosine above which clusters connect",
+        json_schema_extra={"cosine": "passage"},
     )
     max_clusters: int = Field(
         default=10, ge=2, description="largest k tried by the silhouette search per session"

@@ -24,7 +24,11 @@ class SeemSettings(DesignSettings):
         default=1, ge=1, description="turns per frame (1 = one frame per turn)"
     )
     fuse_candidates: int = Field(default=5, description="nearest frames fetched per new frame")
-    fuse_min_similarity: float = Field(default=0.7, description="offline judge: frame cosine")
+    fuse_min_similarity: float = Field(
+        default=0.7,
+        description="offline judge: frame cosine",
+        json_schema_extra={"cosine": "passage"},
+    )
     fuse_max_gap_hours: float = Field(default=24.0, description="offline judge: time proximity")
     fuse_require_shared: bool = Field(
         default=True, description="offline judge: a shared participant"
