@@ -121,7 +121,7 @@ def _one(base: Settings, key: str, dataset: Dataset, sessions: int) -> dict[str,
 
 def _workers(
     base: Settings, texts: list[str], sizes: list[int], rounds: int = 3
-) -> dict[int, float]:
+) -> dict[int, dict[str, float]]:
     """int8 texts/s for each pool size, interleaved round by round (no cache)."""
     models = {
         n: build_model(
