@@ -3,9 +3,10 @@
 Texts get the model's prefix for their side (query, passage, symmetric), are cut into word
 pieces by the model's own ``tokenizer.json`` (the HuggingFace ``tokenizers`` library),
 grouped by length so that a batch pads to texts of about its own length (sorted, then cut
-into batches of ``GRAPHMEM_EMBEDDING_BATCH_SIZE``; one text per run for int8 graphs, see
-``embed``), run through the graph and pooled as the
-model's card says (mean over the attention mask, or the [CLS] token), then L2-normalised.
+into batches of ``GRAPHMEM_EMBEDDING_BATCH_SIZE`` on ``GRAPHMEM_EMBEDDING_THREADS`` intra-op
+threads; for int8 graphs one text per run, ``GRAPHMEM_EMBEDDING_WORKERS`` runs in parallel
+on one thread each, see ``embed``), run through the graph and pooled as the model's card
+says (mean over the attention mask, or the [CLS] token), then L2-normalised.
 """
 
 from __future__ import annotations
