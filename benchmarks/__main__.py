@@ -5,6 +5,7 @@
     python -m benchmarks plans
     python -m benchmarks embedding [--out DIR]
     python -m benchmarks embedders [--turns 300] [--rounds 2] [--out DIR]
+    python -m benchmarks embedspeed [--sessions 0] [--workers 1,2,3] [--out DIR]
     python -m benchmarks oneshot --space SPACE [--rounds 3] [--strategy graphmem] [--out DIR]
     python -m benchmarks scale --home DIR [--spaces 1,10,100,1000] [--out DIR]
     python -m benchmarks <module command> ...   (below; its own options: ... --help)
@@ -109,6 +110,16 @@ def _embedding(args: argparse.Namespace) -> None:
     _write(args.out, "embedding", results, text + "\n")
 
 
+def _embedspeed(args: argparse.Namespace) -> None:
+    from benchmarks.embedspeed import render_embedspeed, run_embedspeed
+    from graphmem.config import Settings
+    from graphmem.ingest.formats import load
+
+    workers = [int(x) for x in args.workers.split(",") if x]
+    results = run_embedspeed(Settings(), load(args.data, "locomo"), args.sessions, workers)
+    _write(args.out, "embedspeed", results, render_embedspeed(results))
+
+
 def _oneshot(args: argparse.Namespace) -> None:
     from benchmarks.oneshot import render_oneshot, run_oneshot
 
@@ -160,6 +171,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     p = command("embedders", _embedders, "every embedder: batch texts/s and question ms")
     p.add_argument("--turns", type=int, default=300, help="turns embedded as one batch")
     p.add_argument("--rounds", type=int, default=2, help="interleaved rounds")
+    p = command("embedspeed", _embedspeed, "MiniLM torch against e5 int8 + vector cache")
+    p.add_argument("--sessions", type=int, default=0, help="first N sessions (0: all)")
+    p.add_argument("--workers", default="1,2,3", help="int8 worker pools to time ('': none)")
     p = command("oneshot", _oneshot, "a one-shot graphmem query, torch kept out of spaCy or not")
     p.add_argument("--space", required=True, help="a built space (this never ingests)")
     p.add_argument("--strategy", default="graphmem")

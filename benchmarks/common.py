@@ -43,6 +43,12 @@ class TimedEmbedder(Embedder):
             self.seconds += time.perf_counter() - started
             self.texts += len(texts)
 
+    def identity(self) -> str:
+        return self.inner.identity()
+
+    def side(self, kind: Kind) -> str:
+        return self.inner.side(kind)
+
     def count_tokens(self, text: str) -> int:
         return self.inner.count_tokens(text)
 

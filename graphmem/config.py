@@ -92,6 +92,12 @@ class Settings(BaseSettings):
     # Measured on the 2-core target: one torch thread embeds faster (105 vs 69 texts/s) once
     # anything else (Neo4j, a second job) wants a core.
     embedding_threads: int = Field(default=1, ge=1)
+    # int8 ONNX graphs embed one text per run (embed/jar.py); this many runs go in parallel,
+    # each on one thread (python -m benchmarks embedspeed measures the choice).
+    embedding_workers: int = Field(default=2, ge=1, description="parallel int8 embedding runs")
+    # The content-hash vector cache under cache_dir/vectors (embed/cache.py): every distinct
+    # text is embedded once per embedder, across spaces and processes. 0: off.
+    vector_cache_mb: int = Field(default=1024, ge=0, description="vector cache size cap, 0: off")
     # float32 everywhere. int8: the quantised ONNX graph of minilm, e5-small-v2 or
     # bge-small-en-v1.5 (other vectors: pinned as "<model>:int8"). bfloat16: minilm's torch
     # autocast on batches, 2.6-2.9x faster where the CPU has bf16 units (AMX,

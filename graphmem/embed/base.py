@@ -48,6 +48,16 @@ class Embedder(ABC):
         """One question's vector, as a query parameter."""
         return [float(x) for x in self.embed([text], "query")[0]]
 
+    def identity(self) -> str:
+        """What makes this embedder's vectors what they are, for the vector cache
+        (``embed/cache.py``): the pinned name, plus anything else that changes a vector."""
+        return self.name
+
+    def side(self, kind: Kind) -> str:
+        """What ``kind`` changes in a text before it is embedded (the cache's key): kinds
+        with the same side are embedded alike. Asymmetric embedders override it."""
+        return kind
+
 
 def normalise(vectors: npt.NDArray[Any]) -> Vectors:
     arr = np.asarray(vectors, dtype=np.float32)
@@ -161,6 +171,13 @@ class MiniLMEmbedder(Embedder):
                     self._onnx = encoder
         return self._onnx or None
 
+    def identity(self) -> str:
+        # bfloat16 vectors are pinned like float32's (cosine 0.9999) but are not the same bits.
+        return f"{self.name}:bfloat16" if self._bf16 else self.name
+
+    def side(self, kind: Kind) -> str:
+        return ""  # symmetric by training: every kind is embedded alike
+
     @property
     def runtime(self) -> str:
         """What short calls run on: ``onnx``, ``torch``, or ``undecided`` before the first."""
@@ -237,10 +254,25 @@ class OpenAIEmbedder(Embedder):
     def count_tokens(self, text: str) -> int:
         return self._tokens.count_tokens(text)
 
+    def identity(self) -> str:
+        return f"{self.name}@{self._settings.llm_base_url or 'default'}/{self.dim}"
+
+    def side(self, kind: Kind) -> str:
+        return ""  # no prefixes: every kind is embedded alike
+
 
 def build_embedder(settings: Settings) -> Embedder:
     """The configured embedder (``GRAPHMEM_EMBEDDER``) in the configured precision
-    (``GRAPHMEM_EMBEDDING_PRECISION``); a precision the model lacks is a ``ConfigError``."""
+    (``GRAPHMEM_EMBEDDING_PRECISION``); a precision the model lacks is a ``ConfigError``.
+    Every embedder comes behind the vector cache (``embed/cache.py``): ingest, builders,
+    ``reembed`` and queries each embed a distinct text once."""
+    from graphmem.embed.cache import CachedEmbedder
+
+    return CachedEmbedder.wrap(build_model(settings), settings)
+
+
+def build_model(settings: Settings) -> Embedder:
+    """The configured embedder itself, without the vector cache."""
     precision = settings.resolved_precision
     if settings.embedder == "openai":
         if precision != "float32":

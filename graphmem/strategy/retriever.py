@@ -3,8 +3,9 @@
 The members are other strategies, built through the retriever registry with their own
 resolved settings (``build_retriever``): this package imports no design. Each member keeps
 its own prepared state (snapshots, projections), prepared once in ``prepare()``; the query
-embedding is computed once and shared (``SharedQueryEmbedder``). The rule is in
-``fusion.py``; the choice of members in ``members.py``; why: ``docs/graphmem-strategy.md``.
+embedding is computed once and shared (the embedder's in-memory tier, ``embed/cache.py``).
+The rule is in ``fusion.py``; the choice of members in ``members.py``; why:
+``docs/graphmem-strategy.md``.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import cast
 
+from graphmem.embed.cache import CachedEmbedder
 from graphmem.retrieval.base import RetrievalContext, RetrievalResult, Retriever, TokenCounter
 from graphmem.store import GraphStore
 from graphmem.strategy.compose import arrange
-from graphmem.strategy.embedding import SharedQueryEmbedder
 from graphmem.strategy.members import Plan, families, plan
 from graphmem.strategy.reads import QueryReads
 from graphmem.strategy.settings import GraphmemSettings
@@ -34,7 +35,8 @@ class GraphmemRetriever(Retriever):
     def __init__(self, ctx: RetrievalContext, config: GraphmemSettings | None = None) -> None:
         super().__init__(ctx)
         self.config: GraphmemSettings = config or ctx.configs.get("graphmem")
-        self._embedder = SharedQueryEmbedder(ctx.embedder)
+        # build_embedder's embedder already is one (then the same object, the same memo).
+        self._embedder = CachedEmbedder.wrap(ctx.embedder)
         self._reads = QueryReads(ctx.store)
         # Members see the same store and embedder, through wrappers that share one query's
         # identical reads and embeddings (the wrapper forwards everything else).
@@ -110,7 +112,6 @@ class GraphmemRetriever(Retriever):
         question's identical reads (SEEM's and CAST's PageRank) and embeddings; the
         ablation harness calls this directly, so the sharing lives here, not in
         ``retrieve`` (there the harness's member times would count the PageRank twice)."""
-        self._embedder.remember(query)
         with self._reads.scope():
             return self._run_members(members, query, budget)
 

@@ -45,6 +45,8 @@ def _cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 # Every numeric setting with a natural range, just outside it.
 OUT_OF_RANGE = {
     "GRAPHMEM_EMBEDDING_THREADS": "-3",
+    "GRAPHMEM_EMBEDDING_WORKERS": "0",
+    "GRAPHMEM_VECTOR_CACHE_MB": "-1",
     "GRAPHMEM_LLM_TIMEOUT_S": "-1",
     "GRAPHMEM_BOLT_PORT": "0",
     "GRAPHMEM_HTTP_PORT": "65536",

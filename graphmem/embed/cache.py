@@ -1,0 +1,269 @@
+"""Every distinct text is embedded once: a content-hash vector cache in front of an embedder.
+
+``build_embedder`` returns every embedder behind ``CachedEmbedder``, so ingest, the builders,
+``graphmem reembed`` and queries share it. A vector is found by
+``sha256(identity, side, text)``: the embedder's identity (its pinned name, with ``:int8``
+or ``:bfloat16`` and the pinned graph's checksum where they change a vector), the side's
+effective prefix (e5's ``query: `` and ``passage: ``; one side for symmetric models) and
+the text. Two tiers:
+
+- in memory, the last ``_MEMO`` texts (the question a query's members each ask for, the
+  phrases of the next question): always on;
+- on disk, ``GRAPHMEM_CACHE_DIR/vectors/vectors.sqlite3`` (folder 0700, files 0600):
+  SQLite in WAL mode with a busy timeout, so any number of processes read while one writes
+  and two ingests writing at once wait for each other instead of failing. Vectors are
+  float32 blobs: a vector read back is bit-identical to the one stored. Capped at
+  ``GRAPHMEM_VECTOR_CACHE_MB`` (0: off); past it the least recently used entries go.
+
+The cache changes speed, never a result: a file that cannot be opened, read or written
+(corrupt, read-only, full disk) costs one warning, and the process embeds without it (a file
+that is not a database is replaced by a new one).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import os
+import sqlite3
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from graphmem.config import Settings
+from graphmem.embed.base import Embedder, Kind, Vectors
+
+log = logging.getLogger(__name__)
+
+_MEMO = 1024  # texts kept in memory: a query's, many times over (1.5 MB at 384-d)
+_TOUCH_S = 3600  # a hit refreshes its entry's use time once it is older than this
+_ROW_OVERHEAD = 120  # key, use time and index bytes of an entry, beyond its vector
+_KEEP_AFTER_EVICT = 0.9  # eviction goes below the cap, so that it runs rarely
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, vec BLOB NOT NULL,"
+    " used INTEGER NOT NULL) WITHOUT ROWID",
+    "CREATE INDEX IF NOT EXISTS vectors_used ON vectors (used)",
+    "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
+    "INSERT OR IGNORE INTO meta VALUES ('count', (SELECT count(*) FROM vectors))",
+)
+
+
+def _now() -> int:
+    """Seconds of the wall clock: an entry's use time, compared across processes."""
+    return int(time.time())
+
+
+def cache_path(settings: Settings) -> Path:
+    return settings.cache_dir / "vectors" / "vectors.sqlite3"
+
+
+class VectorStore:
+    """The on-disk tier. Not thread-safe by itself: ``CachedEmbedder`` holds its lock."""
+
+    def __init__(self, path: Path, cap_bytes: int) -> None:
+        self.path = path
+        self._cap_bytes = cap_bytes
+        self._db = self._connect(path)
+
+    @classmethod
+    def open(cls, settings: Settings) -> VectorStore | None:
+        """The cache of ``settings``; None when it is off or cannot be used (one warning)."""
+        if settings.vector_cache_mb <= 0:
+            return None
+        path = cache_path(settings)
+        cap = settings.vector_cache_mb << 20
+        try:
+            return cls(path, cap)
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError):  # locked, unreadable: not corrupt
+                log.warning("vector cache %s unused: %s", path, exc)
+                return None
+            log.warning("vector cache %s is unreadable (%s): starting a new one", path, exc)
+        except OSError as exc:
+            log.warning("vector cache %s unused: %s", path, exc)
+            return None
+        try:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
+            return cls(path, cap)
+        except (OSError, sqlite3.Error) as exc:
+            log.warning("vector cache %s unused: %s", path, exc)
+            return None
+
+    @staticmethod
+    def _connect(path: Path) -> sqlite3.Connection:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        # Created 0600 before SQLite opens it: its -wal and -shm files take the same mode.
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+        db = sqlite3.connect(path, timeout=60.0, isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # WAL: a crash loses the last writes only
+            db.execute("BEGIN IMMEDIATE")
+            for statement in _SCHEMA:
+                db.execute(statement)
+            db.execute("COMMIT")
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def get(self, keys: Sequence[bytes], dim: int) -> dict[bytes, np.ndarray]:
+        found: dict[bytes, np.ndarray] = {}
+        stale: list[bytes] = []
+        now = _now()
+        for start in range(0, len(keys), 500):  # SQLite's bound-parameter limit
+            chunk = keys[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            query = f"SELECT key, vec, used FROM vectors WHERE key IN ({marks})"
+            for key, blob, used in self._db.execute(query, chunk):
+                if len(blob) == 4 * dim:
+                    found[key] = np.frombuffer(blob, dtype="<f4")
+                    if now - used > _TOUCH_S:
+                        stale.append(key)
+        if stale:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.executemany(
+                "UPDATE vectors SET used = ? WHERE key = ?", ((now, k) for k in stale)
+            )
+            self._db.execute("COMMIT")
+        return found
+
+    def put(self, rows: Sequence[tuple[bytes, np.ndarray]]) -> None:
+        if not rows:
+            return
+        now = _now()
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            before = db.total_changes
+            db.executemany(
+                "INSERT OR IGNORE INTO vectors VALUES (?, ?, ?)",
+                ((k, np.asarray(v, dtype="<f4").tobytes(), now) for k, v in rows),
+            )
+            added = db.total_changes - before
+            db.execute("UPDATE meta SET value = value + ? WHERE name = 'count'", (added,))
+            self._evict(len(rows[0][1]))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def _evict(self, dim: int) -> None:
+        """Inside ``put``'s transaction: the least recently used entries past the cap."""
+        cap_rows = max(1, self._cap_bytes // (4 * dim + _ROW_OVERHEAD))
+        (count,) = self._db.execute("SELECT value FROM meta WHERE name = 'count'").fetchone()
+        if count <= cap_rows:
+            return
+        drop = count - int(cap_rows * _KEEP_AFTER_EVICT)
+        self._db.execute(
+            "DELETE FROM vectors WHERE key IN (SELECT key FROM vectors ORDER BY used LIMIT ?)",
+            (drop,),
+        )
+        (left,) = self._db.execute("SELECT count(*) FROM vectors").fetchone()
+        self._db.execute("UPDATE meta SET value = ? WHERE name = 'count'", (left,))
+
+    def count(self) -> int:
+        (n,) = self._db.execute("SELECT count(*) FROM vectors").fetchone()
+        return int(n)
+
+    def close(self) -> None:
+        self._db.close()
+
+
+class CachedEmbedder(Embedder):
+    """``inner`` behind the two tiers. Calls into the model are serialised (a fast
+    tokenizer shared by threads fails with "Already borrowed"); ``inner`` may still use
+    threads of its own within a call (int8 runs, ``embed/jar.py``)."""
+
+    def __init__(self, inner: Embedder, store: VectorStore | None) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.dim = inner.dim
+        self.store = store
+        self._identity = inner.identity()
+        self._memo: OrderedDict[bytes, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+        self._count_lock = threading.Lock()
+
+    @classmethod
+    def wrap(cls, inner: Embedder, settings: Settings | None = None) -> CachedEmbedder:
+        """``inner`` behind the cache (``settings``' disk tier, or memory only); an embedder
+        already behind one is returned as it is."""
+        if isinstance(inner, CachedEmbedder):
+            return inner
+        return cls(inner, VectorStore.open(settings) if settings is not None else None)
+
+    def identity(self) -> str:
+        return self._identity
+
+    def side(self, kind: Kind) -> str:
+        return self.inner.side(kind)
+
+    def key(self, text: str, kind: Kind) -> bytes:
+        head = f"{self._identity}\x00{self.inner.side(kind)}\x00".encode()
+        return hashlib.sha256(head + text.encode("utf-8", "surrogatepass")).digest()
+
+    def embed(self, texts: Sequence[str], kind: Kind = "passage") -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        keys = [self.key(t, kind) for t in texts]
+        with self._lock:
+            known = {k: self._memo[k] for k in keys if k in self._memo}
+            for k in known:
+                self._memo.move_to_end(k)
+            wanted = {k: t for k, t in zip(keys, texts, strict=True) if k not in known}
+            if wanted:
+                known |= self._fetch(list(wanted))
+                fresh = {k: t for k, t in wanted.items() if k not in known}
+                if fresh:
+                    vectors = self.inner.embed(list(fresh.values()), kind)
+                    made = list(zip(fresh, vectors.astype(np.float32, copy=False), strict=True))
+                    self._save(made)
+                    known |= dict(made)
+                for k in wanted:
+                    self._remember(k, known[k])
+        return np.stack([known[k] for k in keys]).astype(np.float32, copy=False)
+
+    def _remember(self, key: bytes, vector: np.ndarray) -> None:
+        self._memo[key] = vector
+        if len(self._memo) > _MEMO:
+            self._memo.popitem(last=False)
+
+    def _fetch(self, keys: list[bytes]) -> dict[bytes, np.ndarray]:
+        if self.store is None:
+            return {}
+        try:
+            return self.store.get(keys, self.dim)
+        except (sqlite3.Error, OSError) as exc:
+            self._give_up(exc)
+            return {}
+
+    def _save(self, rows: list[tuple[bytes, np.ndarray]]) -> None:
+        if self.store is None:
+            return
+        try:
+            self.store.put(rows)
+        except (sqlite3.Error, OSError) as exc:
+            self._give_up(exc)
+
+    def _give_up(self, exc: Exception) -> None:
+        """One warning; this process embeds without the disk tier from now on."""
+        assert self.store is not None
+        log.warning("vector cache %s unused from now on: %s", self.store.path, exc)
+        with contextlib.suppress(sqlite3.Error):
+            self.store.close()
+        self.store = None
+
+    def count_tokens(self, text: str) -> int:
+        with self._count_lock:
+            return self.inner.count_tokens(text)
+
+    def count_tokens_many(self, texts: Sequence[str]) -> list[int]:
+        with self._count_lock:
+            return self.inner.count_tokens_many(texts)
