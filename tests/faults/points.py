@@ -26,9 +26,12 @@ from tests.integration.helpers import tiny_conversation
 
 ROOT = Path(__file__).resolve().parents[2]
 SESSIONS = 2  # a resumed build has a built session before the one it redoes
-# A turn whose phrases are near each other (cello lessons / cello teacher): the clean build
-# has SYNONYM edges for a crash to lose.
-EXTRA = "The cello lessons and the cello teacher were a gift; Pixel loves the kitten toys."
+# A turn whose phrases are near each other under every embedder (kitten toys / cat toys):
+# the clean build has SYNONYM edges for a crash to lose.
+EXTRA = (
+    "The cello lessons and the cello teacher were a gift; Pixel loves the kitten toys "
+    "and the cat toys."
+)
 
 
 @dataclass(frozen=True)

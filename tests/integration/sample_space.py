@@ -10,6 +10,7 @@ from pathlib import Path
 
 from graphmem.builders.registry import builder_names
 from graphmem.config import Settings
+from graphmem.designs.configure import DesignConfigs
 from graphmem.designs.registry import registry
 from graphmem.embed import Embedder
 from graphmem.memory import Memory
@@ -29,11 +30,15 @@ def package_builders() -> list[str]:
 
 @contextmanager
 def sample_space(
-    settings: Settings, store: GraphStore, embedder: Embedder, prefix: str = "users"
+    settings: Settings,
+    store: GraphStore,
+    embedder: Embedder,
+    prefix: str = "users",
+    configs: DesignConfigs | None = None,
 ) -> Iterator[str]:
     """A fresh space holding the sample conversation built by every builder; deleted after."""
     space = f"{prefix}-{uuid.uuid4().hex[:10]}"
-    memory = Memory(settings, store=store, embedder=embedder)
+    memory = Memory(settings, store=store, embedder=embedder, configs=configs)
     try:
         memory.ingest(SAMPLE, space, builders=package_builders())
         yield space

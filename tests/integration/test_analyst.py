@@ -11,6 +11,7 @@ import pytest
 
 from graphmem.config import Settings
 from graphmem.cookbook import Recipe, recipes
+from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
 from graphmem.store import GraphStore
 from tests.integration.sample_space import labels_in, sample_space
@@ -22,7 +23,10 @@ RECIPES = recipes()
 
 @pytest.fixture(scope="module")
 def sample(settings: Settings, store: GraphStore, embedder: Embedder) -> Iterator[str]:
-    with sample_space(settings, store, embedder, prefix="test-analyst") as space:
+    # Synonym edges at 0.7 (MiniLM's scale): no two names of the sample are close enough
+    # for 0.8's mapped value under e5-small-v2, and the synonyms recipe needs an edge.
+    configs = DesignConfigs(overrides={"semantic": {"synonym_threshold": 0.7}})
+    with sample_space(settings, store, embedder, prefix="test-analyst", configs=configs) as space:
         yield space
 
 

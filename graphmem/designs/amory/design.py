@@ -23,7 +23,6 @@ DESIGN = Design(
     requires=("semantic",),
     labels=("Narrative", "Subplot", "StoryItem", "Fact", "Entity", "Character"),
     derived_labels=("Narrative", "Subplot", "StoryItem", "Fact"),
-    indexed_labels=("Narrative",),
     relationships=("ABOUT", "HOLDS", "HAS_SUBPLOT", "SEMANTICIZED", "SUBJECT", "OBJECT"),
     presets={
         "paper": Preset(

@@ -83,7 +83,6 @@ DESIGN = Design(
     requires=(SEMANTIC_LAYER,),
     labels=("View", "Scene", "Character"),
     derived_labels=("View", "Scene"),
-    indexed_labels=("View", "Scene"),
     reorders={"cast": "hipporag"},
     pagerank=True,
     commands=_commands,

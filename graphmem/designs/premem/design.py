@@ -20,7 +20,6 @@ DESIGN = Design(
     retrievers={"premem": PremRetriever},
     labels=("Fragment", "Cluster", "Insight"),
     derived_labels=("Fragment", "Cluster", "Insight"),
-    indexed_labels=("Fragment", "Insight"),
     reembed=Reembed(labels=("Fragment", "Insight"), run=reembed_premem),
     relationships=("FROM", "GROUPS", "CONNECTS", "REASONS_OVER"),
     presets={
