@@ -6,42 +6,22 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from graphmem.config import Settings
-from graphmem.embed.base import Embedder, Kind, Vectors, build_model
+from graphmem.embed.base import Embedder, build_model
 from graphmem.embed.cache import CachedEmbedder, VectorStore, cache_path
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
 from graphmem.store import GraphStore
+from tests.counting_embedder import Counting
 from tests.integration.helpers import tiny_conversation
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
-
-
-class Counting(Embedder):
-    """The real e5 int8 model, counting the texts it is asked to embed."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner, self.name, self.dim = inner, inner.name, inner.dim
-        self.seen: list[str] = []
-
-    def embed(self, texts: Sequence[str], kind: Kind = "passage") -> Vectors:
-        self.seen.extend(texts)
-        return self.inner.embed(texts, kind)
-
-    def identity(self) -> str:
-        return self.inner.identity()
-
-    def side(self, kind: Kind) -> str:
-        return self.inner.side(kind)
-
-    def count_tokens(self, text: str) -> int:
-        return self.inner.count_tokens(text)
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@ import stat
 import subprocess
 import sys
 import textwrap
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -19,8 +18,9 @@ import pytest
 
 from graphmem.config import Settings
 from graphmem.embed import build_embedder
-from graphmem.embed.base import Embedder, Kind, Vectors, build_model
+from graphmem.embed.base import Embedder, build_model
 from graphmem.embed.cache import CachedEmbedder, VectorStore, cache_path
+from tests.counting_embedder import Counting
 
 pytestmark = pytest.mark.slow
 
@@ -30,27 +30,6 @@ TEXTS = [
     "ok",
     "Caroline went to the LGBTQ support group on 7 May 2023.",  # again, in the same call
 ]
-
-
-class Counting(Embedder):
-    """A real embedder, counting the texts it is asked to embed."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner, self.name, self.dim = inner, inner.name, inner.dim
-        self.seen: list[str] = []
-
-    def embed(self, texts: Sequence[str], kind: Kind = "passage") -> Vectors:
-        self.seen.extend(texts)
-        return self.inner.embed(texts, kind)
-
-    def identity(self) -> str:
-        return self.inner.identity()
-
-    def side(self, kind: Kind) -> str:
-        return self.inner.side(kind)
-
-    def count_tokens(self, text: str) -> int:
-        return self.inner.count_tokens(text)
 
 
 @pytest.fixture(scope="module")
