@@ -127,7 +127,8 @@ def test_offline_build_writes_facts_events_and_provenance(
         space=space,
         embedding=embedder.embed_query("kitten Pixel"),
         k=50,
-        fetch=5000,
+        # as the retriever asks: the index spans every space of a shared test database
+        fetch=label_totals(store, space)["AssocEvent"].fetch(50),
     )
     assert len(events) == report.counts["events"]
     top = events[0]
