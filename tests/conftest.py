@@ -89,9 +89,22 @@ def store(settings: Settings, embedder: Embedder) -> Iterator[GraphStore]:
         yield graph
 
 
+def delete_space(store: GraphStore, name: str) -> None:
+    while store.write("core.delete_space_batch", space=name, batch=5000)[0]["deleted"]:
+        pass
+
+
 @pytest.fixture
 def space(store: GraphStore) -> Iterator[str]:
     name = f"test-{uuid.uuid4().hex[:10]}"
     yield name
-    while store.write("core.delete_space_batch", space=name, batch=5000)[0]["deleted"]:
-        pass
+    delete_space(store, name)
+
+
+@pytest.fixture
+def spaces(store: GraphStore) -> Iterator[list[str]]:
+    """Space names a test adds to the list, deleted afterwards whatever the test did."""
+    made: list[str] = []
+    yield made
+    for name in made:
+        delete_space(store, name)

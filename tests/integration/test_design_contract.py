@@ -60,16 +60,6 @@ def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Iterato
     yield Memory(settings, store=store, embedder=embedder)
 
 
-@pytest.fixture
-def spaces(store: GraphStore) -> Iterator[list[str]]:
-    """Fresh space names, deleted afterwards whatever the test did."""
-    made: list[str] = []
-    yield made
-    for name in made:
-        while store.write("core.delete_space_batch", space=name, batch=5000)[0]["deleted"]:
-            pass
-
-
 def _space(spaces: list[str]) -> str:
     name = f"contract-{uuid.uuid4().hex[:10]}"
     spaces.append(name)

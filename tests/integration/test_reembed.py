@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,15 +31,6 @@ from tests.integration.helpers import tiny_conversation
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]
 SESSIONS = 2  # 12 turns: 6 batches of two
-
-
-@pytest.fixture
-def spaces(store: GraphStore) -> Iterator[list[str]]:
-    made: list[str] = []
-    yield made
-    for name in made:
-        while store.write("core.delete_space_batch", space=name, batch=5000)[0]["deleted"]:
-            pass
 
 
 @pytest.fixture(scope="module")

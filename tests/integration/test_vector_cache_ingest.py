@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -27,15 +26,6 @@ pytestmark = [pytest.mark.integration, pytest.mark.slow]
 @pytest.fixture(scope="module")
 def e5() -> Embedder:
     return build_model(Settings(embedder="e5-small-v2", embedding_precision="int8"))
-
-
-@pytest.fixture
-def spaces(store: GraphStore) -> Iterator[list[str]]:
-    made: list[str] = []
-    yield made
-    for name in made:
-        while store.write("core.delete_space_batch", space=name, batch=5000)[0]["deleted"]:
-            pass
 
 
 def _vectors(store: GraphStore, space: str) -> dict[str, np.ndarray]:
