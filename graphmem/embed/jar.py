@@ -20,7 +20,7 @@ import numpy as np
 
 from graphmem.config import Settings
 from graphmem.embed.base import Embedder, Kind, Vectors, normalise
-from graphmem.embed.models import ModelFiles, ModelSpec, fetch_model
+from graphmem.embed.models import ModelFiles, ModelSpec, fetch_model, pinned_name
 from graphmem.errors import ModelLoadError
 
 
@@ -36,7 +36,7 @@ class OnnxModelEmbedder(Embedder):
             raise ModelLoadError(f"{spec.key} has no {precision} graph")
         self.spec = spec
         self.precision = precision
-        self.name = spec.name if precision == "float32" else f"{spec.name}:{precision}"
+        self.name = pinned_name(spec, precision)
         self._settings = settings
         self._batch = max(1, settings.embedding_batch_size)
         # int8: one text per run, runs spread over a pool of single-threaded workers

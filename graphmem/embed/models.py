@@ -237,6 +237,12 @@ def fetch_model(settings: Settings, files: OnnxFiles) -> ModelFiles:
     return ModelFiles(onnx, final / "tokenizer.json")
 
 
+def pinned_name(spec: ModelSpec, precision: str) -> str:
+    """The name a space records for ``spec`` in ``precision`` (``<model>`` or
+    ``<model>:int8``); ``settings_for`` reads it back."""
+    return spec.name if precision == "float32" else f"{spec.name}:{precision}"
+
+
 def settings_for(pinned: str) -> str | None:
     """The environment that configures the embedder a space is pinned to (its recorded
     name), for an error's hint; None for a name no local model carries (openai's)."""

@@ -194,7 +194,6 @@ def configured_name(settings: Settings) -> str | None:
         return None
     if settings.embedder == "minilm" and precision in ("float32", "bfloat16"):
         return REFERENCE_NAME
-    from graphmem.embed.models import MODELS
+    from graphmem.embed.models import MODELS, pinned_name
 
-    name = MODELS[settings.embedder].name
-    return name if precision == "float32" else f"{name}:{precision}"
+    return pinned_name(MODELS[settings.embedder], precision)
