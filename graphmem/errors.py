@@ -104,6 +104,13 @@ class ModelLoadError(GraphmemError):
     exit_code = 8
 
 
+class FetchError(GraphmemError):
+    """A file fetched for graphmem (a benchmark's data) could not be downloaded, or it is
+    not the pinned one."""
+
+    exit_code = 10
+
+
 class EvaluationIncomplete(GraphmemError):
     """An evaluation finished, but some conversations failed: their scores are missing from
     ``results`` (the others' scores; each failure is named in their ``meta.failed``)."""

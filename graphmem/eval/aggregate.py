@@ -44,16 +44,22 @@ def summarize(records: Sequence[Scored], metric_names: Sequence[str]) -> dict[st
 
 
 def aggregate(
-    records: Sequence[Scored], metric_names: Sequence[str], groups: Iterable[str]
+    records: Sequence[Scored],
+    metric_names: Sequence[str],
+    groups: Iterable[str],
+    apart: Collection[str] = (),
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The overall summary and one summary per group, in the order of ``groups`` (a group
-    with no record still gets a summary, with ``n`` 0); groups not listed are appended."""
+    with no record still gets a summary, with ``n`` 0); groups not listed are appended.
+    Groups in ``apart`` get their summary but stay out of the overall one (LongMemEval's
+    abstention questions, which its retrieval evaluation leaves out)."""
     ordered = list(dict.fromkeys([*groups, *(r.group for r in records)]))
     by_group = {
         group: summarize([r for r in records if r.group == group], metric_names)
         for group in ordered
     }
-    return summarize(records, metric_names), by_group
+    counted = [r for r in records if r.group not in apart]
+    return summarize(counted, metric_names), by_group
 
 
 def split_evidence(evidence: Sequence[str], known: Collection[str]) -> tuple[list[str], list[str]]:

@@ -1,6 +1,6 @@
 """Benchmark evaluation of retrieval strategies on LoCoMo and LongMemEval.
 
-One loop serves both datasets (``_Evaluator``): every conversation goes into its own space
+One loop serves both datasets (``Evaluator``): every conversation goes into its own space
 (ingest is idempotent: stored sessions are skipped), each question is retrieved ONCE per
 strategy with the largest budget (that call is the latency), and the same hits are packed
 at every budget (a retriever that is not ``prefix_consistent`` is asked again per budget).
@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -82,14 +83,12 @@ __all__ = [
     "locomo_questions",
     "locomo_rank_values",
     "longmemeval_metric_names",
-    "longmemeval_question",
     "longmemeval_rank_scorer",
     "run_locomo",
-    "run_longmemeval",
 ]
 
 
-class _Evaluator:
+class Evaluator:
     """Ingests spaces, asks questions, collects one ``Scored`` per strategy × budget per
     conversation; keeps finished conversations in ``log``."""
 
@@ -159,9 +158,14 @@ class _Evaluator:
         return True
 
     def open_space(
-        self, conversation: ConversationIn, dataset: Dataset, space: str
+        self,
+        conversation: ConversationIn,
+        dataset: Dataset,
+        space: str,
+        now: datetime | None = None,
     ) -> list[Retriever]:
-        """Ingest one conversation (skipping stored sessions) and build its retrievers."""
+        """Ingest one conversation (skipping stored sessions) and build its retrievers
+        (``now``: when its questions are asked; None: after its latest session)."""
         cid = conversation.conversation_id
         one = Dataset(conversations=[conversation], qa={cid: dataset.qa.get(cid, [])})
         built = self.memory.ingest_dataset(one, space, self.builders)
@@ -169,7 +173,7 @@ class _Evaluator:
             self._account(f"build.{report.builder}", report.llm)
         self._ledger(space)
         self.history_tokens = history_tokens(conversation, self.memory.embedder.count_tokens)
-        ctx = self.memory.retrieval_context(space)
+        ctx = self.memory.retrieval_context(space, now=now)
         retrievers = [build_retriever(name, ctx) for name in self.strategies]
         prepare = self.current.prepare_ms
         for name, retriever in zip(self.strategies, retrievers, strict=True):
@@ -263,7 +267,7 @@ class _Evaluator:
 
     def results(self) -> list[dict[str, Any]]:
         """One result per strategy × budget over the finished conversations."""
-        metric_names, breakdown, groups = self.shape
+        metric_names, breakdown, groups, apart = self.shape
         found = {g for r in self.done.values() for g in r.groups}
         listed = list(groups) if groups else sorted(found)
         records: dict[tuple[str, int], list[Scored]] = {
@@ -279,7 +283,7 @@ class _Evaluator:
         meta["resumed"] = self.resumed
         out: list[dict[str, Any]] = []
         for (strategy, budget), pair in records.items():
-            overall, by_group = aggregate(pair, metric_names, listed)
+            overall, by_group = aggregate(pair, metric_names, listed, apart)
             out.append(
                 {
                     "strategy": strategy,
@@ -291,8 +295,9 @@ class _Evaluator:
             )
         return out
 
-    # (metric names, breakdown key, groups listed first; empty: the groups found, sorted)
-    shape: tuple[Sequence[str], str, Sequence[str]] = ((), "by_group", ())
+    # (metric names, breakdown key, groups listed first (empty: the groups found, sorted),
+    # groups kept out of the overall summary)
+    shape: tuple[Sequence[str], str, Sequence[str], Collection[str]] = ((), "by_group", (), ())
 
 
 def history_tokens(conversation: ConversationIn, count: Callable[[str], int]) -> int:
@@ -311,7 +316,7 @@ def history_tokens(conversation: ConversationIn, count: Callable[[str], int]) ->
     )
 
 
-def _progress_bar(total: int, enabled: bool) -> tqdm[Any]:
+def progress_bar(total: int, enabled: bool) -> tqdm[Any]:
     return tqdm(total=total, unit="q", disable=not enabled, dynamic_ncols=True)
 
 
@@ -356,12 +361,12 @@ def run_locomo(
         if q.category == ADVERSARIAL_CATEGORY
     )
     meta = {"dataset": "locomo", "n_conversations": len(conversations)}
-    identity = _identity(path, space_prefix, out, questions=limit_questions)
-    run = _Evaluator(
+    identity = run_identity(path, space_prefix, out, questions=limit_questions)
+    run = Evaluator(
         memory, strategies, budgets, {**meta, "skipped_adversarial": adversarial}, identity
     )
     categories = list(CATEGORY_NAMES.values())
-    run.shape = (locomo_metric_names(run.llm is not None), "by_category", categories)
+    run.shape = (locomo_metric_names(run.llm is not None), "by_category", categories, ())
     run.resume([conv.conversation_id for conv in conversations])
 
     def evaluate(conv: ConversationIn, questions: list[tuple[Question, int]]) -> None:
@@ -373,7 +378,7 @@ def run_locomo(
             run.ask(retrievers, question, locomo_rank_values)
             bar.update()
 
-    with _progress_bar(sum(len(qs) for _, qs in plan), progress) as bar:
+    with progress_bar(sum(len(qs) for _, qs in plan), progress) as bar:
         for conv, questions in plan:
             start = bar.n
             run.evaluate(conv.conversation_id, lambda: evaluate(conv, questions))  # noqa: B023
@@ -381,64 +386,7 @@ def run_locomo(
     return run.outcome()
 
 
-def _identity(path: Path, space_prefix: str, out: Path | None, **more: Any) -> dict[str, Any]:
+def run_identity(path: Path, space_prefix: str, out: Path | None, **more: Any) -> dict[str, Any]:
     """What a resumed run must share with the run that wrote ``out`` (besides the
     strategies, budgets, presets and settings the evaluator adds)."""
     return {"file_sha256": file_sha256(path), "space_prefix": space_prefix, "out": out, **more}
-
-
-def longmemeval_question(conversation: ConversationIn, dataset: Dataset) -> Question | None:
-    items = dataset.qa.get(conversation.conversation_id, [])
-    if not items:
-        return None
-    item = items[0]
-    group = str(conversation.meta.get("question_type") or "unknown")
-    return Question(
-        item.question,
-        item.answer,
-        None,
-        group,
-        list(item.evidence),
-        list(item.answer_session_ids),
-    )
-
-
-def run_longmemeval(
-    memory: Memory,
-    path: Path,
-    strategies: Sequence[str],
-    budgets: Sequence[int],
-    *,
-    space_prefix: str = "longmemeval",
-    limit_conversations: int | None = None,
-    progress: bool = True,
-    out: Path | None = None,
-) -> list[dict[str, Any]]:
-    """Evaluate on a LongMemEval file: every item is its own haystack, space and question
-    (``out``: write each haystack's results as it finishes and resume from them)."""
-    dataset = load(path, "longmemeval", ReadLimits.of(memory.settings))
-    conversations = dataset.conversations[:limit_conversations]
-    meta = {
-        "dataset": "longmemeval",
-        "n_conversations": len(conversations),
-        "skipped_no_answer_sessions": 0,
-    }
-    run = _Evaluator(memory, strategies, budgets, meta, _identity(path, space_prefix, out))
-    run.shape = (longmemeval_metric_names(run.llm is not None), "by_question_type", ())
-    run.resume([conv.conversation_id for conv in conversations])
-
-    def evaluate(conv: ConversationIn, question: Question) -> None:
-        session_of = {t.source_id: s.source_id for s in conv.sessions for t in s.turns}
-        retrievers = run.open_space(conv, dataset, f"{space_prefix}-{conv.conversation_id}")
-        run.count(question, 0)
-        run.add("skipped_no_answer_sessions", 0 if question.answer_sessions else 1)
-        run.ask(retrievers, question, longmemeval_rank_scorer(session_of))
-        run.current.groups.append(question.group)
-
-    with _progress_bar(len(conversations), progress) as bar:
-        for conv in conversations:
-            question = longmemeval_question(conv, dataset)
-            if question is not None:
-                run.evaluate(conv.conversation_id, lambda: evaluate(conv, question))  # noqa: B023
-            bar.update()
-    return run.outcome()

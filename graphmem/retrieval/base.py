@@ -14,6 +14,7 @@ import math
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from graphmem.config import Settings
@@ -52,6 +53,9 @@ class RetrievalContext:
     # The Memory's one LLM client (None: offline), shared with its builders and ``ask``;
     # a retriever that reasons with an LLM at query time (Amory) uses this one.
     llm: StructuredLLM | None = None
+    # When the questions are asked: a relative date in a question ("last week") counts
+    # from it. None: from the space's latest session.
+    now: datetime | None = None
 
     def __post_init__(self) -> None:
         # Cosine thresholds are given on MiniLM's scale; a design reads them on this

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import numpy as np
 
@@ -84,11 +84,12 @@ class CastRetriever(SnapshotRetriever[EpisodicIndex]):
             passages=passages,
             characters=sorted({r["character"] for r in scene_rows}),
         )
-        # The question cues' relative dates count from the latest scene, which a reload may
-        # move: build its parsers with the snapshot, not at the first question that needs
-        # them. Without scenes the reference is the clock, different at every question.
-        if index.scenes:
-            prepare_dates(index.latest)
+        # The question cues' relative dates count from when questions are asked, by default
+        # the latest scene, which a reload may move: build its parsers with the snapshot,
+        # not at the first question that needs them. Without scenes or a given time the
+        # reference is the clock, different at every question.
+        if index.scenes or self.ctx.now is not None:
+            prepare_dates(self._now(index))
         return index
 
     # --- the query ----------------------------------------------------------------------
@@ -119,6 +120,9 @@ class CastRetriever(SnapshotRetriever[EpisodicIndex]):
         timings["total"] = (time.perf_counter() - started) * 1000
         return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms=timings)
 
+    def _now(self, index: EpisodicIndex) -> datetime:
+        return self.ctx.now if self.ctx.now is not None else index.latest
+
     def _entries(self, hits: Sequence[Hit], index: EpisodicIndex, views: bool) -> list[Entry]:
         """The semantic ranking as turns, each once, with its view's turns (``views``) or
         alone."""
@@ -134,7 +138,7 @@ class CastRetriever(SnapshotRetriever[EpisodicIndex]):
     def _scenes(
         self, query: str, vector: Sequence[float], index: EpisodicIndex
     ) -> list[RankedScene]:
-        cues = question_cues(analyse(query), PersonResolver(index.characters), index.latest)
+        cues = question_cues(analyse(query), PersonResolver(index.characters), self._now(index))
         slack = timedelta(days=self.config.delta_t_days)
         return index.rank(vector, cues, self.config.cues, self.config.cue_boost, slack)
 
