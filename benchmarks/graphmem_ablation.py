@@ -267,7 +267,3 @@ def render(results: list[dict[str, Any]], groups: list[str]) -> str:
             f"{lat.get('p50', 0):.0f} / {lat.get('p95', 0):.0f} |"
         )
     return "\n".join(lines) + "\n"
-
-
-if __name__ == "__main__":
-    main()
