@@ -6,7 +6,6 @@
     python -m benchmarks embedding [--out DIR]
     python -m benchmarks embedders [--turns 300] [--rounds 2] [--out DIR]
     python -m benchmarks embedspeed [--sessions 0] [--workers 1,2,3] [--out DIR]
-    python -m benchmarks oneshot --space SPACE [--rounds 3] [--strategy graphmem] [--out DIR]
     python -m benchmarks scale --home DIR [--spaces 1,10,100,1000] [--out DIR]
     python -m benchmarks <module command> ...   (below; its own options: ... --help)
 
@@ -24,21 +23,17 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import DEFAULT_DATA
-from benchmarks.oneshot import QUESTION
 
-# Commands that are a module of their own, with its own options: ``python -m benchmarks
-# graph-stats --help`` is ``python -m benchmarks graph-stats --help``.
+# Commands that are a module of their own, with their own options (``python -m benchmarks
+# graph-stats --help``); they run only through this command.
 MODULES = {
     "compare": "side-by-side ER@B / ATR@B tables from `graphmem eval locomo --out` results",
-    "exact-search": "in-process exact ranking against the statement it replaced",
     "graph-stats": "the semantic layer's size per conversation next to SEEM's Table 10",
     "graphmem-ablation": "the graphmem strategy's ablation on built LoCoMo spaces",
     "graphmem-paired": "the graphmem strategy against one design, question by question",
     "http-load": "load on `graphmem serve`: concurrent clients, queries and writes",
     "llm-local": "LLM cost and throughput of every design's builder against a model server",
-    "ppr-cache": "the kept seed PageRank runs against one GDS run per query",
     "profile-builders": "where an ingest's builder time goes",
-    "seem-incremental": "SEEM: incremental equals batch, on real conversations",
     "server-bench": "server figures: warm start to Bolt-ready, idle RSS, PageRank",
     "strategy-parts": "where a graphmem query's time goes: members, fusion, total",
 }
@@ -120,13 +115,6 @@ def _embedspeed(args: argparse.Namespace) -> None:
     _write(args.out, "embedspeed", results, render_embedspeed(results))
 
 
-def _oneshot(args: argparse.Namespace) -> None:
-    from benchmarks.oneshot import render_oneshot, run_oneshot
-
-    results = run_oneshot(args.space, args.strategy, args.question, args.rounds)
-    _write(args.out, "oneshot", results, render_oneshot(results))
-
-
 def _plans(args: argparse.Namespace) -> None:
     from benchmarks.plans import render_plans, run_plans
 
@@ -174,11 +162,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     p = command("embedspeed", _embedspeed, "MiniLM torch against e5 int8 + vector cache")
     p.add_argument("--sessions", type=int, default=0, help="first N sessions (0: all)")
     p.add_argument("--workers", default="1,2,3", help="int8 worker pools to time ('': none)")
-    p = command("oneshot", _oneshot, "a one-shot graphmem query, torch kept out of spaCy or not")
-    p.add_argument("--space", required=True, help="a built space (this never ingests)")
-    p.add_argument("--strategy", default="graphmem")
-    p.add_argument("--question", default=QUESTION)
-    p.add_argument("--rounds", type=int, default=3, help="alternating rounds")
     p = command("plans", _plans, "PROFILE of the hot statements: indexes, no label scans")
     p.add_argument("--space", default="", help="a space to profile against (default: a sample)")
     p = command("scale", _scale, "1 to 1,000 spaces on a second, private Neo4j server")

@@ -86,7 +86,3 @@ def main() -> None:
     shown = "ER@B / ATR@B" if args.cells == "er-atr" else "MCov@B / Compr@B"
     print(f"Budget {args.budget} tokens; cells: {shown} in percent.\n")
     print("\n".join(rows(runs, args.budget, strategies, args.cells)))
-
-
-if __name__ == "__main__":
-    main()

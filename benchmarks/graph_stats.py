@@ -43,7 +43,3 @@ def main() -> None:
     lines.append(f"| mean ({len(built)}) | " + " | ".join(f"{means[k]:,.1f}" for k in keys) + " |")
     lines.append("| SEEM Table 10 | " + " | ".join(f"{PAPER_MEANS[k]:,.1f}" for k in keys) + " |")
     print("\n".join(lines))
-
-
-if __name__ == "__main__":
-    main()

@@ -14,7 +14,7 @@ Each member alone (``only:<name>``) is its list for 2 x B packed at B: the membe
 
     python -m benchmarks graphmem-ablation ../shared/data/locomo/locomo10-dev.json \
         --space-prefix def --budget 1000 --cache /tmp/strategy-cache --out /tmp/ablation \
-        [--variant default --variant "redundant budget"]
+        [--variant default --variant "share 0.75"]
 
 The spaces ``<prefix>-<sample id>`` must exist and be built: nothing is ingested or built.
 """
@@ -63,10 +63,6 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "share 0.25": {"derived_share": 0.25},
     "share 0.75": {"derived_share": 0.75},
     "share 1": {"derived_share": 1.0},
-    "redundant keep": {"redundant": "keep"},
-    "redundant drop": {"redundant": "drop"},
-    "compress cited": {"compress": "cited"},
-    "compress off": {"compress": "off"},
 }
 EXTRA = ("derived_token_share", "derived_only_evidence")
 
@@ -271,7 +267,3 @@ def render(results: list[dict[str, Any]], groups: list[str]) -> str:
             f"{lat.get('p50', 0):.0f} / {lat.get('p95', 0):.0f} |"
         )
     return "\n".join(lines) + "\n"
-
-
-if __name__ == "__main__":
-    main()

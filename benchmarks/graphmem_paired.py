@@ -98,7 +98,3 @@ def main() -> None:
                 f"| {budget} | {p.group} | {p.n} | {100 * p.mean:+.1f} | "
                 f"{100 * p.low:+.1f} to {100 * p.high:+.1f} | {p.better} | {p.worse} |"
             )
-
-
-if __name__ == "__main__":
-    main()

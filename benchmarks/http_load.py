@@ -307,7 +307,3 @@ def main(argv: list[str] | None = None) -> None:
         (args.out / "http_load.md").write_text(text)
     if results["errors"] or not results["digest_equal"]:
         sys.exit(1)
-
-
-if __name__ == "__main__":
-    main()

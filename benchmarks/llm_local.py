@@ -111,7 +111,3 @@ def main() -> None:
     for row in rows:
         print(json.dumps(row))
     print(f"wrote {path}")
-
-
-if __name__ == "__main__":
-    main()

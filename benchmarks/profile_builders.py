@@ -109,7 +109,3 @@ def main() -> None:
     args = parser.parse_args()
     names = builder_names() if args.builders == "all" else args.builders.split(",")
     print(run(args.data, args.sessions, names, args.top))
-
-
-if __name__ == "__main__":
-    main()

@@ -97,7 +97,3 @@ def main() -> None:
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "server.json").write_text(json.dumps(result, indent=2))
-
-
-if __name__ == "__main__":
-    main()

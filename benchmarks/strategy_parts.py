@@ -77,7 +77,3 @@ def main() -> None:
     if args.json:
         args.json.write_text(json.dumps(numbers, indent=2) + "\n")
     print("\n".join(report(numbers)))
-
-
-if __name__ == "__main__":
-    main()

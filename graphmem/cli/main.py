@@ -160,10 +160,22 @@ def _design_commands() -> dict[str, click.Command]:
 
 class LazyGroup(click.Group):
     """A group whose commands are imported when they run, not when the group is listed
-    (commands added with ``add_command`` still work as in any group)."""
+    (commands added with ``add_command`` still work as in any group). The designs' commands
+    are listed as their packages declare them (``graphmem.designs.commands``), without
+    importing a design."""
+
+    _declared: dict[str, str] | None = None
+
+    def declared(self) -> dict[str, str]:
+        """The designs' commands and their help lines, as declared (once per group)."""
+        if self._declared is None:
+            from graphmem.designs.commands import declared_commands
+
+            self._declared = declared_commands()
+        return self._declared
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*COMMANDS, *self.commands})
+        return sorted({*COMMANDS, *self.commands, *self.declared()})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in COMMANDS:
@@ -215,11 +227,16 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
     def _short_help(self, ctx: click.Context, name: str, limit: int) -> str:
-        if name not in COMMANDS:
+        declared = self.declared()
+        if name in COMMANDS:
+            text = COMMANDS[name][2]
+        elif name in declared and name not in self.commands:
+            text = declared[name]
+        else:
             command = self.get_command(ctx, name)
             return command.get_short_help_str(limit) if command else ""
         # A bare command with the same help shortens it as the real one would.
-        return click.Command(name, help=COMMANDS[name][2]).get_short_help_str(limit)
+        return click.Command(name, help=text).get_short_help_str(limit)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -242,7 +259,7 @@ def cli(ctx: click.Context, config_file: Path | None) -> None:
       graphmem doctor            # check everything is in place
       graphmem designs           # memory designs, their strategies and presets
 
-    Designs add commands of their own (e.g. `profile`; `graphmem designs` lists them).
+    Designs add commands of their own (listed below, e.g. `profile`).
     """
     if config_file is not None:
         ctx.ensure_object(dict)["config_file"] = config_file

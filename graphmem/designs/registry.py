@@ -17,9 +17,9 @@ from typing import Any
 
 from graphmem.catalog import register_schema, register_statement, register_tree
 from graphmem.designs.base import Design, RetrieverFactory
+from graphmem.designs.commands import ENTRY_POINT_GROUP
 from graphmem.errors import ConfigError
 
-ENTRY_POINT_GROUP = "graphmem.designs"
 # Below the designs: the passage baselines and the HippoRAG 2 semantic layer they share.
 _CORE: tuple[str, ...] = ("graphmem.retrieval.baselines", "graphmem.semantic.design")
 # Above the designs: strategies over what the others built (they reach them by name only).

@@ -1,5 +1,6 @@
 """One ``Embedder`` interface: local all-MiniLM-L6-v2 (default) or OpenAI-compatible."""
 
-from graphmem.embed.base import Embedder, build_embedder
+from graphmem.embed.base import Embedder
+from graphmem.embed.factory import build_embedder
 
 __all__ = ["Embedder", "build_embedder"]

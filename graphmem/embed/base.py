@@ -259,35 +259,3 @@ class OpenAIEmbedder(Embedder):
 
     def side(self, kind: Kind) -> str:
         return ""  # no prefixes: every kind is embedded alike
-
-
-def build_embedder(settings: Settings) -> Embedder:
-    """The configured embedder (``GRAPHMEM_EMBEDDER``) in the configured precision
-    (``GRAPHMEM_EMBEDDING_PRECISION``); a precision the model lacks is a ``ConfigError``.
-    Every embedder comes behind the vector cache (``embed/cache.py``): ingest, builders,
-    ``reembed`` and queries each embed a distinct text once."""
-    from graphmem.embed.cache import CachedEmbedder
-
-    return CachedEmbedder.wrap(build_model(settings), settings)
-
-
-def build_model(settings: Settings) -> Embedder:
-    """The configured embedder itself, without the vector cache."""
-    precision = settings.resolved_precision
-    if settings.embedder == "openai":
-        if precision != "float32":
-            raise ConfigError(f"GRAPHMEM_EMBEDDING_PRECISION={precision} is not for openai")
-        return OpenAIEmbedder(settings, settings.embedding_dim)
-    if settings.embedder == "minilm" and precision in ("float32", "bfloat16"):
-        return MiniLMEmbedder(settings)
-    from graphmem.embed.jar import OnnxModelEmbedder
-    from graphmem.embed.models import MODELS
-
-    spec = MODELS[settings.embedder]
-    if precision not in spec.jars:
-        raise ConfigError(
-            f"GRAPHMEM_EMBEDDING_PRECISION={precision} is not available for "
-            f"{settings.embedder} (it has {', '.join(sorted(spec.jars))})",
-            hint="bfloat16 is the torch path of minilm only",
-        )
-    return OnnxModelEmbedder(settings, spec, precision)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from graphmem.config import Settings
-from graphmem.embed.base import Embedder, Kind, Vectors, normalise
+from graphmem.embed.base import Embedder, Kind, MiniLMEmbedder, Vectors, normalise
 from graphmem.embed.models import ModelFiles, ModelSpec, fetch_model, pinned_name
 from graphmem.errors import ModelLoadError
 
@@ -154,8 +154,6 @@ class OnnxModelEmbedder(Embedder):
 
     def _count(self) -> Embedder:
         if self._counter is None:
-            from graphmem.embed.base import MiniLMEmbedder
-
             self._counter = MiniLMEmbedder(self._settings)
         counter: Embedder = self._counter
         return counter

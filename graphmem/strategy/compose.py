@@ -28,10 +28,9 @@ STRATEGY = "graphmem"
 @dataclass(frozen=True)
 class Arrangement:
     hits: list[Hit]
-    # The budget scope: what the derived items were judged against, the turns taken as
-    # shown (all shown) and the items taken as cut (the rest hold only if kept); None for
-    # the placed scope, which judges no context.
-    held: Held | None
+    # What the derived items were judged against: the turns taken as shown (all shown) and
+    # the items taken as cut (the rest hold only if kept).
+    held: Held
 
 
 def arrange(
@@ -49,12 +48,7 @@ def arrange(
     depth = config.depth(budget)
     if config.fusion == "agreement":
         turns = promote(turns, plan.weights, depth, config.agreement_min)
-    derived = derived_items(
-        voting,
-        turns,
-        count,
-        config.compress,
-    )
+    derived = derived_items(voting, turns, count)
     ranks = {t.ref.id: i for i, t in enumerate(turns, start=1)}
     shown: dict[int, Hit] = {}  # by the item's identity: turns and items live for the call
 
@@ -91,7 +85,7 @@ Placed = list[tuple[FusedTurn | Derived, int]]
 
 class Placement(NamedTuple):
     placed: Placed
-    held: Held | None
+    held: Held
 
 
 _EXACT_ROUNDS = 3  # placements judged against exactly what the last context held
@@ -105,16 +99,13 @@ def place(
     count: Count,
     show: Callable[[FusedTurn | Derived], Hit],
 ) -> Placement:
-    """Turns and derived items in one list (``interleave``). Unless ``redundant = "keep"``
-    the list is placed again knowing which turns the budget's context shows, so
-    an item restating one of them leaves its tokens to an item for a turn the reader would
-    not see; what the budget holds then comes first in rank order (the interleave order,
-    which keeps the token share in every prefix, is no ranking: ``ER@k`` and a reader of
-    the hits want the best first), the rest after it."""
+    """Turns and derived items in one list (``interleave``), placed again knowing which
+    turns the budget's context shows, so an item restating one of them leaves its tokens to
+    an item for a turn the reader would not see; what the budget holds then comes first in
+    rank order (the interleave order, which keeps the token share in every prefix, is no
+    ranking: ``ER@k`` and a reader of the hits want the best first), the rest after it."""
     queues = (turns, derived, config)
     placed = _interleave(queues, count)
-    if config.redundant == "keep":
-        return Placement(placed, None)
     placed, packed, held = settle(placed, queues, budget, count, show)
     placed = _best_first(placed, {item.rank for item in packed.items}, turns)
     return Placement(placed, held)
@@ -131,8 +122,7 @@ def _interleave(
 ) -> Placed:
     """``interleave`` with the settings' rule."""
     turns, derived, config = queues
-    rule = (config.derived_share, count, config.redundant)
-    return interleave(turns, derived, *rule, ahead=ahead, cut=cut)
+    return interleave(turns, derived, config.derived_share, count, ahead=ahead, cut=cut)
 
 
 def settle(

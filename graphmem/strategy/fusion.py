@@ -12,11 +12,13 @@ Everything here is pure (no database, no model): ``retriever.py`` feeds it the m
    A member votes for the turns in its top ``depth``; turns with at least ``minimum``
    votes come first, the rest after, each group in fused order. No candidate is added.
 4. ``derived_items``: every hit with a text of its own (a fact, a fragment, an insight, a
-   frame or event summary) is a derived item; it scores as the best fused turn it cites and
-   is shown as its text, citing its turns without bringing them (``cite_only``).
+   frame or event summary) is a derived item when it is shorter than the best-ranked turn
+   it cites; it scores as that turn and is shown as its text, citing its turns without
+   bringing them (``cite_only``).
 5. ``interleave``: turns and derived items in one list, so that in every prefix the derived
    items hold about ``share`` of the tokens: the packer cuts any prefix, and every budget
-   then gets the same split.
+   then gets the same split. An item restating turns the context holds stays only when it
+   adds a number they lack (``redundant``).
 """
 
 from __future__ import annotations
@@ -24,14 +26,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
 from graphmem.retrieval.base import Hit, PassageRef, RetrievalResult
 from graphmem.retrieval.packer import turn_line
 
 Count = Callable[[str], int]
-Redundancy = Literal["keep", "drop", "annotate"]
-Compress = Literal["off", "cited", "best"]
 _WORD = re.compile(r"\w+")
 
 
@@ -126,10 +125,9 @@ def derived_items(
     results: Mapping[str, RetrievalResult],
     turns: Sequence[FusedTurn],
     count: Count,
-    compress: Compress,
 ) -> list[Derived]:
-    """The members' text items, each node once, best first as the best fused turn each
-    cites."""
+    """The members' text items that compress (``compresses``), each node once, best first as
+    the best fused turn each cites."""
     position = {t.ref.id: i for i, t in enumerate(turns)}
     items: dict[str, Derived] = {}
     for member, result in results.items():
@@ -140,7 +138,7 @@ def derived_items(
                 continue
             cited = [position[p.id] for p in hit.passages if p.id in position]
             best = turns[min(cited)] if cited else None
-            if not compresses(compress, count, hit, best):
+            if not compresses(count, hit, best):
                 continue
             shown = hit.model_copy(update={"cite_only": True, "path": list(hit.path)})
             items[hit.node_id] = Derived(shown, [member], best.score if best else 0.0, best)
@@ -158,12 +156,11 @@ def derived_items(
     return sorted(items.values(), key=lambda d: (turn(d), *tie(d)))
 
 
-def compresses(mode: Compress, count: Count, hit: Hit, best: FusedTurn | None) -> bool:
-    """Whether the item is shorter than what it stands for: all its turns, or the best-ranked
-    one (a long summary of many turns is no cheaper way to show the one that matters)."""
-    if mode == "off":
-        return True
-    stands_for = [best.ref] if mode == "best" and best is not None else hit.passages
+def compresses(count: Count, hit: Hit, best: FusedTurn | None) -> bool:
+    """Whether the item is shorter than what it stands for: the best-ranked turn it cites (a
+    long summary of many turns is no cheaper way to show the one that matters), or all its
+    turns when none of them is ranked."""
+    stands_for = [best.ref] if best is not None else hit.passages
     return count(hit.text) < sum(count(turn_line(p)) for p in stands_for)
 
 
@@ -184,25 +181,18 @@ def _numbers_in(text: str) -> set[int]:
 
 
 def redundant(
-    mode: Redundancy,
     item: Derived,
     inside: set[str],
-    ahead: frozenset[str] = frozenset(),
-    noted: Mapping[str, set[int]] | None = None,
+    ahead: frozenset[str],
+    noted: Mapping[str, set[int]],
 ) -> bool:
     """An item every turn of which the context already holds (shown, or cited by a better
-    item) or will show (``ahead``) adds no evidence: ``drop`` leaves it out, ``annotate``
-    keeps it only when it adds a number its turns lack (a resolved date) and, given
-    ``noted`` (turn -> the numbers items kept before it added to that turn), gives one of
-    its turns a number no such item gave that turn; ``keep`` keeps it."""
+    item) or will show (``ahead``) adds no evidence: it is kept only when it gives one of
+    its turns a number (a resolved date) that neither the turn nor an item kept before it
+    (``noted``: turn -> the numbers such items added to it) gave that turn."""
     passages = item.hit.passages
-    if mode == "keep" or not all(p.id in inside or p.id in ahead for p in passages):
+    if not all(p.id in inside or p.id in ahead for p in passages):
         return False
-    if mode == "drop":
-        return True
-    if noted is None:
-        return not item.numbers
-
     # Per turn: an item dating one turn already dated and one not still dates the second.
     return not any(item.numbers - noted.get(p.id, set()) for p in passages)
 
@@ -212,7 +202,6 @@ def interleave(
     derived: Sequence[Derived],
     share: float,
     count: Count,
-    mode: Redundancy = "keep",
     ahead: frozenset[str] | None = None,
     cut: frozenset[str] = frozenset(),
 ) -> list[tuple[FusedTurn | Derived, int]]:
@@ -239,7 +228,7 @@ def interleave(
         if d < len(derived) and (t >= len(turns) or wants):
             item = derived[d]
             d += 1
-            if redundant(mode, item, inside, known, noted):
+            if redundant(item, inside, known, noted):
                 continue
             cost = count(item.hit.text)
             used["derived"] += cost

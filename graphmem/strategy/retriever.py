@@ -10,11 +10,9 @@ The rule is in ``fusion.py``; the choice of members in ``members.py``; why:
 
 from __future__ import annotations
 
-import contextvars
 import dataclasses
 import math
 import time
-from concurrent.futures import ThreadPoolExecutor
 from typing import cast
 
 from graphmem.embed.cache import CachedEmbedder
@@ -128,20 +126,10 @@ class GraphmemRetriever(Retriever):
         # runs the PageRank; the members after them find both remembered.
         # Fusion does not depend on this order (results are kept in plan order).
         first = sorted(members, key=lambda m: m not in families(self.config))
-        if self.config.parallel and len(members) > 1:
-            # Alone, not in whichever member's batch reaches the model first: a vector
-            # embedded in a batch differs in the seventh decimal, and the members' results
-            # would depend on the threads' timing.
-            self._embedder.embed([query], "query")
-            with ThreadPoolExecutor(max_workers=len(members)) as pool:
-                # each in a copy of this context: the Memory's spaCy pipeline is a contextvar
-                futures = [pool.submit(contextvars.copy_context().run, run, m) for m in first]
-                outcomes = {m: f.result() for m, f in zip(first, futures, strict=True)}
-        else:
-            # Threads for every member measured slower (they take turns at the interpreter);
-            # so did one member (BM25, one index read) in a thread beside the others with a
-            # local server: its rows' decoding holds the interpreter (CHANGELOG.md).
-            outcomes = {strategy: run(strategy) for strategy in first}
+        # One after another: members in threads measured no faster (they take turns at the
+        # interpreter), nor did one member (BM25) in a thread beside the others
+        # (CHANGELOG.md).
+        outcomes = {strategy: run(strategy) for strategy in first}
         results = {m: outcomes[m][0] for m in members}
         timings = {m: outcomes[m][1] for m in members}
         return results, timings

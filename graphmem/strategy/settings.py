@@ -84,20 +84,9 @@ class GraphmemSettings(DesignSettings):
         description="share of the context's tokens for derived items (facts, fragments, "
         "frame and event summaries); the rest are turns",
     )
-    compress: Literal["off", "cited", "best"] = Field(
-        default="best",
-        description="a derived item joins only when it is shorter than: the turns it cites "
-        "(cited), the best-ranked turn it cites, which it stands in for (best); off: always",
-    )
-    redundant: Literal["keep", "drop", "annotate"] = Field(
-        default="annotate",
-        description="a derived item whose turns the context already holds (shown, or cited "
-        "by a better item): keep it, drop it, or keep it only when it adds a number its "
-        "turns lack (annotate: a resolved date)",
-    )
-    parallel: bool = Field(
-        default=False, description="run the members in threads instead of one after another"
-    )
+    # Not settings: a derived item joins only when shorter than the best-ranked turn it
+    # cites, one restating turns the context shows stays only for a number they lack, and
+    # the members run one after another (the alternatives measured: CHANGELOG.md).
 
     def depth(self, budget: int) -> int:
         """About how many turns a member would show in ``budget``: also the RRF k, so that a

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import gc
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner
@@ -16,7 +16,6 @@ from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
 from graphmem.designs.registry import builders_for, registry
 from graphmem.embed import Embedder
-from graphmem.embed.base import Kind, Vectors
 from graphmem.ingest.formats import load
 from graphmem.memory import Memory, QueryResult
 from graphmem.retrieval.base import RetrievalContext
@@ -284,48 +283,6 @@ def test_members_asked_directly_share_one_pagerank(
                 retriever.retrieve(question, 400)
         assert calls.count(statement) in runs, calls
         assert not {"semantic.ppr_scores", "semantic.ppr_by_source"} - {statement} & set(calls)
-
-
-def test_members_in_threads_give_what_they_give_in_turn(
-    settings: Settings, store: GraphStore, embedder: Embedder, full_space: str
-) -> None:
-    """``parallel`` changes when the members run, not what they find: the same hits in the
-    same order, one PageRank shared by SEEM and CAST, and the question embedded alone
-    before the threads start (in whichever member's batch came first, its vector would
-    differ in the seventh decimal from one run to the next)."""
-
-    class Recording(Embedder):
-        def __init__(self) -> None:
-            self.name, self.dim = embedder.name, embedder.dim
-            self.calls: list[list[str]] = []
-
-        def embed(self, texts: Sequence[str], kind: Kind = "passage") -> Vectors:
-            self.calls.append(list(texts))
-            return embedder.embed(texts, kind)
-
-        def count_tokens(self, text: str) -> int:
-            return embedder.count_tokens(text)
-
-    def hits(config: GraphmemSettings, recording: Recording) -> list[tuple[str, float]]:
-        # PageRank run per query (ppr_cache off), so that its sharing is seen in threads too.
-        off = DesignConfigs(overrides={"semantic": {"ppr_cache": "off"}})
-        context = RetrievalContext(store, recording, settings, full_space, configs=off)
-        retriever = GraphmemRetriever(context, config)
-        retriever.prepare()
-        recording.calls.clear()
-        with recorded_calls(store, "read") as calls:
-            found = retriever.retrieve(QUESTION, 400)
-        assert calls.count("semantic.ppr_scores") == 1
-        return [(h.node_id, h.score) for h in found.hits]
-
-    in_turn = hits(GraphmemSettings(), Recording())
-    threaded = Recording()
-    found = hits(GraphmemSettings(parallel=True), threaded)
-    # In turn, the question is embedded in a batch with its triples: the same vector to
-    # the seventh decimal, so the same hits with the same scores to that precision.
-    assert in_turn and [n for n, _ in found] == [n for n, _ in in_turn]
-    assert [s for _, s in found] == pytest.approx([s for _, s in in_turn], abs=1e-5)
-    assert threaded.calls[0] == [QUESTION]
 
 
 def test_the_bm25_member_reads_nothing_per_question(

@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from graphmem.config import Settings
-from graphmem.embed.base import Embedder, build_model
+from graphmem.embed.base import Embedder
 from graphmem.embed.cache import CachedEmbedder, VectorStore, cache_path
+from graphmem.embed.factory import build_model
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
 from graphmem.store import GraphStore

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import re
+from pathlib import Path
 
 import pytest
 
@@ -26,3 +28,14 @@ def test_the_help_lists_the_module_commands(capsys: pytest.CaptureFixture[str]) 
         main(["--help"])
     out = capsys.readouterr().out
     assert all(name in out for name in MODULES)
+
+
+def test_the_readme_lists_exactly_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    listed = re.search(r"\{([a-z,-]+)\}", capsys.readouterr().out)
+    assert listed is not None
+    readme = (Path(__file__).parents[2] / "benchmarks" / "README.md").read_text()
+    first_block = readme.split("```bash", 1)[1].split("```", 1)[0]
+    documented = set(re.findall(r"^python -m benchmarks ([a-z-]+)", first_block, re.M))
+    assert documented == set(listed.group(1).split(","))

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
 from click.testing import CliRunner
 
 from graphmem.cli.main import COMMANDS, LazyGroup, cli
+from graphmem.designs.commands import declared_commands, design_packages, package_of
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -20,12 +22,16 @@ def test_each_listed_help_line_is_the_commands_own(name: str) -> None:
     assert COMMANDS[name][2] == command.get_short_help_str(limit=1_000)
 
 
+# Modules `graphmem --help` must not import: the models, the driver, the designs.
+_HEAVY = ("spacy", "torch", "neo4j", "pydantic", "graphmem.memory", "graphmem.designs.registry")
+
+
 def test_help_lists_every_command_without_importing_them() -> None:
     # A fresh interpreter: this test process has imported the commands already.
     script = (
         "import sys; from click.testing import CliRunner; from graphmem.cli.main import cli; "
         "out = CliRunner().invoke(cli, ['--help']).output; "
-        "print(sorted(m for m in ('spacy', 'torch', 'graphmem.memory') if m in sys.modules)); "
+        f"print(sorted(m for m in {_HEAVY!r} if m in sys.modules)); "
         "print(out)"
     )
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
@@ -34,6 +40,37 @@ def test_help_lists_every_command_without_importing_them() -> None:
     assert loaded == "[]"
     for name in COMMANDS:
         assert f"  {name} " in listing
+    # The designs' commands too, with the help line their package declares.
+    for name, text in declared_commands().items():
+        assert f"  {name} " in listing and text.split()[0] in listing, name
+    assert "  profile " in listing
+
+
+def test_the_built_in_designs_declare_the_commands_they_add() -> None:
+    from graphmem.designs.registry import registry
+
+    for design in registry().values():
+        added = design.commands() if design.commands else []
+        declared = declared_commands([package_of(design.commands)]) if design.commands else {}
+        assert declared == {c.name: c.get_short_help_str(limit=1_000) for c in added}, design
+
+
+def test_a_plug_ins_commands_are_found_through_its_entry_point(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An installed plug-in (its ``entry_points.txt``) is listed without being imported as
+    a design: only its package's ``COMMANDS`` is read."""
+    info = tmp_path / "gists_plugin-1.0.dist-info"
+    info.mkdir()
+    (info / "entry_points.txt").write_text(
+        "[console_scripts]\nx = y:z\n\n[graphmem.designs]\n"
+        "Gists = tests.example_vector_design.design:DESIGN\n"
+    )
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
+    monkeypatch.delitem(sys.modules, "tests.example_vector_design.design", raising=False)
+    assert design_packages()[-1] == "tests.example_vector_design"
+    assert "gists" in declared_commands()
+    assert "tests.example_vector_design.design" not in sys.modules
 
 
 @pytest.mark.parametrize("args", [[], ["eval"], ["server"]])

@@ -10,7 +10,8 @@ import pytest
 from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
 from graphmem.designs.registry import registry
-from graphmem.embed.base import Embedder, Kind, Vectors, build_embedder, normalise
+from graphmem.embed.base import Embedder, Kind, Vectors, normalise
+from graphmem.embed.factory import build_embedder
 from graphmem.embed.scale import (
     PINNED,
     REFERENCE,

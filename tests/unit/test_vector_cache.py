@@ -18,8 +18,9 @@ import pytest
 
 from graphmem.config import Settings
 from graphmem.embed import build_embedder
-from graphmem.embed.base import Embedder, build_model
+from graphmem.embed.base import Embedder
 from graphmem.embed.cache import CachedEmbedder, VectorStore, cache_path
+from graphmem.embed.factory import build_model
 from tests.counting_embedder import Counting
 
 pytestmark = pytest.mark.slow
@@ -164,7 +165,7 @@ _WRITER = textwrap.dedent(
     from pathlib import Path
     import numpy as np
     from graphmem.config import Settings
-    from graphmem.embed.base import build_model
+    from graphmem.embed.factory import build_model
     from graphmem.embed.cache import CachedEmbedder, VectorStore
 
     path, out, offset = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
