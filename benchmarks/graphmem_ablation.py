@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from graphmem.designs.base import Design
+from graphmem.designs.registry import registry
 from graphmem.eval.aggregate import Scored, aggregate
 from graphmem.eval.harness import (
     Question,
@@ -49,21 +51,49 @@ from graphmem.strategy.members import plan
 from graphmem.strategy.retriever import GraphmemRetriever
 from graphmem.strategy.settings import GraphmemSettings
 
-ALL = ("seem", "cast", "anchormem", "premem", "amory", "hipporag", "fulltext", "dense")
-DESIGNS = ("seem", "cast", "anchormem", "premem", "amory", "fulltext")
-VARIANTS: dict[str, dict[str, Any]] = {
-    "default": {},
-    **{f"-{name}": {"exclude": (name,)} for name in DESIGNS},
-    "seem+cast->hipporag": {"exclude": ("seem", "cast")},
-    "no pagerank": {"exclude": ("seem", "cast", "hipporag")},
-    "+dense": {"baselines": ("fulltext", "dense")},
-    "equal votes": {"family": {}, "exclude": ("hipporag",)},
-    "agreement": {"fusion": "agreement"},
-    "share 0": {"derived_share": 0.0},
-    "share 0.25": {"derived_share": 0.25},
-    "share 0.75": {"derived_share": 0.75},
-    "share 1": {"derived_share": 1.0},
-}
+# The members and the ablations follow the registry, so a design added as a plug-in is
+# ablated like the built-in ones.
+BASELINES = ("fulltext", "dense")
+
+
+def _designs() -> list[Design]:
+    return [d for d in registry().values() if d.kind == "design"]
+
+
+def members() -> tuple[str, ...]:
+    """Every design's strategies, the rankers they re-order, and the passage baselines."""
+    names = [s for d in registry().values() if d.kind != "strategy" for s in d.retrievers]
+    return tuple(n for n in dict.fromkeys(names) if n in {*_ranked(), *BASELINES})
+
+
+def _ranked() -> set[str]:
+    owned = {s for d in _designs() for s in d.retrievers}
+    return owned | {target for d in _designs() for target in d.reorders.values()}
+
+
+def variants() -> dict[str, dict[str, Any]]:
+    reorderers = tuple(s for d in _designs() for s in d.reorders)
+    per_query_pagerank = tuple(s for d in registry().values() if d.pagerank for s in d.retrievers)
+    own = tuple(d.default_strategy or d.name for d in _designs())
+    return {
+        "default": {},
+        **{f"-{name}": {"exclude": (name,)} for name in (*own, "fulltext")},
+        "re-orderers -> their ranker": {"exclude": reorderers},
+        "no pagerank": {"exclude": per_query_pagerank},
+        "+dense": {"baselines": ("fulltext", "dense")},
+        "equal votes": {"family": {}, "exclude": tuple(sorted({*_reordered()}))},
+        "agreement": {"fusion": "agreement"},
+        "share 0": {"derived_share": 0.0},
+        "share 0.25": {"derived_share": 0.25},
+        "share 0.75": {"derived_share": 0.75},
+        "share 1": {"derived_share": 1.0},
+    }
+
+
+def _reordered() -> set[str]:
+    return {target for d in _designs() for target in d.reorders.values()}
+
+
 EXTRA = ("derived_token_share", "derived_only_evidence")
 
 
@@ -81,7 +111,7 @@ def split_values(context: PackedContext, evidence: Sequence[str]) -> dict[str, f
 
 def collect(memory: Memory, space: str, questions: Sequence[Question], budget: int) -> list[Any]:
     retriever = GraphmemRetriever(
-        memory.retrieval_context(space), GraphmemSettings(members=ALL, family={})
+        memory.retrieval_context(space), GraphmemSettings(members=members(), family={})
     )
     current = retriever.plan()
     for name in current.members:
@@ -104,13 +134,13 @@ def score(
     results for that budget, as the live strategy is (it is not prefix-consistent: the eval
     harness asks it again at each budget)."""
     scored: dict[str, dict[int, list[Scored]]] = {}
-    variants = {n: o for n, o in VARIANTS.items() if not chosen or n in chosen}
+    wanted = {n: o for n, o in variants().items() if not chosen or n in chosen}
     for budget, questions in rows.items():
         how = ((budget,), count, history)
         for question, results, timings in questions:
             for m, r in results.items():
                 record(scored.setdefault(f"only:{m}", {}), question, r.hits, timings[m], how)
-            for name, overrides in variants.items():
+            for name, overrides in wanted.items():
                 config = GraphmemSettings(**overrides)
                 current = plan(config, built)
                 started = time.perf_counter()
