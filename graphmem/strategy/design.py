@@ -28,9 +28,8 @@ PRESETS = {
     ),
     "fast": Preset(
         description="no PageRank member: the designs that run it per query left out, so a "
-        "query skips "
-        "the question's triples and GDS (LoCoMo dev, 1,000 tokens: p95 61 against 94 ms, "
-        "evidence recall 81.2 against 82.1; docs/graphmem-strategy.md)",
+        "query skips the question's triples and GDS (lower latency for about a point of "
+        "evidence recall; docs/graphmem-strategy.md)",
         values={"pagerank": False},
         sources={"pagerank": "ours: a latency option (p95 against evidence recall, LoCoMo dev)"},
     ),
