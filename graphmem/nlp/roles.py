@@ -14,7 +14,7 @@ people depends on this module.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -60,13 +60,3 @@ class SpeakerRoles:
         if speaker == self.user:
             return self.assistants[0]
         return self.user if speaker == self.assistants[0] else None
-
-    def people(self, speakers: Sequence[str]) -> list[str]:
-        """``speakers`` without the assistants: the characters of the conversation."""
-        return [s for s in speakers if not self.is_assistant(s)]
-
-    def is_role_name(self, speaker: str) -> bool:
-        """A speaker named by a role ("user", "assistant") rather than a person's name: in a
-        user-assistant conversation a lower-case name is a role word, and the same word in
-        the text ("a user can ...") does not name the speaker."""
-        return self.user_assistant and (self.is_assistant(speaker) or speaker.islower())

@@ -43,6 +43,10 @@ SESSIONS = [
         ("user", "I love the smell of the clay studio."),
         ("assistant", "Many people find the studio atmosphere calming and creative."),
     ],
+    [  # the assistant opens a session alone: the story is still the user's
+        ("assistant", "Welcome back! Here is your weekly digest of tomato growing tips."),
+        ("assistant", "Tomato plants need six hours of direct sun and deep watering."),
+    ],
 ]
 
 

@@ -16,8 +16,6 @@ def test_an_assistant_speaker_makes_a_user_assistant_conversation() -> None:
     assert roles.user == "user"
     assert roles.addressee("user") == "assistant"
     assert roles.addressee("assistant") == "user"
-    assert roles.people(["user", "assistant"]) == ["user"]
-    assert roles.is_role_name("user") and roles.is_role_name("assistant")
 
 
 def test_names_match_whole_and_case_insensitive() -> None:
@@ -32,8 +30,6 @@ def test_people_talking_have_no_roles() -> None:
     assert not roles.user_assistant
     assert roles.user is None
     assert roles.addressee("Caroline") is None
-    assert not roles.is_role_name("Caroline")
-    assert roles.people(["Caroline", "Melanie"]) == ["Caroline", "Melanie"]
 
 
 def test_an_assistant_alone_or_several_users() -> None:

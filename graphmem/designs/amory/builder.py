@@ -57,9 +57,9 @@ class AmoryBuilder(Builder):
         )
         assistants = frozenset(roles.assistants)
         mind: OfflineMind | LLMMind = (
-            LLMMind(self.config, llm, self.ctx.embedder, speakers, assistants)
+            LLMMind(self.config, llm, self.ctx.embedder, speakers, assistants, roles.user)
             if llm
-            else OfflineMind(self.config, self.ctx.embedder, speakers, assistants)
+            else OfflineMind(self.config, self.ctx.embedder, speakers, assistants, roles.user)
         )
         timeline = Timeline(self.config, mind, self._load(conversation))
         known = {s.id for s in timeline.stories}

@@ -93,12 +93,15 @@ class OfflineMind:
         embedder: Embedder,
         speakers: set[str],
         assistants: frozenset[str] = frozenset(),
+        user: str | None = None,
     ) -> None:
         self.settings = settings
         self.embedder = embedder
         self.speakers = {s.lower() for s in speakers}
-        # An AI assistant's speakers (graphmem/nlp/roles.py): never a story's owner.
+        # An AI assistant's speakers (graphmem/nlp/roles.py) never own a story; a story
+        # the assistant opens alone is its one user's.
         self.assistants = assistants
+        self.user = user
         self._cache: dict[str, Vector] = {}
         self._sum = np.zeros(embedder.dim, dtype=np.float64)
         self._count = 0
@@ -137,8 +140,9 @@ class OfflineMind:
         headline = headline_of(pair, self.settings.headline_phrases, self.speakers)
         # The owner is whoever brings the matter up: the turn with the most key phrases. An
         # assistant's long answers hold the most phrases, but the matter is the user's.
-        people = [e for e in pair if e.speaker not in self.assistants] or pair
-        owner = max(people, key=lambda e: len(e.phrases)).speaker
+        people = [e for e in pair if e.speaker not in self.assistants]
+        owner = max(people or pair, key=lambda e: len(e.phrases)).speaker
+        owner = self.user if not people and self.user else owner
         new_id = content_id("narrative", first.id)
         return [Binding(first, None, headline, owner)] + [Binding(e, new_id) for e in pair[1:]]
 
