@@ -74,8 +74,10 @@ class PremBuilder(Builder):
         # With an AI assistant in the conversation the memory is the user's: the paper's
         # Step 1 extracts personal information about the user, which the assistant's
         # answers and suggestions are not (its turns still rank as messages).
-        skip = frozenset(self._roles(batch).assistants)
-        extractor = LLMExtractor(llm) if llm else OfflineExtractor(skip)
+        roles = self._roles(batch)
+        skip = frozenset(roles.assistants)
+        pair = (roles.user, roles.assistants[0]) if roles.user and len(skip) == 1 else None
+        extractor = LLMExtractor(llm, pair) if llm else OfflineExtractor(skip)
         per_session = [
             [f for f in fragments if f.speaker not in skip]
             for fragments in extractor.extract([job for _, job, _ in jobs])
