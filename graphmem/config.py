@@ -177,6 +177,14 @@ class Settings(BaseSettings):
         default=30.0, gt=0, description="idle gap after which `graphmem add` opens a session"
     )
 
+    # A conversation with a speaker of this name (case-insensitive, the whole name) is a
+    # person talking to an AI assistant; designs then keep the memory about the person
+    # (graphmem/nlp/roles.py). Comma-separated.
+    assistant_speakers: str = Field(
+        default="assistant,ai,ai assistant,bot,chatbot,system",
+        description="speaker names that mark an AI assistant (comma-separated)",
+    )
+
     # --- designs -----------------------------------------------------------------------
     preset: str | None = Field(
         default=None, description="preset of every design (each design's own when unset)"

@@ -32,8 +32,8 @@ from graphmem.designs.anchormem.retriever import (
     interleave,
     shows_text,
 )
-from graphmem.designs.anchormem.rewrite import second_person_to_name
 from graphmem.nlp import analyse
+from graphmem.nlp.second_person import second_person_to_name
 from graphmem.retrieval.base import Hit, PassageRef
 
 # --- context units --------------------------------------------------------------------

@@ -15,6 +15,7 @@ from graphmem.designs.premem.design import DESIGN
 from graphmem.designs.premem.extract import OfflineExtractor, SessionTurns
 from graphmem.designs.premem.llm_steps import pattern_of, render_fragments
 from graphmem.designs.premem.models import Fragment
+from graphmem.designs.premem.prompts import step1_prompt
 from graphmem.designs.premem.reasoning import reason_offline, topics_match
 from graphmem.designs.premem.retriever import render_item
 from graphmem.ingest.models import SessionIn, Turn
@@ -308,3 +309,24 @@ def test_paper_preset_names_its_sources() -> None:
     assert paper.values["theta"] == 0.6
     assert set(paper.sources) == set(paper.values)
     assert all("PREMem" in source for source in paper.sources.values())
+
+
+def test_an_assistants_turns_make_no_fragment_and_the_users_preference_is_subjective() -> None:
+    job = _session(
+        ("user", "I prefer oat milk in my coffee."),
+        ("assistant", "Oat milk foams well. Cilantro prefers well-draining soil."),
+    )
+    fragments = OfflineExtractor(frozenset({"assistant"})).extract([job])[0]
+    assert [(f.speaker, f.category) for f in fragments] == [("user", "subjective")]
+    assert fragments[0].value == "user prefers oat milk in user's coffee."
+    # Between people every speaker's statements are fragments.
+    assert {f.speaker for f in OfflineExtractor().extract([job])[0]} == {"user", "assistant"}
+
+
+def test_the_step1_prompt_of_a_user_assistant_conversation_names_the_user() -> None:
+    two_people = step1_prompt("[m1] (2024-05-17 Friday) Ana: hi")
+    assert "treat each speaker as a user" in two_people
+    with_assistant = step1_prompt("[m1] (2024-05-17 Friday) user: hi", ("user", "assistant"))
+    assert "treat each speaker as a user" not in with_assistant
+    assert "the user (user) and an AI assistant (assistant)" in with_assistant
+    assert "user: hi" in with_assistant

@@ -25,6 +25,7 @@ from graphmem.designs.amory.semantic_bridge import write_side_facts
 from graphmem.designs.amory.timeline import Excerpt, Story, Subplot, Timeline
 from graphmem.ingest.writer import content_id
 from graphmem.nlp import analyse_many, is_contentless, keyphrases, persons
+from graphmem.nlp.roles import SpeakerRoles
 from graphmem.rows import native
 from graphmem.turns import render_turn
 
@@ -50,10 +51,15 @@ class AmoryBuilder(Builder):
         llm = self.ctx.llm
         conversation = batch.conversation.conversation_id
         speakers = set(batch.conversation.speakers)
+        roles = SpeakerRoles.of(
+            [*speakers, *(t.speaker for s in batch.sessions for t in s.turns)],
+            self.ctx.settings.assistant_speakers,
+        )
+        assistants = frozenset(roles.assistants)
         mind: OfflineMind | LLMMind = (
-            LLMMind(self.config, llm, self.ctx.embedder, speakers)
+            LLMMind(self.config, llm, self.ctx.embedder, speakers, assistants, roles.user)
             if llm
-            else OfflineMind(self.config, self.ctx.embedder, speakers)
+            else OfflineMind(self.config, self.ctx.embedder, speakers, assistants, roles.user)
         )
         timeline = Timeline(self.config, mind, self._load(conversation))
         known = {s.id for s in timeline.stories}

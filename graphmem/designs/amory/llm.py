@@ -72,12 +72,14 @@ class LLMMind:
         llm: StructuredLLM,
         embedder: Embedder,
         speakers: set[str] | None = None,
+        assistants: frozenset[str] = frozenset(),
+        user: str | None = None,
     ) -> None:
         self.settings, self.llm, self.embedder = settings, llm, embedder
         self.recent: list[Excerpt] = []
         self.held: list[Excerpt] = []
         # The offline twin takes any step the LLM gives up on; it watches the same turns.
-        self.offline = OfflineMind(settings, embedder, speakers or set())
+        self.offline = OfflineMind(settings, embedder, speakers or set(), assistants, user)
 
     def observe(self, vectors: Sequence[Vector] | Sequence[np.ndarray]) -> None:
         self.offline.observe(vectors)

@@ -87,10 +87,21 @@ class OfflineMind:
     and the thresholds mean what they say. The mean only ever covers turns up to the
     current step, so a batch build and a session-by-session build decide alike."""
 
-    def __init__(self, settings: AmorySettings, embedder: Embedder, speakers: set[str]) -> None:
+    def __init__(
+        self,
+        settings: AmorySettings,
+        embedder: Embedder,
+        speakers: set[str],
+        assistants: frozenset[str] = frozenset(),
+        user: str | None = None,
+    ) -> None:
         self.settings = settings
         self.embedder = embedder
         self.speakers = {s.lower() for s in speakers}
+        # An AI assistant's speakers (graphmem/nlp/roles.py) never own a story; a story
+        # the assistant opens alone is its one user's.
+        self.assistants = assistants
+        self.user = user
         self._cache: dict[str, Vector] = {}
         self._sum = np.zeros(embedder.dim, dtype=np.float64)
         self._count = 0
@@ -127,8 +138,11 @@ class OfflineMind:
             return [Binding(e, best.id) for e in pair]
         first = pair[0]
         headline = headline_of(pair, self.settings.headline_phrases, self.speakers)
-        # The owner is whoever brings the matter up: the turn with the most key phrases.
-        owner = max(pair, key=lambda e: len(e.phrases)).speaker
+        # The owner is whoever brings the matter up: the turn with the most key phrases. An
+        # assistant's long answers hold the most phrases, but the matter is the user's.
+        people = [e for e in pair if e.speaker not in self.assistants]
+        owner = max(people or pair, key=lambda e: len(e.phrases)).speaker
+        owner = self.user if not people and self.user else owner
         new_id = content_id("narrative", first.id)
         return [Binding(first, None, headline, owner)] + [Binding(e, new_id) for e in pair[1:]]
 

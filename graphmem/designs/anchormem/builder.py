@@ -31,6 +31,7 @@ from graphmem.designs.anchormem.extract import (
     OfflineExtractor,
     context_units,
 )
+from graphmem.nlp.roles import SpeakerRoles
 from graphmem.overfetch import over_fetch
 from graphmem.retrieval.exact import ExactIndex
 from graphmem.rows import chunks, native
@@ -54,7 +55,14 @@ class AnchorMemBuilder(Builder):
         llm = self.ctx.llm
         self._write("anchormem.prune_orphans")
         units = context_units(batch, self.config.window, self.config.step)
-        extractor = LLMExtractor(llm) if llm else OfflineExtractor()
+        roles = SpeakerRoles.of(
+            [*batch.conversation.speakers, *(t.speaker for s in batch.sessions for t in s.turns)],
+            self.ctx.settings.assistant_speakers,
+        )
+        answers = frozenset(roles.assistants if roles.user_assistant else ())
+        extractor = (
+            LLMExtractor(llm) if llm else OfflineExtractor(answers, self.config.answer_facts)
+        )
         facts = extractor.extract(units)
         self._write_facts(facts)
         groups, links = self._associate(facts)

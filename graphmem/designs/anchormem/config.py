@@ -26,6 +26,13 @@ class AnchorMemConfig(DesignSettings):
     # --- fact-context units --------------------------------------------------------
     window: int = Field(default=3, ge=1, description="turns per context unit")
     step: int = Field(default=2, ge=1, description="turns between two unit starts")
+    # Offline, in a conversation with an AI assistant (graphmem/nlp/roles.py): facts kept
+    # per assistant turn, its first content sentences. An answer opens with what it
+    # answers; the lists, steps and caveats after it would otherwise outnumber the user's
+    # facts many times over (docs/anchormem.md, "User-assistant conversations").
+    answer_facts: int = Field(
+        default=3, ge=0, description="offline facts per AI-assistant turn (user-assistant chat)"
+    )
 
     # --- associative event graph (paper: tau 0.85, N 3) ----------------------------
     tau: float = Field(

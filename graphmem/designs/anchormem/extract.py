@@ -22,11 +22,11 @@ from spacy.tokens import Doc, Token
 
 from graphmem.builders.base import SessionBatch
 from graphmem.designs.anchormem.prompts import EXTRACT_SYSTEM, ExtractedFacts, extract_user_prompt
-from graphmem.designs.anchormem.rewrite import second_person_to_name
 from graphmem.ingest.models import SessionIn, Turn
 from graphmem.ingest.writer import content_id, session_date_text
 from graphmem.llm import Message, StructuredLLM, map_attempts
 from graphmem.nlp import TemporalMention, analyse_many, annotate, first_person_to_name
+from graphmem.nlp.second_person import second_person_to_name
 from graphmem.nlp.text import is_content_token
 from graphmem.turns import render_turn
 
@@ -204,7 +204,12 @@ class _TurnJob:
 
 
 class OfflineExtractor:
-    """Sentences of each turn as facts; no model calls."""
+    """Sentences of each turn as facts; no model calls. ``answers``: speakers (an AI
+    assistant's) whose turns give only their first ``answer_facts`` content sentences."""
+
+    def __init__(self, answers: frozenset[str] = frozenset(), answer_facts: int = 0) -> None:
+        self._answers = answers
+        self._answer_facts = answer_facts
 
     def extract(self, units: Sequence[ContextUnit]) -> list[FactDraft]:
         jobs = self._jobs(units)
@@ -216,10 +221,12 @@ class OfflineExtractor:
             for sent in doc.sents
             if sent.text.strip()
         ]
+        contentful = [
+            (job, doc) for job, doc in sentences if has_content(doc, job.names)
+        ]  # not greetings, thanks, "how are you?"
         kept = [
             (job, first_person_to_name(doc, job.turn.speaker).strip())
-            for job, doc in sentences
-            if has_content(doc, job.names)  # not greetings, thanks, "how are you?"
+            for job, doc in self._capped(contentful)
         ]
         # The sentences ``_draft`` rewrites to the addressee are parsed again: in one spaCy
         # pass here (the parse cache then answers ``analyse``), not one call per sentence.
@@ -232,6 +239,20 @@ class OfflineExtractor:
                 drafts.append(FactDraft(text, [job.passage_id], job.reference, job.order))
         drafts.sort(key=lambda d: d.order)
         return merge_drafts(drafts)
+
+    def _capped(self, sentences: list[tuple[_TurnJob, Doc]]) -> list[tuple[_TurnJob, Doc]]:
+        """The sentences, an answer's beyond its first ``answer_facts`` left out."""
+        if not self._answers:
+            return sentences
+        seen: dict[str, int] = {}
+        out: list[tuple[_TurnJob, Doc]] = []
+        for job, doc in sentences:
+            if job.turn.speaker in self._answers:
+                seen[job.passage_id] = seen.get(job.passage_id, 0) + 1
+                if seen[job.passage_id] > self._answer_facts:
+                    continue
+            out.append((job, doc))
+        return out
 
     @staticmethod
     def _jobs(units: Sequence[ContextUnit]) -> list[_TurnJob]:

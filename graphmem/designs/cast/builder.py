@@ -38,6 +38,7 @@ from graphmem.designs.cast.views import (
 from graphmem.ingest.writer import content_id
 from graphmem.llm import Outcome, map_attempts
 from graphmem.nlp import analyse_many, is_contentless, keyphrases
+from graphmem.nlp.roles import SpeakerRoles
 from graphmem.rows import chunks, native
 
 NAME = "cast"
@@ -62,11 +63,18 @@ class CastBuilder(Builder):
         speakers = list(
             dict.fromkeys([*batch.conversation.speakers, *(m.speaker for s in sessions for m in s)])
         )
-        drafts = self._views(sessions, PersonResolver(speakers))
+        roles = SpeakerRoles.of(speakers, self.ctx.settings.assistant_speakers)
+        assistants = frozenset(roles.assistants if roles.user_assistant else ())
+        drafts = self._views(sessions, PersonResolver(speakers), assistants)
         vectors = self._topics(drafts)
         self._write_views(drafts, vectors, speakers)
         stream_views = [self._stream_view(d, vectors[d.id]) for d in drafts]
         by_owner = streams(stream_views)
+        # An AI assistant takes part in every view of its conversation but is no character
+        # of the user's story: it gets no stream, hence no scenes and no profile
+        # (graphmem/nlp/roles.py). Its turns stay in the user's views and scenes.
+        for assistant in assistants:
+            by_owner.pop(assistant, None)
         owners = sorted({*by_owner, *(row["owner"] for row in released)})
         stored = self._stored_scenes(owners)
         touched = {row["scene_id"] for row in released}
@@ -97,7 +105,12 @@ class CastBuilder(Builder):
         return self.ctx.store.write(name, space=self.ctx.space, **params)
 
     # --- views ----------------------------------------------------------------------------
-    def _views(self, sessions: list[list[Message]], resolver: PersonResolver) -> list[ViewDraft]:
+    def _views(
+        self,
+        sessions: list[list[Message]],
+        resolver: PersonResolver,
+        assistants: frozenset[str] = frozenset(),
+    ) -> list[ViewDraft]:
         messages = [m for s in sessions for m in s]
         docs = dict(
             zip(
@@ -116,6 +129,7 @@ class CastBuilder(Builder):
             self.config.participants == "all",
             topic_words,
             fillers,
+            assistants,
         )
 
     def _topics(self, drafts: Sequence[ViewDraft]) -> dict[str, Vector]:

@@ -190,15 +190,23 @@ def build_views(
     mentions: bool,
     topic_words: Mapping[str, str],
     fillers: Mapping[str, bool],
+    examples: frozenset[str] = frozenset(),
 ) -> list[ViewDraft]:
-    """Every message's view. ``docs`` maps passage id -> parsed text."""
+    """Every message's view. ``docs`` maps passage id -> parsed text. ``examples``: speakers
+    whose messages name no participant (an AI assistant's: the people and things its answers
+    name are examples, not persons of the user's story)."""
     out: list[ViewDraft] = []
     for messages in sessions:
         for centre, window in zip(messages, windows(messages, w), strict=True):
             names = [m.speaker for m in window]
             if mentions:
                 # Persons a message names; never a phrase that names nothing (is_name).
-                found_persons = (p for m in window for p in resolver.mentioned(docs[m.passage_id]))
+                found_persons = (
+                    p
+                    for m in window
+                    if m.speaker not in examples
+                    for p in resolver.mentioned(docs[m.passage_id])
+                )
                 names += names_only(found_persons)
             found = places(docs[centre.passage_id])
             out.append(

@@ -24,6 +24,7 @@ from graphmem.designs.premem.llm_steps import LLMExtractor, LLMReasoner
 from graphmem.designs.premem.models import PATTERN_LABELS, Cluster, Fragment, Insight, PooledCluster
 from graphmem.designs.premem.reasoning import reason_offline
 from graphmem.ingest.models import ConversationIn, SessionIn
+from graphmem.nlp.roles import SpeakerRoles
 from graphmem.rows import chunks
 
 
@@ -70,14 +71,30 @@ class PremBuilder(Builder):
             ),
             key=lambda job: job[0],
         )
-        extractor = LLMExtractor(llm) if llm else OfflineExtractor()
-        per_session = extractor.extract([job for _, job, _ in jobs])
+        # With an AI assistant in the conversation the memory is the user's: the paper's
+        # Step 1 extracts personal information about the user, which the assistant's
+        # answers and suggestions are not (its turns still rank as messages).
+        roles = self._roles(batch)
+        skip = frozenset(roles.assistants)
+        pair = (roles.user, roles.assistants[0]) if roles.user and len(skip) == 1 else None
+        extractor = LLMExtractor(llm, pair) if llm else OfflineExtractor(skip)
+        per_session = [
+            [f for f in fragments if f.speaker not in skip]
+            for fragments in extractor.extract([job for _, job, _ in jobs])
+        ]
         counts: Counter[str] = Counter()
         for (order, job, sid), fragments in zip(jobs, per_session, strict=True):
             self._build_session(order, job, sid, fragments, counts)
         counts["turns"] = sum(len(s.turns) for s in batch.sessions)
         report = BuildReport(self.name, sessions=len(batch.sessions), counts=dict(counts))
         return report
+
+    def _roles(self, batch: SessionBatch) -> SpeakerRoles:
+        speakers = [
+            *batch.conversation.speakers,
+            *(t.speaker for s in batch.sessions for t in s.turns),
+        ]
+        return SpeakerRoles.of(speakers, self.ctx.settings.assistant_speakers)
 
     # --- one session ------------------------------------------------------------------
     def _build_session(

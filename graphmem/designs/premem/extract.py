@@ -215,7 +215,13 @@ def _statements(doc: Doc, names: frozenset[str]) -> list[Span]:
 
 
 class OfflineExtractor:
-    """Rules over spaCy parses; one ``nlp.pipe`` pass over every turn of the batch."""
+    """Rules over spaCy parses; one ``nlp.pipe`` pass over every turn of the batch.
+
+    ``skip``: speakers whose turns make no fragment (an AI assistant's: its answers are not
+    personal information about anyone; graphmem/nlp/roles.py)."""
+
+    def __init__(self, skip: frozenset[str] = frozenset()) -> None:
+        self._skip = skip
 
     def extract(self, sessions: Sequence[SessionTurns]) -> list[list[Fragment]]:
         """Fragments per session, in turn order, one per distinct (turn, value)."""
@@ -223,6 +229,7 @@ class OfflineExtractor:
             (job.session, turn, pid)
             for job in sessions
             for turn, pid in zip(job.session.turns, job.passage_ids, strict=True)
+            if turn.speaker not in self._skip
         ]
         docs = analyse_many([turn.text for _, turn, _ in turns])
         out: dict[int, dict[str, Fragment]] = {job.session.index: {} for job in sessions}

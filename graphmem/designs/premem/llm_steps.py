@@ -59,21 +59,23 @@ class LLMExtractor:
     """Step 1: the paper's extraction prompt, one call per session; a session the LLM gives
     up on is extracted by the offline rules."""
 
-    def __init__(self, llm: StructuredLLM) -> None:
+    def __init__(self, llm: StructuredLLM, assistant: tuple[str, str] | None = None) -> None:
         self._llm = llm
+        self._assistant = assistant  # (user, assistant) of a user-assistant conversation
+        self._skip = frozenset(assistant[1:] if assistant else ())
 
     def extract(self, sessions: Sequence[SessionTurns]) -> list[list[Fragment]]:
         outcomes = map_attempts(
             self._llm,
             self._extract_session,
-            lambda job: OfflineExtractor().extract([job])[0],
+            lambda job: OfflineExtractor(self._skip).extract([job])[0],
             sessions,
             what="premem fragments",
         )
         return [[replace(f, fallback=o.fallback) for f in o.value] for o in outcomes]
 
     def _extract_session(self, job: SessionTurns) -> list[Fragment]:
-        prompt = step1_prompt(render_session(job))
+        prompt = step1_prompt(render_session(job), self._assistant)
         answer = self._llm.generate([Message(role="user", content=prompt)], ExtractedMemories)
         return self._fragments(job, answer)
 

@@ -177,8 +177,23 @@ class ExtendedInsights(BaseModel):
     extended_insight: list[InsightItem] = Field(default_factory=list)
 
 
-def step1_prompt(conversation: str) -> str:
-    return STEP1_PROMPT.replace("{conversation}", conversation)
+_TWO_PEOPLE = "The conversation is between two people: treat each speaker as a user."
+# A person talking to an AI assistant (graphmem/nlp/roles.py): the paper's own setting, one
+# user; the assistant's messages are what the user's are said in answer to.
+_WITH_ASSISTANT = (
+    "The conversation is between the user ({user}) and an AI assistant ({assistant}): "
+    "extract information about the user only; the assistant's messages are context."
+)
+
+
+def step1_prompt(conversation: str, assistant: tuple[str, str] | None = None) -> str:
+    """Step 1 for ``conversation``; ``assistant`` = (user, assistant) names of a
+    user-assistant conversation."""
+    prompt = STEP1_PROMPT.replace("{conversation}", conversation)
+    if assistant is None:
+        return prompt
+    user, bot = assistant
+    return prompt.replace(_TWO_PEOPLE, _WITH_ASSISTANT.format(user=user, assistant=bot), 1)
 
 
 def step2_prompt(fragments: str) -> str:

@@ -35,6 +35,7 @@ from graphmem.designs.seem.vectors import window_vector
 from graphmem.ingest.writer import content_id
 from graphmem.llm import map_attempts
 from graphmem.nlp import analyse_many, extract_triples
+from graphmem.nlp.roles import SpeakerRoles
 from graphmem.retrieval.exact import ExactIndex
 from graphmem.semantic import (
     PassageIn,
@@ -65,12 +66,15 @@ class SeemBuilder(Builder):
         super().__init__(ctx)
         self.config: SeemSettings = config or ctx.configs.get("seem")
         self.prompt_version = PROMPT_VERSION if ctx.llm else None
+        self._roles: SpeakerRoles | None = None  # a user-assistant conversation's, per batch
 
     def build(self, batch: SessionBatch) -> BuildReport:
         llm = self.ctx.llm
         passages = batch_passages(batch)
         speakers = batch_speakers(batch, passages)
         self._release([p.id for p in passages])
+        roles = SpeakerRoles.of(speakers, self.ctx.settings.assistant_speakers)
+        self._roles = roles if roles.user_assistant else None
         drafts = self._drafts(passages, {normalise_name(s) for s in speakers})
         judge: Judge = LLMJudge(self.config, llm) if llm else OfflineJudge(self.config)
         consolidation = self._consolidate(drafts, judge)
@@ -130,6 +134,7 @@ class SeemBuilder(Builder):
                 speakers,
                 self.config.max_events_per_frame,
                 self.config.max_summary_statements,
+                self._roles,
             )
             for window in windows
         ]

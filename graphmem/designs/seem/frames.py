@@ -20,6 +20,8 @@ from spacy.tokens import Doc, Span
 from graphmem.designs.seem.llm_prompts import EventSlots, FrameOut, frame_messages
 from graphmem.llm import StructuredLLM
 from graphmem.nlp import Triple, annotate, first_person_to_name, is_contentless, render
+from graphmem.nlp.roles import SpeakerRoles
+from graphmem.nlp.second_person import second_person_to_name
 from graphmem.nlp.text import NON_TOPICAL_LABELS, is_content_token
 from graphmem.semantic.extract import PassageIn
 from graphmem.semantic.names import (
@@ -40,6 +42,7 @@ _NOT_MANNER_WORDS = """really totally actually definitely probably finally liter
 _NOT_MANNER = frozenset(_NOT_MANNER_WORDS.split())
 _MAX_ACTION_WORDS = 25
 _WORD = re.compile(r"[a-z0-9']+")
+_YOU = re.compile(r"\byou", re.IGNORECASE)
 _FUNCTION_WORDS_TEXT = """the a an and or but so to of in on at for with from by as is are
     was were be been am i you he she it we they me him her us them my your his its our their this
     that these those there here what which who how when where why not no yes do does did have has
@@ -70,10 +73,13 @@ def _annotate(text: str, reference: datetime | None) -> str:
     return annotate(text, reference, lambda mention: human_date(render(mention)), "()")
 
 
-def turn_statement(passage: PassageIn, doc: Doc) -> str:
+def turn_statement(passage: PassageIn, doc: Doc, addressee: str | None = None) -> str:
     """The turn in the third person, its relative times resolved: "Caroline went to a
-    support group yesterday (7 May 2023)"; attributed when it does not name the speaker."""
+    support group yesterday (7 May 2023)"; attributed when it does not name the speaker.
+    With an ``addressee`` (a user-assistant conversation) "you" is put in by name too."""
     text = first_person_to_name(doc, passage.speaker) if passage.speaker.strip() else doc.text
+    if addressee and _YOU.search(text):
+        text = second_person_to_name(text, addressee)
     text = _annotate(text.strip(), passage.ts)
     if not text.startswith(passage.speaker):
         text = f"{passage.speaker} said: {text}"
@@ -172,18 +178,23 @@ def offline_frame(
     speakers: set[str],
     max_events: int,
     summary_limit: int,
+    roles: SpeakerRoles | None = None,
 ) -> FrameDraft:
-    """One frame for a window of turns (usually one) from their parses."""
+    """One frame for a window of turns (usually one) from their parses. ``roles`` of a
+    user-assistant conversation: "you" is resolved, and the persons an assistant's answer
+    names are examples, not participants (graphmem/nlp/roles.py)."""
     statements: list[str] = []
     events: list[EventSlots] = []
     people: list[str] = []
     topics: set[str] = set()
     for passage, doc, found in zip(passages, docs, triples, strict=True):
-        statement = turn_statement(passage, doc)
+        addressee = roles.addressee(passage.speaker) if roles else None
+        statement = turn_statement(passage, doc, addressee)
         statements.append(statement)
         turn_events = [_offline_event(doc, t, passage.speaker) for t in found]
         events += turn_events or _fallback_event(doc, statement, passage.speaker)
-        persons = names_only(e.text for e in doc.ents if e.label_ == "PERSON")
+        answer = roles is not None and roles.is_assistant(passage.speaker)
+        persons = [] if answer else names_only(e.text for e in doc.ents if e.label_ == "PERSON")
         people += [passage.speaker, *persons]
         topics |= _doc_topics(doc, speakers)
     start, end = passages[0].ts, passages[-1].ts

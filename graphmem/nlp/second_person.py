@@ -1,6 +1,7 @@
 """Second person -> the addressee's name, the counterpart of ``first_person_to_name``.
 
-In a two-person chat "you" is the other speaker; a fact read on its own ("Caroline loves
+In a two-person chat "you" is the other speaker (AnchorMem's facts, and SEEM's statements in a
+conversation with an AI assistant); a fact read on its own ("Caroline loves
 your painting") only makes sense with the name put in ("Caroline loves Melanie's
 painting"). Verbs whose subject was "you" are put in the third person so the sentence
 still reads ("are you going" -> "is Melanie going").
@@ -10,8 +11,7 @@ from __future__ import annotations
 
 from spacy.tokens import Doc, Token
 
-from graphmem.nlp import analyse
-from graphmem.nlp.text import third_person
+from graphmem.nlp.text import analyse, third_person
 
 # Forms third_person() leaves alone because "you" takes plural forms that "I" never does.
 _PLURAL_TO_SINGULAR = {"are": "is", "'re": "is", "’re": "is", "were": "was", "re": "is"}
