@@ -131,5 +131,5 @@ def test_an_archive_without_the_member_is_a_fetch_error(
     spec = _spec(b"x")
     monkeypatch.setitem(datasets.DATASETS, "bench", spec)
     monkeypatch.setattr(datasets, "_download", lambda s, into: _archive(into, "other", b"x"))
-    with pytest.raises(FetchError, match="holds no pkg-1.0/data/bench.json"):
+    with pytest.raises(FetchError, match=r"holds no pkg-1\.0/data/bench\.json"):
         fetch_dataset(Settings(cache_dir=tmp_path / "cache"), "bench")
