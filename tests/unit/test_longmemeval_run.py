@@ -21,7 +21,6 @@ from graphmem.ingest.formats import load
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "longmemeval_eval.json"
 
 
-
 def test_halves_are_positions_in_the_file() -> None:
     convs = load(FIXTURE, "longmemeval").conversations
     ids = [c.conversation_id for c in convs]
