@@ -342,11 +342,13 @@ def run_locomo(
     progress: bool = True,
     limit_questions: int | None = None,
     out: Path | None = None,
+    strict: bool = False,
 ) -> list[dict[str, Any]]:
     """Evaluate ``strategies`` at ``budgets`` on a LoCoMo file; one result per pair
     (``limit_questions``: the first N scored questions of each conversation; ``out``: write
-    each conversation's results as it finishes and resume from them)."""
-    dataset = load(path, "locomo", ReadLimits.of(memory.settings))
+    each conversation's results as it finishes and resume from them; ``strict``: refuse the
+    file's empty turns and repeated turn ids rather than skip them, ``meta.input_skipped``)."""
+    dataset = load(path, "locomo", ReadLimits.of(memory.settings, strict))
     conversations = dataset.conversations[:limit_conversations]
     plan = [(conv, locomo_questions(conv, dataset)[:limit_questions]) for conv in conversations]
     adversarial = sum(
@@ -355,7 +357,11 @@ def run_locomo(
         for q in dataset.qa.get(conv.conversation_id, [])
         if q.category == ADVERSARIAL_CATEGORY
     )
-    meta = {"dataset": "locomo", "n_conversations": len(conversations)}
+    meta = {
+        "dataset": "locomo",
+        "n_conversations": len(conversations),
+        "input_skipped": dataset.skipped.model_dump(),
+    }
     identity = _identity(path, space_prefix, out, questions=limit_questions)
     run = _Evaluator(
         memory, strategies, budgets, {**meta, "skipped_adversarial": adversarial}, identity
@@ -413,14 +419,18 @@ def run_longmemeval(
     limit_conversations: int | None = None,
     progress: bool = True,
     out: Path | None = None,
+    strict: bool = False,
 ) -> list[dict[str, Any]]:
     """Evaluate on a LongMemEval file: every item is its own haystack, space and question
-    (``out``: write each haystack's results as it finishes and resume from them)."""
-    dataset = load(path, "longmemeval", ReadLimits.of(memory.settings))
+    (``out``: write each haystack's results as it finishes and resume from them;
+    ``strict``: refuse the file's empty turns and repeated sessions rather than skip them,
+    ``meta.input_skipped``)."""
+    dataset = load(path, "longmemeval", ReadLimits.of(memory.settings, strict))
     conversations = dataset.conversations[:limit_conversations]
     meta = {
         "dataset": "longmemeval",
         "n_conversations": len(conversations),
+        "input_skipped": dataset.skipped.model_dump(),
         "skipped_no_answer_sessions": 0,
     }
     run = _Evaluator(memory, strategies, budgets, meta, _identity(path, space_prefix, out))
