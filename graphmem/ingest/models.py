@@ -94,11 +94,15 @@ class Skipped(_Frozen):
         """One line for a report: the counts, then the first places."""
         if not self.total:
             return "nothing skipped"
-        counts = (
-            f"{self.empty_turns} empty turns, {self.repeated_sessions} repeated sessions and "
-            f"{self.repeated_turns} repeated turns skipped"
+        counts = ", ".join(
+            f"{n} {what}{'' if n == 1 else 's'}"
+            for n, what in (
+                (self.empty_turns, "empty turn"),
+                (self.repeated_sessions, "repeated session"),
+                (self.repeated_turns, "repeated turn"),
+            )
         )
-        return f"{counts} (first: {'; '.join(self.places)})"
+        return f"skipped {counts} (first: {'; '.join(self.places)})"
 
 
 class Dataset(_Frozen):
