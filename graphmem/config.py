@@ -163,8 +163,9 @@ class Settings(BaseSettings):
 
     # --- `graphmem serve`: the HTTP API (docs/http.md) -----------------------------------
     api_port: int = Field(default=8484, ge=1, le=65535, description="port of graphmem serve")
-    # A request's body is read whole before it is parsed: a session of messages at the
-    # validator's largest (20,000 characters a text) fits many times over.
+    # A request's body is read whole before it is parsed: a session of ordinary messages
+    # fits many times over; a text near the validator's largest (1,000,000 characters)
+    # fits as plain ASCII, and a larger body is refused with 413 before it is parsed.
     api_max_body_bytes: int = Field(
         default=4 << 20, ge=1024, description="largest HTTP request body read"
     )

@@ -135,7 +135,7 @@ def _render_ingest(data: dict[str, Any]) -> str:
         f"written, {data['sessions_skipped']} already stored; {data['passages_written']} turns "
         f"in {data['seconds']} s ({data['turns_per_second']} turns/s)"
     ]
-    skipped = Skipped(**data["skipped"])
+    skipped = Skipped(**data.get("skipped", {}))
     if skipped.total:
         lines.append(f"input: {skipped.describe()}")
     if not data["builders"]:
