@@ -23,7 +23,7 @@ pytestmark = pytest.mark.integration
 
 MARKER = "quokkazanzibar"  # one word, said only at the very end of the long turn
 SENTENCE = "The quarterly report covers budgets, hiring plans and the office move. "
-LONG = (SENTENCE * 560)[:39_980] + f" Finally {MARKER}."  # 40,000 characters
+LONG = (SENTENCE * 600)[:39_976] + f" Finally {MARKER}."
 
 
 def _messages() -> list[dict[str, Any]]:
@@ -82,7 +82,7 @@ def test_a_long_turn_goes_through_every_builder_whole(
     assert found.exit_code == 0, found.output
     items = json.loads(found.output)["items"]
     assert items[0]["source_id"] == "m2"
-    assert LONG in items[0]["text"]  # the whole turn, cited as one
+    assert len(LONG) == 40_000 and LONG in items[0]["text"]  # the whole turn, cited as one
     default = json.loads(
         _run(
             "query", "the quarterly report", "--space", space, "--budget", "20000", "--json"
