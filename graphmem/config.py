@@ -156,14 +156,16 @@ class Settings(BaseSettings):
     # several times its size in memory: the default leaves room on a 24 GiB machine and
     # admits LongMemEval_S (about 265 MB).
     max_file_bytes: int = Field(default=1 << 30, ge=1, description="largest input file read")
-    # A JSONL message at its largest (20,000-character text and caption, every character a
-    # 12-byte escaped surrogate pair) is under 0.5 MiB; the line is refused before parsing.
-    max_record_bytes: int = Field(default=1 << 20, ge=1, description="longest JSONL line read")
+    # A JSONL message at its largest (a 1,000,000-character text and a 20,000-character
+    # caption, every character a 12-byte escaped surrogate pair: 12.3 MB) fits; a longer
+    # line is refused before it is parsed (tests/unit/test_formats.py checks the sum).
+    max_record_bytes: int = Field(default=16 << 20, ge=1, description="longest JSONL line read")
 
     # --- `graphmem serve`: the HTTP API (docs/http.md) -----------------------------------
     api_port: int = Field(default=8484, ge=1, le=65535, description="port of graphmem serve")
-    # A request's body is read whole before it is parsed: a session of messages at the
-    # validator's largest (20,000 characters a text) fits many times over.
+    # A request's body is read whole before it is parsed: a session of ordinary messages
+    # fits many times over; a text near the validator's largest (1,000,000 characters)
+    # fits as plain ASCII, and a larger body is refused with 413 before it is parsed.
     api_max_body_bytes: int = Field(
         default=4 << 20, ge=1024, description="largest HTTP request body read"
     )

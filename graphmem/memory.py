@@ -156,10 +156,14 @@ class Memory:
         fmt: Format = "auto",
         builders: Sequence[str] = (),
         progress: Callable[[int], None] | None = None,
+        *,
+        strict: bool = False,
     ) -> IngestResult:
         """Load a file completely (bad input fails here, before anything is written), then
-        write it conversation by conversation, session by session."""
-        dataset = load(path, fmt, ReadLimits.of(self.settings))
+        write it conversation by conversation, session by session. Empty turns and repeated
+        sessions are left out and counted in the result's ``skipped``; ``strict`` refuses
+        them instead (an ``InputError``, as for any bad input)."""
+        dataset = load(path, fmt, ReadLimits.of(self.settings, strict))
         return self.ingest_dataset(dataset, space, builders, progress)
 
     def ingest_dataset(
@@ -214,7 +218,9 @@ class Memory:
             for key, retriever in self._retrievers.items():
                 if key[1] == space:
                     retriever.refresh()
-        return IngestResult(report=report, builds=list(build_reports.values()))
+        return IngestResult(
+            report=report, builds=list(build_reports.values()), skipped=dataset.skipped
+        )
 
     def _build(
         self, space: str, conv: ConversationIn, builder: Builder, into: BuildReport, backend: str

@@ -29,6 +29,7 @@ from typing import Any
 from graphmem.designs.base import Design
 from graphmem.designs.registry import registry
 from graphmem.embed import Embedder
+from graphmem.embed.windows import embed_passages
 from graphmem.errors import ConfigError
 from graphmem.schema import space_embedder
 from graphmem.store import GraphStore
@@ -103,7 +104,7 @@ def reembed_space(
             render_turn(r["speaker"], r["text"], date_text=r["date_text"], caption=r["caption"])
             for r in rows
         ]
-        vectors = embedder.embed(texts, "passage")
+        vectors = embed_passages(embedder, texts)
         out = [
             {"id": r["id"], "embedding": [float(x) for x in v]}
             for r, v in zip(rows, vectors, strict=True)

@@ -14,24 +14,32 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from graphmem.builders.base import BuildReport
+from graphmem.ingest.models import Skipped
 from graphmem.ingest.writer import IngestReport
 from graphmem.retrieval.base import RetrievalResult
 from graphmem.retrieval.packer import PackedContext
 
 
 class IngestResult(BaseModel):
-    """What one ingest wrote (``report``: conversations, sessions, turns, seconds) and what
-    each builder it ran built (``builds``, one ``BuildReport`` per builder, in run order)."""
+    """What one ingest wrote (``report``: conversations, sessions, turns, seconds), what
+    each builder it ran built (``builds``, one ``BuildReport`` per builder, in run order)
+    and what the load of the input left out (``skipped``: empty turns, repeated sessions)."""
 
     model_config = ConfigDict(frozen=True)
 
     report: IngestReport
     builds: list[BuildReport]
+    skipped: Skipped = Skipped()
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON the CLI, the MCP server and the HTTP API return for a write: the
-        writer's counts, and ``builders``, one entry per builder."""
-        return {**self.report.as_dict(), "builders": [b.as_dict() for b in self.builds]}
+        writer's counts, ``skipped`` (what the load left out) and ``builders``, one entry
+        per builder."""
+        return {
+            **self.report.as_dict(),
+            "skipped": self.skipped.model_dump(),
+            "builders": [b.as_dict() for b in self.builds],
+        }
 
 
 class QueryResult(BaseModel):

@@ -213,3 +213,9 @@ def space_param(ctx: click.Context, param: click.Parameter, value: str) -> str:
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+strict_option = click.option(
+    "--strict",
+    is_flag=True,
+    help="Refuse turns with no text and repeated sessions (or turn ids) instead of skipping "
+    "and counting them; over-long texts are refused either way.",
+)

@@ -9,7 +9,14 @@ from typing import Any, Protocol, TypeVar, cast
 
 import click
 
-from graphmem.cli.common import app, emit, handle_errors, json_option, preset_option
+from graphmem.cli.common import (
+    app,
+    emit,
+    handle_errors,
+    json_option,
+    preset_option,
+    strict_option,
+)
 from graphmem.errors import ConfigError, EvaluationIncomplete
 from graphmem.eval.aggregate import select_one_or_all
 from graphmem.eval.datasets import DATASETS, fetch_dataset
@@ -35,6 +42,7 @@ class Runner(Protocol):
         limit_conversations: int | None = ...,
         progress: bool = ...,
         out: Path | None = ...,
+        strict: bool = ...,
     ) -> list[dict[str, Any]]: ...
 
 
@@ -92,6 +100,7 @@ def eval_options(fn: F) -> F:
             "results as it finishes; a rerun with the same directory and settings resumes.",
         ),
         click.option("--no-progress", is_flag=True, help="No progress bar (it goes to stderr)."),
+        strict_option,
         preset_option,
         json_option,
     ]
@@ -121,6 +130,7 @@ def _run(
                 limit_conversations=params["limit"],
                 progress=not params["no_progress"],
                 out=params["out"],
+                strict=params["strict"],
             )
         except EvaluationIncomplete as exc:  # the others' results are shown, then the error
             results, incomplete = exc.results, exc

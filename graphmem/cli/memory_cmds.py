@@ -16,10 +16,12 @@ from graphmem.cli.common import (
     json_option,
     preset_option,
     space_param,
+    strict_option,
 )
 from graphmem.designs.registry import build_order, builder_names
 from graphmem.digest import space_digest
 from graphmem.ingest.formats import ReadLimits, load
+from graphmem.ingest.models import Skipped
 from graphmem.ingest.validate import check_space
 from graphmem.memory import QueryResult
 from graphmem.readiness import check_stored
@@ -90,6 +92,7 @@ def _builders(value: str) -> list[str]:
     help="Comma-separated memory builders to run after the core passages ('none' for core only).",
 )
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
+@strict_option
 @preset_option
 @json_option
 @click.pass_context
@@ -101,11 +104,13 @@ def ingest(
     fmt: str,
     builders: str,
     no_progress: bool,
+    strict: bool,
     as_json: bool,
 ) -> None:
     """Ingest conversations from PATH (- for standard input) into a space. Idempotent and
-    resumable: stored sessions are skipped; a failure never leaves half a session behind."""
-    limits = ReadLimits.of(app(ctx).settings)
+    resumable: stored sessions are skipped; a failure never leaves half a session behind.
+    Turns with no text and repeated copies of a session are left out and counted."""
+    limits = ReadLimits.of(app(ctx).settings, strict)
     dataset = load(path, fmt, limits)  # type: ignore[arg-type]  # validated by click.Choice
     chosen = _builders(builders)
     build_order(chosen)  # a misspelt builder is said before any progress bar or write
@@ -130,6 +135,9 @@ def _render_ingest(data: dict[str, Any]) -> str:
         f"written, {data['sessions_skipped']} already stored; {data['passages_written']} turns "
         f"in {data['seconds']} s ({data['turns_per_second']} turns/s)"
     ]
+    skipped = Skipped(**data.get("skipped", {}))
+    if skipped.total:
+        lines.append(f"input: {skipped.describe()}")
     if not data["builders"]:
         return "\n".join([*lines, "builders: none"])
     head = ("builder", "sessions", "seconds", "LLM calls", "cache hits", "fallbacks")

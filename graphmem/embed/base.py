@@ -26,6 +26,7 @@ Kind = Literal["query", "passage", "symmetric"]
 log = logging.getLogger(__name__)
 # A call of at most this many texts is a query's (question, quadruples, phrases), not a batch.
 _SMALL = 4
+_NO_PREFIX: dict[Kind, str] = {"query": "", "passage": "", "symmetric": ""}
 
 
 class Embedder(ABC):
@@ -58,6 +59,11 @@ class Embedder(ABC):
         with the same side are embedded alike. Asymmetric embedders override it."""
         return kind
 
+    def pieces(self, texts: Sequence[str], kind: Kind = "passage") -> list[list[str]]:
+        """Each text as the pieces the model reads whole (``embed/windows.py``): the text
+        alone when it fits the model's window; here, where no window is known, always."""
+        return [[t] for t in texts]
+
 
 def normalise(vectors: npt.NDArray[Any]) -> Vectors:
     arr = np.asarray(vectors, dtype=np.float32)
@@ -89,6 +95,7 @@ class MiniLMEmbedder(Embedder):
         self._counter: Any = None
         # None: not tried yet; False: unavailable here (warned once); else the encoder.
         self._onnx: Any = None
+        self._splitter: Any = None
         self._lock = threading.Lock()
 
     @staticmethod
@@ -177,6 +184,17 @@ class MiniLMEmbedder(Embedder):
 
     def side(self, kind: Kind) -> str:
         return ""  # symmetric by training: every kind is embedded alike
+
+    def pieces(self, texts: Sequence[str], kind: Kind = "passage") -> list[list[str]]:
+        if self._splitter is None:
+            from graphmem.embed.models import MODELS
+            from graphmem.embed.split import Splitter
+
+            # The torch model and the ONNX export both truncate at the model's max_seq_length.
+            window = MODELS["minilm"].max_tokens
+            self._splitter = Splitter(self.model_dir() / "tokenizer.json", window, _NO_PREFIX)
+        split: list[list[str]] = self._splitter.split(texts, kind)
+        return split
 
     @property
     def runtime(self) -> str:

@@ -205,6 +205,9 @@ class CachedEmbedder(Embedder):
     def side(self, kind: Kind) -> str:
         return self.inner.side(kind)
 
+    def pieces(self, texts: Sequence[str], kind: Kind = "passage") -> list[list[str]]:
+        return self.inner.pieces(texts, kind)
+
     def key(self, text: str, kind: Kind) -> bytes:
         head = f"{self._identity}\x00{self.inner.side(kind)}\x00".encode()
         return hashlib.sha256(head + text.encode("utf-8", "surrogatepass")).digest()

@@ -48,6 +48,7 @@ class OnnxModelEmbedder(Embedder):
         self._session: Any = None
         self._tokenizer: Any = None
         self._counter: Any = None
+        self._splitter: Any = None
         self._lock = threading.Lock()
 
     def files(self) -> ModelFiles:
@@ -85,6 +86,16 @@ class OnnxModelEmbedder(Embedder):
 
     def side(self, kind: Kind) -> str:
         return self.prefix(kind)
+
+    def pieces(self, texts: Sequence[str], kind: Kind = "passage") -> list[list[str]]:
+        if self._splitter is None:
+            from graphmem.embed.split import Splitter
+
+            kinds: tuple[Kind, ...] = ("query", "passage", "symmetric")
+            prefixes = {kind: self.prefix(kind) for kind in kinds}
+            self._splitter = Splitter(self.files().tokenizer, self.spec.max_tokens, prefixes)
+        split: list[list[str]] = self._splitter.split(texts, kind)
+        return split
 
     def prefix(self, kind: Kind) -> str:
         spec = self.spec

@@ -347,11 +347,13 @@ def run_locomo(
     progress: bool = True,
     limit_questions: int | None = None,
     out: Path | None = None,
+    strict: bool = False,
 ) -> list[dict[str, Any]]:
     """Evaluate ``strategies`` at ``budgets`` on a LoCoMo file; one result per pair
     (``limit_questions``: the first N scored questions of each conversation; ``out``: write
-    each conversation's results as it finishes and resume from them)."""
-    dataset = load(path, "locomo", ReadLimits.of(memory.settings))
+    each conversation's results as it finishes and resume from them; ``strict``: refuse the
+    file's empty turns and repeated turn ids rather than skip them, ``meta.input_skipped``)."""
+    dataset = load(path, "locomo", ReadLimits.of(memory.settings, strict))
     conversations = dataset.conversations[:limit_conversations]
     plan = [(conv, locomo_questions(conv, dataset)[:limit_questions]) for conv in conversations]
     adversarial = sum(
@@ -360,7 +362,11 @@ def run_locomo(
         for q in dataset.qa.get(conv.conversation_id, [])
         if q.category == ADVERSARIAL_CATEGORY
     )
-    meta = {"dataset": "locomo", "n_conversations": len(conversations)}
+    meta = {
+        "dataset": "locomo",
+        "n_conversations": len(conversations),
+        "input_skipped": dataset.skipped.model_dump(),
+    }
     identity = run_identity(path, space_prefix, out, questions=limit_questions)
     run = Evaluator(
         memory, strategies, budgets, {**meta, "skipped_adversarial": adversarial}, identity

@@ -101,18 +101,22 @@ def run_longmemeval(
     limit_conversations: int | None = None,
     progress: bool = True,
     out: Path | None = None,
+    strict: bool = False,
     half: Half = "all",
     types: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
     """Evaluate on a LongMemEval file: every item is its own haystack, space and question
-    (``out``: write each haystack's results as it finishes and resume from them)."""
-    dataset = load(path, "longmemeval", ReadLimits.of(memory.settings))
+    (``out``: write each haystack's results as it finishes and resume from them;
+    ``strict``: refuse the file's empty turns and repeated sessions rather than skip them,
+    ``meta.input_skipped``)."""
+    dataset = load(path, "longmemeval", ReadLimits.of(memory.settings, strict))
     conversations = select(dataset.conversations, half, types, limit_conversations)
     meta = {
         "dataset": "longmemeval",
         "half": half,
         "types": sorted(types),
         "n_conversations": len(conversations),
+        "input_skipped": dataset.skipped.model_dump(),
         "skipped_no_answer_sessions": 0,
     }
     identity = run_identity(path, space_prefix, out, half=half, types=sorted(types))

@@ -7,6 +7,7 @@ from typing import Any
 
 from graphmem.eval.aggregate import COUNT_KEY, LATENCY_KEY
 from graphmem.eval.metrics import CATEGORY_NAMES, PREMEM_LABELS
+from graphmem.ingest.models import Skipped
 
 _TITLES = {"locomo": "LoCoMo", "longmemeval": "LongMemEval"}
 _FIXED = {
@@ -84,6 +85,9 @@ def _meta_lines(meta: dict[str, Any]) -> list[str]:
         "",
         _LEGEND,
     ]
+    skipped_input = meta.get("input_skipped")
+    if skipped_input:
+        lines += ["", f"Input (the whole file): {Skipped(**skipped_input).describe()}."]
     if meta.get("resumed"):
         lines += [
             "",

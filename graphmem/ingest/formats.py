@@ -15,17 +15,24 @@ Fields:
   sessions are ordered by first appearance, not by name or time.
 - ``speaker`` (string, required): who said it; speakers are listed in order of first
   appearance.
-- ``text`` (string, required): the message, with a visible character, at most 20,000
-  characters.
+- ``text`` (string, required): the message, at most 1,000,000 characters (``MAX_TURN_CHARS``:
+  a pasted document is one turn, stored whole). A message with no visible character is
+  skipped and counted (``Dataset.skipped``), or refused by a strict load.
 - ``timestamp`` (string, optional): ISO-8601 (``2024-03-14``, ``2024-03-14T09:30:00``,
   ``2024-03-14 09:30+01:00``); a UTC offset is dropped and the local wall-clock time kept.
   A session starts at its earliest timestamp; messages without one get that start time.
 - ``id`` (string, optional): message id, unique within the conversation; defaults to
-  ``"<session>:<n>"`` with ``n`` the 0-based position of the message in its session.
+  ``"<session>:<n>"`` with ``n`` the 0-based position of the message in its session
+  (skipped messages counted). An id repeated with the same speaker, text and caption is a
+  copy: skipped and counted (refused by a strict load); with other content it is refused.
 - ``caption`` (string, optional): description of an image shared with the message.
 
 Blank lines are ignored. A JSON array of the same objects is accepted too.
-Any problem stops the load with an InputError naming the file, line and field.
+Any other problem stops the load with an InputError naming the file, line and field.
+
+Strictness: ``ReadLimits.strict`` (``graphmem ingest --strict``) refuses the empty turns
+and repeated sessions or turn ids that a load otherwise skips, in every format, with the
+errors named above; an over-long text is refused in both modes.
 
 Files are read within bounds (``source.py``): JSONL line by line, a JSON document whole
 after its size is checked.
@@ -44,7 +51,13 @@ from graphmem.ingest.locomo import load_locomo, normalize_evidence
 from graphmem.ingest.longmemeval import load_longmemeval
 from graphmem.ingest.models import Dataset
 from graphmem.ingest.source import ReadLimits, Source, open_source, open_stdin
-from graphmem.ingest.validate import MAX_TEXT_CHARS, Rec, parse_json, parse_timestamp
+from graphmem.ingest.validate import (
+    MAX_TEXT_CHARS,
+    MAX_TURN_CHARS,
+    Rec,
+    parse_json,
+    parse_timestamp,
+)
 
 FormatName = Literal["locomo", "longmemeval", "jsonl"]
 Format = Literal["auto", "locomo", "longmemeval", "jsonl"]
@@ -55,6 +68,7 @@ _JSON_STARTS = frozenset('[{"-0123456789tfn')
 
 __all__ = [
     "MAX_TEXT_CHARS",
+    "MAX_TURN_CHARS",
     "FormatName",
     "ReadLimits",
     "detect_format",
@@ -74,12 +88,12 @@ def detect_format(path: Path, limits: ReadLimits | None = None) -> FormatName:
 def load(path: Path, fmt: Format = "auto", limits: ReadLimits | None = None) -> Dataset:
     """Load and validate a whole file (``-``: standard input); raises InputError before
     returning anything. ``limits`` bounds the read (``ReadLimits.of(settings)``; the
-    settings' defaults when None)."""
+    settings' defaults when None) and says whether it is strict (``Dataset.skipped``)."""
     bounds = limits or ReadLimits()
     stdin = str(path) == "-"
     with open_stdin(bounds) if stdin else open_source(path, bounds) as source:
         try:
-            return read(source, fmt, "" if stdin else path.suffix)
+            return read(source, fmt, "" if stdin else path.suffix, bounds.strict)
         except MemoryError:  # the file's text or its parse; nothing else is that large
             raise InputError(
                 "does not fit in the memory available (a JSON document is parsed whole)",
@@ -89,9 +103,9 @@ def load(path: Path, fmt: Format = "auto", limits: ReadLimits | None = None) -> 
             ) from None
 
 
-def read(source: Source, fmt: Format = "auto", suffix: str = "") -> Dataset:
+def read(source: Source, fmt: Format = "auto", suffix: str = "", strict: bool = False) -> Dataset:
     """Load and validate what ``source`` holds (``suffix``: the file name's, which tells
-    JSONL apart without reading)."""
+    JSONL apart without reading; ``strict``: refuse what a load otherwise skips)."""
     src = source.name
     root = Rec(src, "root")
     data: Any = None
@@ -100,14 +114,13 @@ def read(source: Source, fmt: Format = "auto", suffix: str = "") -> Dataset:
     elif fmt != "jsonl" or source.first_char() == "[":
         data = _document(source)
     if fmt == "locomo":
-        return load_locomo(root.items(data, "LoCoMo samples"), src)
+        return load_locomo(root.items(data, "LoCoMo samples"), src, strict)
     if fmt == "longmemeval":
-        return load_longmemeval(root.items(data, "LongMemEval items"), src)
+        return load_longmemeval(root.items(data, "LongMemEval items"), src, strict)
     if data is not None:
-        return load_jsonl(
-            ((f"message {i}", m) for i, m in enumerate(root.items(data, "messages"))), src
-        )
-    return load_jsonl(_jsonl_records(source), src)
+        messages = ((f"message {i}", m) for i, m in enumerate(root.items(data, "messages")))
+        return load_jsonl(messages, src, strict)
+    return load_jsonl(_jsonl_records(source), src, strict)
 
 
 def _document(source: Source) -> Any:

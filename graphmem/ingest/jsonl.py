@@ -1,7 +1,9 @@
 """The JSONL message format, and the message dicts of ``Memory.add_messages``.
 
 Both go through :func:`message_turn`, so a message is validated the same way whether it
-comes from a file or from the Python API.
+comes from a file or from the Python API. A file's empty messages, and messages whose ``id``
+repeats an earlier one of the conversation with the same content, are skipped and counted
+unless the load is strict (``Skips``); the API refuses them (its caller sent them now).
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ from typing import Any
 
 from graphmem.errors import InputError
 from graphmem.ingest.models import ConversationIn, Dataset, SessionIn, Turn
-from graphmem.ingest.validate import Rec, type_name
+from graphmem.ingest.validate import Rec, Skips, same_content, type_name
 
 
-def load_jsonl(records: Iterable[tuple[str, Any]], src: str) -> Dataset:
-    """``records``: ``(record name, parsed message)``, read as they come (a file's lines)."""
+def load_jsonl(records: Iterable[tuple[str, Any]], src: str, strict: bool = False) -> Dataset:
+    """``records``: ``(record name, parsed message)``, read as they come (a file's lines);
+    ``strict``: an empty message or a repeated id is refused, not skipped."""
+    skips = Skips(strict)
     # conversation -> session -> [(record, message)]; dicts keep first-appearance order
     grouped: dict[str, dict[str, list[tuple[Rec, dict[str, Any]]]]] = {}
     for record, raw in records:
@@ -27,57 +31,101 @@ def load_jsonl(records: Iterable[tuple[str, Any]], src: str) -> Dataset:
         grouped.setdefault(cid, {}).setdefault(session, []).append((rec, msg))
     if not grouped:
         raise InputError("the file holds no messages", path=src)
-    conversations = [_conversation(cid, sessions) for cid, sessions in grouped.items()]
-    return Dataset(conversations=conversations, qa={c.conversation_id: [] for c in conversations})
+    found = [_conversation(cid, sessions, skips) for cid, sessions in grouped.items()]
+    conversations = [c for c in found if c.sessions]  # one of empty messages only: nothing
+    if not conversations:
+        raise InputError("the file holds no message with a visible text", path=src)
+    return Dataset(
+        conversations=conversations,
+        qa={c.conversation_id: [] for c in conversations},
+        skipped=skips.result(),
+    )
 
 
-def _conversation(cid: str, grouped: dict[str, list[tuple[Rec, dict[str, Any]]]]) -> ConversationIn:
+def _conversation(
+    cid: str, grouped: dict[str, list[tuple[Rec, dict[str, Any]]]], skips: Skips
+) -> ConversationIn:
     speakers: list[str] = []
     sessions: list[SessionIn] = []
-    first_use: dict[str, str] = {}  # turn id -> its record: citations name a turn by its id
-    for k, (name, messages) in enumerate(grouped.items()):
-        turns = _turns(messages, name, first_use)
+    first_use: dict[str, tuple[str, Turn]] = {}  # turn id -> its record and turn
+    for name, messages in grouped.items():
+        turns = _turns(messages, name, first_use, skips)
+        if not turns:
+            continue  # every message of the session skipped
         for turn in turns:
             if turn.speaker not in speakers:
                 speakers.append(turn.speaker)
         started = min((t.timestamp for t in turns if t.timestamp is not None), default=None)
         turns = [t if t.timestamp else t.model_copy(update={"timestamp": started}) for t in turns]
-        sessions.append(SessionIn(index=k, source_id=name, started_at=started, turns=turns))
+        sessions.append(
+            SessionIn(index=len(sessions), source_id=name, started_at=started, turns=turns)
+        )
     meta = {"format": "jsonl"}
     return ConversationIn(conversation_id=cid, speakers=speakers, sessions=sessions, meta=meta)
 
 
 def _turns(
-    messages: Sequence[tuple[Rec, dict[str, Any]]], session: str, first_use: dict[str, str]
+    messages: Sequence[tuple[Rec, dict[str, Any]]],
+    session: str,
+    first_use: dict[str, tuple[str, Turn]],
+    skips: Skips | None,
 ) -> list[Turn]:
     """Validated turns of one session; ``first_use`` holds the ids of the conversation's
-    turns so far (id -> record), which these must not repeat."""
+    turns so far (id -> record and turn), which these must not repeat with other content.
+    ``skips`` None: every empty message and repeated id is refused (the API)."""
     turns: list[Turn] = []
     for n, (rec, msg) in enumerate(messages):
-        turn = message_turn(msg, n, session, rec)
+        turn = message_turn(msg, n, session, rec, skips=skips)
+        if turn is None:
+            continue
         if turn.source_id in first_use:
-            where = first_use[turn.source_id]
-            raise rec.error(f"duplicate id {turn.source_id!r}, first used on {where}", "id")
-        first_use[turn.source_id] = rec.record
+            where, first = first_use[turn.source_id]
+            said = f"duplicate id {turn.source_id!r}, first used on {where}"
+            if skips is None or skips.strict:
+                raise rec.error(said, "id")
+            if not same_content(first, turn):
+                raise rec.error(
+                    said,
+                    "id",
+                    hint="its speaker or text differs from the first message of that id, so a "
+                    "citation of it would name two turns (an identical repeat is skipped)",
+                )
+            skips.repeated_turn(rec.error(said, "id"))
+            continue
+        first_use[turn.source_id] = (rec.record, turn)
         turns.append(turn)
     return turns
 
 
 def message_turn(
-    msg: dict[str, Any], n: int, session: str, rec: Rec, default_ts: datetime | None = None
-) -> Turn:
-    """One message as a turn. ``timestamp`` may be a string or (from the API) a datetime."""
+    msg: dict[str, Any],
+    n: int,
+    session: str,
+    rec: Rec,
+    default_ts: datetime | None = None,
+    skips: Skips | None = None,
+) -> Turn | None:
+    """One message as a turn. ``timestamp`` may be a string or (from the API) a datetime.
+    None when its text is empty and ``skips`` (a lenient load) counts it; with no ``skips``
+    an empty text is refused. ``n`` is its position in the session, skipped ones counted:
+    the default id ``<session>:<n>`` stays the file's."""
     stamp = msg.get("timestamp")
     if isinstance(stamp, datetime):
         timestamp: datetime | None = stamp.replace(tzinfo=None)
     else:
         timestamp = rec.stamp(msg, "timestamp")
+    source_id = rec.id_value(msg, "id") if msg.get("id") is not None else f"{session}:{n}"
+    speaker = rec.speaker(msg, "speaker")
+    text = rec.text(msg, "text", skips)
+    caption = rec.opt_str(msg, "caption")
+    if text is None:
+        return None
     return Turn(
-        source_id=rec.id_value(msg, "id") if msg.get("id") is not None else f"{session}:{n}",
-        speaker=rec.speaker(msg, "speaker"),
-        text=rec.text(msg, "text"),
+        source_id=source_id,
+        speaker=speaker,
+        text=text,
         timestamp=timestamp or default_ts,
-        caption=rec.opt_str(msg, "caption"),
+        caption=caption,
         index=n,
     )
 
@@ -102,7 +150,7 @@ def api_session(
     if not messages:
         raise top.error("no messages given", "messages")
     records = [(Rec(None, f"message {i}"), m) for i, m in enumerate(messages)]
-    turns = _turns([(rec, rec.obj(m)) for rec, m in records], name, {})
+    turns = _turns([(rec, rec.obj(m)) for rec, m in records], name, {}, None)
     turns = [t.model_copy(update={"timestamp": t.timestamp or start}) for t in turns]
     speakers = sorted({t.speaker for t in turns})
     return ConversationIn(

@@ -73,11 +73,45 @@ class QAItem(_Frozen):
     answer_session_ids: list[str] = []
 
 
+class Skipped(_Frozen):
+    """What a load left out of the file (none with ``strict``, which refuses each instead):
+    turns with no visible text (``empty_turns``); sessions whose id repeats an earlier
+    session of the conversation with the same turns (``repeated_sessions``, LongMemEval's
+    haystack session ids); turns left out as repeats, those of the repeated sessions
+    included (``repeated_turns``; LoCoMo ``dia_id`` and JSONL ``id`` repeats with the same
+    content). ``places``: the first few, as ``"<record>: <why>"``."""
+
+    empty_turns: int = 0
+    repeated_sessions: int = 0
+    repeated_turns: int = 0
+    places: list[str] = []
+
+    @property
+    def total(self) -> int:
+        return self.empty_turns + self.repeated_sessions + self.repeated_turns
+
+    def describe(self) -> str:
+        """One line for a report: the counts, then the first places."""
+        if not self.total:
+            return "nothing skipped"
+        counts = ", ".join(
+            f"{n} {what}{'' if n == 1 else 's'}"
+            for n, what in (
+                (self.empty_turns, "empty turn"),
+                (self.repeated_sessions, "repeated session"),
+                (self.repeated_turns, "repeated turn"),
+            )
+        )
+        return f"skipped {counts} (first: {'; '.join(self.places)})"
+
+
 class Dataset(_Frozen):
-    """Loaded conversations; `qa` has one (possibly empty) list per conversation id."""
+    """Loaded conversations; `qa` has one (possibly empty) list per conversation id;
+    `skipped`: what the load left out."""
 
     conversations: list[ConversationIn]
     qa: dict[str, list[QAItem]]
+    skipped: Skipped = Skipped()
 
     def turn_count(self) -> int:
         return sum(len(s.turns) for c in self.conversations for s in c.sessions)

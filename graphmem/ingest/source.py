@@ -41,14 +41,17 @@ def _default(field: str) -> int:
 
 @dataclass(frozen=True)
 class ReadLimits:
-    """The bounds of one read; the defaults are the settings' defaults."""
+    """The bounds of one read (the defaults are the settings' defaults) and what it admits:
+    ``strict`` refuses empty turns and repeated sessions or turn ids, which a load
+    otherwise skips and counts (``graphmem.ingest.validate.Skips``)."""
 
     max_file_bytes: int = _default("max_file_bytes")
     max_record_bytes: int = _default("max_record_bytes")
+    strict: bool = False
 
     @classmethod
-    def of(cls, settings: Settings) -> ReadLimits:
-        return cls(settings.max_file_bytes, settings.max_record_bytes)
+    def of(cls, settings: Settings, strict: bool = False) -> ReadLimits:
+        return cls(settings.max_file_bytes, settings.max_record_bytes, strict)
 
 
 def _kind(mode: int) -> str | None:

@@ -22,9 +22,17 @@ from datetime import datetime
 from typing import Any, cast
 
 from graphmem.errors import InputError
-from graphmem.ingest.models import ConversationIn
+from graphmem.ingest.models import ConversationIn, SessionIn, Skipped, Turn
 
+# Questions, captions and the other free texts that are not a turn's words.
 MAX_TEXT_CHARS = 20_000
+# A turn's text is stored whole and cited as one turn (a pasted document is a real turn);
+# past this only broken input goes: spaCy's default ``max_length``, the longest text its
+# pipelines parse (the designs parse every turn). Texts longer than the embedding model's
+# window are embedded in pieces (``graphmem.embed.windows``).
+MAX_TURN_CHARS = 1_000_000
+# How many places of skipped input a load reports (the counts are complete).
+MAX_SKIP_PLACES = 5
 # Conversation, session, turn ids and speaker names: short labels, never documents.
 MAX_ID_CHARS = 512
 MAX_SPACE_CHARS = 128
@@ -107,6 +115,15 @@ def _control_at(value: str) -> int:
 def _visible(text: str) -> bool:
     """True when some character shows: not whitespace, a control or an invisible format."""
     return any(char.isprintable() and not char.isspace() for char in text)
+
+
+def _emptiness(text: str) -> str | None:
+    """Why ``text`` says nothing (the error a strict load gives), or None when it does."""
+    if not text.strip():
+        return "text is empty or whitespace only"
+    if not _visible(text):
+        return "text has no visible character (only controls or blanks)"
+    return None
 
 
 def type_name(value: object) -> str:
@@ -262,13 +279,19 @@ class Rec:
             self._sized(item, key, MAX_TEXT_CHARS)
         return items
 
-    def text(self, obj: dict[str, Any], key: str) -> str:
+    def text(self, obj: dict[str, Any], key: str, skips: Skips | None = None) -> str | None:
+        """A turn's text, at most MAX_TURN_CHARS characters. One with no visible character
+        is refused, or with ``skips`` of a load that is not strict, counted there and None
+        (the turn is left out)."""
         text = cast(str, self.get(obj, key, (str,), True))
-        if not text.strip():
-            raise self.error("text is empty or whitespace only", key)
-        if not _visible(text):
-            raise self.error("text has no visible character (only controls or blanks)", key)
-        return self._sized(text, key, MAX_TEXT_CHARS, hint="split the message into several turns")
+        problem = _emptiness(text)
+        if problem is not None:
+            error = self.error(problem, key)
+            if skips is None:
+                raise error
+            skips.empty_turn(error)
+            return None
+        return self._sized(text, key, MAX_TURN_CHARS, hint="split the message into several turns")
 
     def stamp(self, obj: dict[str, Any], key: str) -> datetime | None:
         raw = self.opt_str(obj, key, MAX_ID_CHARS)
@@ -285,11 +308,78 @@ class Rec:
         return None if value is None else str(value)
 
 
-def check_unique_ids(conv: ConversationIn, rec: Rec, id_field: str) -> None:
-    seen: set[str] = set()
+class Skips:
+    """What one load leaves out, counted; with ``strict`` each is refused instead (the
+    error it would raise is handed in, so strict and lenient loads name the same place).
+
+    Left out: a turn whose text has no visible character, and a session or a turn whose id
+    repeats an earlier one of the conversation with the same content (an export that holds a
+    session twice: the first copy is kept). A repeated id with other content is refused in
+    both modes: a citation of it would name two turns."""
+
+    def __init__(self, strict: bool = False) -> None:
+        self.strict = strict
+        self._counts = {"empty_turns": 0, "repeated_sessions": 0, "repeated_turns": 0}
+        self._places: list[str] = []
+
+    def empty_turn(self, error: InputError) -> None:
+        self._skip(error, "empty_turns", 1, "no visible text")
+
+    def repeated_session(self, error: InputError, turns: int) -> None:
+        self._skip(error, "repeated_sessions", 1, "repeats an earlier session")
+        self._counts["repeated_turns"] += turns
+
+    def repeated_turn(self, error: InputError) -> None:
+        self._skip(error, "repeated_turns", 1, "repeats an earlier turn")
+
+    def _skip(self, error: InputError, kind: str, count: int, why: str) -> None:
+        if self.strict:
+            raise error
+        self._counts[kind] += count
+        if len(self._places) < MAX_SKIP_PLACES:
+            self._places.append(f"{error.record}: {why}")
+
+    def result(self) -> Skipped:
+        return Skipped(**self._counts, places=list(self._places))
+
+
+def same_content(a: Turn, b: Turn) -> bool:
+    """Whether two turns of one id say the same (their time may differ: a copy of a session
+    exported again at a later date)."""
+    return (a.speaker, a.text, a.caption, a.image_query) == (
+        b.speaker,
+        b.text,
+        b.caption,
+        b.image_query,
+    )
+
+
+def unique_turns(conv: ConversationIn, rec: Rec, id_field: str, skips: Skips) -> ConversationIn:
+    """``conv`` with each turn id once: a repeat with the first's content is skipped
+    (``skips``; refused when strict), one with other content refused. Sessions left with no
+    turn go, and the others are numbered again."""
+    seen: dict[str, Turn] = {}
+    sessions: list[SessionIn] = []
+    changed = False
     for session in conv.sessions:
+        kept: list[Turn] = []
         for turn in session.turns:
-            if turn.source_id in seen:
-                where = rec.at(f"{rec.record} session {session.source_id} turn {turn.index}")
-                raise where.error(f"duplicate turn id {turn.source_id!r}", id_field)
-            seen.add(turn.source_id)
+            first = seen.get(turn.source_id)
+            if first is None:
+                seen[turn.source_id] = turn
+                kept.append(turn)
+                continue
+            where = rec.at(f"{rec.record} session {session.source_id} turn {turn.index}")
+            said = f"duplicate turn id {turn.source_id!r}"
+            if not skips.strict and not same_content(first, turn):
+                raise where.error(
+                    said,
+                    id_field,
+                    hint="its speaker or text differs from the first turn of that id, so a "
+                    "citation of it would name two turns (an identical repeat is skipped)",
+                )
+            skips.repeated_turn(where.error(said, id_field))
+            changed = True
+        if kept or not session.turns:
+            sessions.append(session.model_copy(update={"index": len(sessions), "turns": kept}))
+    return conv.model_copy(update={"sessions": sessions}) if changed else conv

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphmem.embed import Embedder
+from graphmem.embed.windows import embed_passages
 from graphmem.ingest.models import ConversationIn, SessionIn, Turn
 from graphmem.store import GraphStore, Tx
 from graphmem.turns import render_turn
@@ -234,7 +235,7 @@ class PassageWriter:
         missing = list(dict.fromkeys(t for rendered in texts.values() for t in rendered))
         missing = [t for t in missing if t not in known]
         if missing:
-            for text, vec in zip(missing, self._embedder.embed(missing), strict=True):
+            for text, vec in zip(missing, embed_passages(self._embedder, missing), strict=True):
                 known[text] = [float(x) for x in vec]
         return known
 

@@ -17,9 +17,11 @@ from graphmem.cli.common import AppContext
 from graphmem.cli.main import cli
 from graphmem.config import Settings
 from graphmem.embed import Embedder
+from graphmem.errors import InputError
 from graphmem.eval.harness import locomo_metric_names, longmemeval_metric_names, run_locomo
 from graphmem.eval.longmemeval import ABSTENTION, QUESTION_TYPES, run_longmemeval
 from graphmem.eval.metrics import CATEGORY_NAMES, bleu1
+from graphmem.eval.report import render_markdown
 from graphmem.memory import Memory
 from graphmem.store import GraphStore
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
@@ -129,6 +131,13 @@ def test_locomo_counts_skip_category_5_and_bad_evidence(
             "llm": None,
             "failed": [],  # conversations that failed (none)
             "resumed": 0,  # conversations read from an earlier run's --out (none)
+            # what the load left out of the file (nothing here: docs/eval.md, "Input")
+            "input_skipped": {
+                "empty_turns": 0,
+                "repeated_sessions": 0,
+                "repeated_turns": 0,
+                "places": [],
+            },
         }
 
 
@@ -377,3 +386,38 @@ def test_eval_reports_this_runs_llm_cost_and_what_the_spaces_cost_over_every_run
     answering = one["llm_usage"]["answer_and_judge"]["calls"]
     assert built == one["build_cost"]["anchormem"]["llm_calls"] + answering
     assert "Building anchormem for these spaces cost, over every run: 2 builds" in text.stdout
+
+
+def test_longmemeval_reports_what_the_load_skipped_and_strict_refuses(
+    memory: Memory, tmp_path: Path
+) -> None:
+    """An empty turn before the evidence and a later copy of a session: the haystack is
+    evaluated with the evidence id unchanged, ``meta.input_skipped`` and the report count
+    them; ``strict=True`` refuses the file before any space is written."""
+    data = json.loads((FIXTURES / "longmemeval_tiny.json").read_text(encoding="utf-8"))
+    item = data[0]
+    item["haystack_sessions"][1].insert(0, {"role": "user", "content": "\u200b"})
+    item["haystack_session_ids"].append("s-1")
+    item["haystack_dates"].append("2023/05/30 (Tue) 08:00")
+    item["haystack_sessions"].append(item["haystack_sessions"][0])
+    path = tmp_path / "lme.json"
+    path.write_text(json.dumps(data[:1]), encoding="utf-8")
+    prefix = _prefix()
+    with pytest.raises(InputError, match="text has no visible character"):
+        run_longmemeval(memory, path, ["fulltext"], [2000], space_prefix=prefix, strict=True)
+    assert memory.store.read("core.space_counts", space=f"{prefix}-q-001") == []
+    try:
+        (result,) = run_longmemeval(
+            memory, path, ["fulltext"], [2000], space_prefix=prefix, progress=False
+        )
+    finally:
+        _forget(memory, prefix, ("q-001",))
+    skipped = result["meta"]["input_skipped"]
+    assert (skipped["empty_turns"], skipped["repeated_sessions"], skipped["repeated_turns"]) == (
+        1,
+        1,
+        2,
+    )
+    # the evidence is answer_s-2:1 now (the empty turn 0 counted): found at 2,000 tokens
+    assert result["overall"]["evidence_recall_at_budget"] == 1.0
+    assert "skipped 1 empty turn, 1 repeated session, 2 repeated turns" in render_markdown([result])

@@ -13,6 +13,8 @@ import pytest
 
 from graphmem.errors import InputError
 from graphmem.ingest.formats import (
+    MAX_TURN_CHARS,
+    ReadLimits,
     detect_format,
     load,
     normalize_evidence,
@@ -291,8 +293,8 @@ LOCOMO_CASES: list[tuple[str, Callable[[list[Any]], None], tuple[str, ...]]] = [
     ),
     (
         "text too long",
-        lambda d: _turn(d, "session_1", 0).update(text="x" * 20_001),
-        ("sample conv-a session_1 turn 0", "'text'", "20,001 characters"),
+        lambda d: _turn(d, "session_1", 0).update(text="x" * (MAX_TURN_CHARS + 1)),
+        ("sample conv-a session_1 turn 0", "'text'", "1,000,001 characters"),
     ),
     (
         "bad session date",
@@ -337,15 +339,25 @@ LOCOMO_CASES: list[tuple[str, Callable[[list[Any]], None], tuple[str, ...]]] = [
 ]
 
 
+# Refused only by a strict load (a lenient one skips them), with the message it always had.
+STRICT_ONLY = {"whitespace text", "empty content", "duplicate session id", "blank text"}
+STRICT_ONLY |= {"duplicate id"}  # JSONL: the same id and content as line 1, a copy
+STRICT = ReadLimits(strict=True)
+
+
+def _limits(name: str) -> ReadLimits:
+    return STRICT if name in STRICT_ONLY else ReadLimits()
+
+
 @pytest.mark.parametrize(
-    ("mutate", "parts"), [c[1:] for c in LOCOMO_CASES], ids=[c[0] for c in LOCOMO_CASES]
+    ("name", "mutate", "parts"), LOCOMO_CASES, ids=[c[0] for c in LOCOMO_CASES]
 )
 def test_locomo_bad_input(
-    tmp_path: Path, mutate: Callable[[list[Any]], None], parts: tuple[str, ...]
+    tmp_path: Path, name: str, mutate: Callable[[list[Any]], None], parts: tuple[str, ...]
 ) -> None:
     path = _write(tmp_path, _locomo_case(mutate))
     with pytest.raises(InputError) as exc:
-        load(path)
+        load(path, limits=_limits(name))
     _assert_error(exc, str(path), *parts)
 
 
@@ -393,17 +405,15 @@ LME_CASES: list[tuple[str, Callable[[list[Any]], None], tuple[str, ...]]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("mutate", "parts"), [c[1:] for c in LME_CASES], ids=[c[0] for c in LME_CASES]
-)
+@pytest.mark.parametrize(("name", "mutate", "parts"), LME_CASES, ids=[c[0] for c in LME_CASES])
 def test_longmemeval_bad_input(
-    tmp_path: Path, mutate: Callable[[list[Any]], None], parts: tuple[str, ...]
+    tmp_path: Path, name: str, mutate: Callable[[list[Any]], None], parts: tuple[str, ...]
 ) -> None:
     data = copy.deepcopy(_fixture("longmemeval_tiny.json"))
     mutate(data)
     path = _write(tmp_path, data)
     with pytest.raises(InputError) as exc:
-        load(path)
+        load(path, limits=_limits(name))
     _assert_error(exc, str(path), *parts)
 
 
@@ -413,7 +423,7 @@ JSONL_CASES: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
     ("session bool", {"session": True}, ("'session'", "got true or false")),
     ("text not string", {"text": ["hi"]}, ("'text'", "got a list")),
     ("blank text", {"text": "\t"}, ("'text'", "empty")),
-    ("long text", {"text": "y" * 20_001}, ("'text'", "20,000 allowed")),
+    ("long text", {"text": "y" * (MAX_TURN_CHARS + 1)}, ("'text'", "1,000,000 allowed")),
     ("bad timestamp", {"timestamp": "last week"}, ("'timestamp'", "last week")),
     ("empty conversation id", {"conversation": " "}, ("'conversation'", "empty")),
     ("empty session name", {"session": ""}, ("'session'", "empty")),
@@ -422,23 +432,23 @@ JSONL_CASES: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("change", "parts"), [c[1:] for c in JSONL_CASES], ids=[c[0] for c in JSONL_CASES]
-)
-def test_jsonl_bad_input(tmp_path: Path, change: dict[str, Any], parts: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(("name", "change", "parts"), JSONL_CASES, ids=[c[0] for c in JSONL_CASES])
+def test_jsonl_bad_input(
+    tmp_path: Path, name: str, change: dict[str, Any], parts: tuple[str, ...]
+) -> None:
     bad = {k: v for k, v in {**GOOD, **change}.items() if v is not None}
     path = tmp_path / "chat.jsonl"
     lines = [json.dumps(GOOD), "", json.dumps(bad)]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     with pytest.raises(InputError) as exc:
-        load(path)
+        load(path, limits=_limits(name))
     _assert_error(exc, str(path), "record line 3", *parts)
 
 
 def test_jsonl_array_bad_input(tmp_path: Path) -> None:
     path = _write(tmp_path, [GOOD, {**GOOD, "text": ""}])
     with pytest.raises(InputError) as exc:
-        load(path)
+        load(path, limits=STRICT)
     _assert_error(exc, "input.json", "record message 1", "'text'")
 
 

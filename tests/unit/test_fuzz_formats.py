@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from graphmem.errors import InputError
 from graphmem.ingest.formats import ReadLimits, load
 from graphmem.ingest.models import Dataset
-from graphmem.ingest.validate import MAX_ID_CHARS, MAX_TEXT_CHARS, encodable
+from graphmem.ingest.validate import MAX_ID_CHARS, MAX_TURN_CHARS, encodable
 from tests.fuzz_strategies import LOCOMO, LONGMEMEVAL, MESSAGES
 
 SHORT, LONG = 60, 400
@@ -48,10 +48,12 @@ def _write(data: Any, suffix: str, as_lines: bool, ascii_only: bool) -> Path:
     return path
 
 
-def _check(data: Any, fmt: str, suffix: str, as_lines: bool, ascii_only: bool) -> None:
+def _check(
+    data: Any, fmt: str, suffix: str, as_lines: bool, ascii_only: bool, strict: bool = False
+) -> None:
     path = _write(data, suffix, as_lines, ascii_only)
     try:
-        dataset = load(path, fmt)  # type: ignore[arg-type]
+        dataset = load(path, fmt, ReadLimits(strict=strict))  # type: ignore[arg-type]
     except InputError:
         return
     _assert_storable(dataset)
@@ -68,10 +70,13 @@ def _assert_storable(dataset: Dataset) -> None:
     for conv in dataset.conversations:
         assert _label(conv.conversation_id) and all(_label(s) for s in conv.speakers)
         turn_ids: set[str] = set()
+        # a repeated session is skipped or refused: each is stored once
+        assert len({s.source_id for s in conv.sessions}) == len(conv.sessions)
+        assert [s.index for s in conv.sessions] == list(range(len(conv.sessions)))
         for session in conv.sessions:
             assert _label(session.source_id)
             for turn in session.turns:
-                assert turn.text.strip() and len(turn.text) <= MAX_TEXT_CHARS
+                assert turn.text.strip() and len(turn.text) <= MAX_TURN_CHARS
                 assert any(c.isprintable() and not c.isspace() for c in turn.text)
                 assert encodable(turn.text) and "\x00" not in turn.text
                 assert "\x00" not in (turn.caption or "")
@@ -84,9 +89,15 @@ def _fuzz(
     examples: int, strategy: st.SearchStrategy[Any], fmt: str, suffix: str
 ) -> Callable[[], None]:
     @_settings(examples)
-    @given(data=strategy, as_lines=st.booleans(), ascii_only=st.booleans(), auto=st.booleans())
-    def run(data: Any, as_lines: bool, ascii_only: bool, auto: bool) -> None:
-        _check(data, "auto" if auto else fmt, suffix, as_lines, ascii_only)
+    @given(
+        data=strategy,
+        as_lines=st.booleans(),
+        ascii_only=st.booleans(),
+        auto=st.booleans(),
+        strict=st.booleans(),
+    )
+    def run(data: Any, as_lines: bool, ascii_only: bool, auto: bool, strict: bool) -> None:
+        _check(data, "auto" if auto else fmt, suffix, as_lines, ascii_only, strict)
 
     return run
 

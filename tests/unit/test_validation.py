@@ -14,8 +14,10 @@ from graphmem.config import Settings
 from graphmem.errors import InputError
 from graphmem.ingest.formats import load
 from graphmem.ingest.jsonl import api_session
+from graphmem.ingest.source import ReadLimits
 from graphmem.ingest.validate import (
     MAX_ID_CHARS,
+    MAX_TURN_CHARS,
     check_budget,
     check_question,
     check_space,
@@ -81,7 +83,8 @@ def test_unicode_line_separator_inside_a_string_is_text_not_a_new_record(tmp_pat
     [
         ([{"speaker": "Ana", "text": None}], "text"),
         ([{"text": "hello"}], "speaker"),
-        ([{"speaker": "Ana", "text": "x" * 20_001}], "text"),
+        ([{"speaker": "Ana", "text": "x" * (MAX_TURN_CHARS + 1)}], "text"),
+        ([{"speaker": "Ana", "text": " "}], "text"),  # the API refuses what a file skips
         ([{"speaker": "Ana", "text": "ok", "timestamp": "yesterday"}], "timestamp"),
         ([{"speaker": "Ana", "text": "\udc80"}], "text"),
         (["just a string"], None),
@@ -138,7 +141,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 def test_a_turn_id_names_one_turn_of_a_conversation(tmp_path: Path) -> None:
     """Two sessions citing `m1` would make a citation ambiguous."""
-    path = _jsonl(tmp_path, _message(id="m1"), _message(session=2, id="m1"))
+    path = _jsonl(tmp_path, _message(id="m1"), _message(session=2, id="m1", text="other"))
     with pytest.raises(InputError) as caught:
         load(path)
     assert (caught.value.record, caught.value.field) == ("line 2", "id")
@@ -160,9 +163,17 @@ def test_a_turn_id_names_one_turn_of_a_conversation(tmp_path: Path) -> None:
 def test_texts_without_content_or_with_nul_are_refused(
     tmp_path: Path, text: str, message: str
 ) -> None:
+    """Refused by a strict load; a lenient one skips a text without content and still
+    refuses a NUL (tests/unit/test_skipped_input.py)."""
+    path = _jsonl(tmp_path, _message(text="hi"), _message(text=text))
     with pytest.raises(InputError, match=re.escape(message)) as caught:
-        load(_jsonl(tmp_path, _message(text=text)))
-    assert caught.value.field == "text" and caught.value.record == "line 1"
+        load(path, limits=ReadLimits(strict=True))
+    assert caught.value.field == "text" and caught.value.record == "line 2"
+    if "NUL" in message:
+        with pytest.raises(InputError, match=re.escape(message)):
+            load(path)
+    else:
+        assert load(path).skipped.empty_turns == 1
 
 
 def test_texts_keep_newlines_tabs_and_emoji_sequences(tmp_path: Path) -> None:
