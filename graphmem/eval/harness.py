@@ -316,6 +316,12 @@ def history_tokens(conversation: ConversationIn, count: Callable[[str], int]) ->
     )
 
 
+def skipped_in(dataset: Dataset, conversations: Sequence[ConversationIn]) -> dict[str, Any]:
+    """What the load left out of the evaluated conversations (``meta.input_skipped``)."""
+    ids = [c.conversation_id for c in conversations]
+    return dataset.skipped.only(ids).model_dump(exclude={"by_conversation"})
+
+
 def progress_bar(total: int, enabled: bool) -> tqdm[Any]:
     return tqdm(total=total, unit="q", disable=not enabled, dynamic_ncols=True)
 
@@ -365,7 +371,7 @@ def run_locomo(
     meta = {
         "dataset": "locomo",
         "n_conversations": len(conversations),
-        "input_skipped": dataset.skipped.model_dump(),
+        "input_skipped": skipped_in(dataset, conversations),
     }
     identity = run_identity(path, space_prefix, out, questions=limit_questions)
     run = Evaluator(

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from graphmem.errors import ConfigError
-from graphmem.eval.harness import Evaluator, progress_bar, run_identity
+from graphmem.eval.harness import Evaluator, progress_bar, run_identity, skipped_in
 from graphmem.eval.scoring import Question, longmemeval_metric_names, longmemeval_rank_scorer
 from graphmem.ingest.formats import ReadLimits, load
 from graphmem.ingest.models import ConversationIn, Dataset
@@ -116,7 +116,7 @@ def run_longmemeval(
         "half": half,
         "types": sorted(types),
         "n_conversations": len(conversations),
-        "input_skipped": dataset.skipped.model_dump(),
+        "input_skipped": skipped_in(dataset, conversations),
         "skipped_no_answer_sessions": 0,
     }
     identity = run_identity(path, space_prefix, out, half=half, types=sorted(types))

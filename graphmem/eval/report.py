@@ -87,7 +87,10 @@ def _meta_lines(meta: dict[str, Any]) -> list[str]:
     ]
     skipped_input = meta.get("input_skipped")
     if skipped_input:
-        lines += ["", f"Input (the whole file): {Skipped(**skipped_input).describe()}."]
+        lines += [
+            "",
+            f"Input (the evaluated conversations): {Skipped(**skipped_input).describe()}.",
+        ]
     if meta.get("resumed"):
         lines += [
             "",

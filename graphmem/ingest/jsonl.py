@@ -45,6 +45,7 @@ def load_jsonl(records: Iterable[tuple[str, Any]], src: str, strict: bool = Fals
 def _conversation(
     cid: str, grouped: dict[str, list[tuple[Rec, dict[str, Any]]]], skips: Skips
 ) -> ConversationIn:
+    skips.at(cid)
     speakers: list[str] = []
     sessions: list[SessionIn] = []
     first_use: dict[str, tuple[str, Turn]] = {}  # turn id -> its record and turn

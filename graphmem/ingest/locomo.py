@@ -37,6 +37,7 @@ def load_locomo(samples: list[Any], src: str, strict: bool = False) -> Dataset:
         sample = Rec(src, f"sample #{i}").obj(raw)
         cid = Rec(src, f"sample #{i}").label(sample, "sample_id")
         rec = Rec(src, f"sample {cid}")
+        skips.at(cid)
         if cid in qa:
             raise rec.error(f"duplicate sample id {cid!r}", "sample_id")
         conv = cast("dict[str, Any]", rec.get(sample, "conversation", (dict,), True))

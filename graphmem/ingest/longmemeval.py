@@ -24,6 +24,7 @@ def load_longmemeval(items: list[Any], src: str, strict: bool = False) -> Datase
         item = Rec(src, f"item #{i}").obj(raw)
         qid = Rec(src, f"item #{i}").label(item, "question_id")
         rec = Rec(src, f"question {qid}")
+        skips.at(qid)
         if qid in qa:
             raise rec.error(f"duplicate question id {qid!r}", "question_id")
         conversation, evidence = _conversation(qid, item, rec, skips)

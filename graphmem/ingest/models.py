@@ -6,6 +6,7 @@ Datetimes are naive: the local wall-clock time of the conversation (see formats.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -85,6 +86,27 @@ class Skipped(_Frozen):
     repeated_sessions: int = 0
     repeated_turns: int = 0
     places: list[str] = []
+    # Each conversation's own, for those with a skip: an evaluation of some conversations of
+    # a file reports theirs (``only``).
+    by_conversation: dict[str, Skipped] = {}
+
+    @classmethod
+    def merged(cls, parts: dict[str, Skipped]) -> Skipped:
+        """The sum of per-conversation parts (in file order), which it keeps."""
+        return cls(
+            empty_turns=sum(p.empty_turns for p in parts.values()),
+            repeated_sessions=sum(p.repeated_sessions for p in parts.values()),
+            repeated_turns=sum(p.repeated_turns for p in parts.values()),
+            places=[place for p in parts.values() for place in p.places][:5],
+            by_conversation=parts,
+        )
+
+    def only(self, conversations: Iterable[str]) -> Skipped:
+        """What was skipped from these conversations."""
+        wanted = set(conversations)
+        return Skipped.merged(
+            {cid: part for cid, part in self.by_conversation.items() if cid in wanted}
+        )
 
     @property
     def total(self) -> int:

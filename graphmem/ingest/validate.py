@@ -33,6 +33,7 @@ MAX_TEXT_CHARS = 20_000
 MAX_TURN_CHARS = 1_000_000
 # How many places of skipped input a load reports (the counts are complete).
 MAX_SKIP_PLACES = 5
+SKIP_KINDS = ("empty_turns", "repeated_sessions", "repeated_turns")
 # Conversation, session, turn ids and speaker names: short labels, never documents.
 MAX_ID_CHARS = 512
 MAX_SPACE_CHARS = 128
@@ -319,28 +320,48 @@ class Skips:
 
     def __init__(self, strict: bool = False) -> None:
         self.strict = strict
-        self._counts = {"empty_turns": 0, "repeated_sessions": 0, "repeated_turns": 0}
-        self._places: list[str] = []
+        self.conversation = ""  # the conversation being read (set by the loader)
+        self._counts: dict[str, dict[str, int]] = {}
+        self._places: dict[str, list[str]] = {}
+
+    def at(self, conversation: str) -> None:
+        """What is skipped from now on belongs to ``conversation``."""
+        self.conversation = conversation
 
     def empty_turn(self, error: InputError) -> None:
         self._skip(error, "empty_turns", 1, "no visible text")
 
     def repeated_session(self, error: InputError, turns: int) -> None:
         self._skip(error, "repeated_sessions", 1, "repeats an earlier session")
-        self._counts["repeated_turns"] += turns
+        self._count("repeated_turns", turns)
 
     def repeated_turn(self, error: InputError) -> None:
         self._skip(error, "repeated_turns", 1, "repeats an earlier turn")
 
+    def _count(self, kind: str, count: int) -> None:
+        counts = self._counts.setdefault(self.conversation, dict.fromkeys(SKIP_KINDS, 0))
+        counts[kind] += count
+
     def _skip(self, error: InputError, kind: str, count: int, why: str) -> None:
         if self.strict:
             raise error
-        self._counts[kind] += count
-        if len(self._places) < MAX_SKIP_PLACES:
-            self._places.append(f"{error.record}: {why}")
+        self._count(kind, count)
+        places = self._places.setdefault(self.conversation, [])
+        if len(places) < MAX_SKIP_PLACES:
+            places.append(f"{error.record}: {why}")
 
     def result(self) -> Skipped:
-        return Skipped(**self._counts, places=list(self._places))
+        return Skipped.merged(
+            {
+                cid: Skipped(
+                    empty_turns=counts["empty_turns"],
+                    repeated_sessions=counts["repeated_sessions"],
+                    repeated_turns=counts["repeated_turns"],
+                    places=self._places.get(cid, []),
+                )
+                for cid, counts in self._counts.items()
+            }
+        )
 
 
 def same_content(a: Turn, b: Turn) -> bool:
