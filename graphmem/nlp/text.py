@@ -57,8 +57,17 @@ _parses: OrderedDict[tuple[int, str], Doc] = OrderedDict()
 _parses_lock = threading.Lock()
 
 
+# Texts per ``nlp.pipe`` batch: over the 500 turns of a chat haystack (mean 1,000
+# characters) 64 parsed 5-10% faster than 256 in CPU time, with identical parses.
+_PIPE_BATCH = 64
+
+
 def analyse_many(
-    texts: Iterable[str], *, batch_size: int = 256, n_process: int = 1, nlp: Language | None = None
+    texts: Iterable[str],
+    *,
+    batch_size: int = _PIPE_BATCH,
+    n_process: int = 1,
+    nlp: Language | None = None,
 ) -> list[Doc]:
     """Parses many texts at ``nlp.pipe`` throughput, in input order; texts parsed recently
     (the last ``_PARSE_CACHE_SIZE``) are not parsed again."""

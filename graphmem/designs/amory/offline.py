@@ -57,8 +57,11 @@ def headline_of(excerpts: Sequence[Excerpt], size: int, speakers: set[str]) -> s
 def characters_of(story: Story) -> list[str]:
     """Speakers by excerpt count, then people the excerpts mention, by count."""
     speakers = Counter(e.speaker for e in story.items)
+    # Each excerpt's people once, in the order it names them: a set's order changes with
+    # the process's string hashing, and Counter breaks count ties by first insertion, so
+    # the characters kept (and the headline vector) changed from one run to the next.
     mentioned = Counter(
-        p for e in story.items for p in set(e.persons) if p not in speakers and is_name(p)
+        p for e in story.items for p in dict.fromkeys(e.persons) if p not in speakers and is_name(p)
     )
     # A name seen once is as likely a tagging slip as a character.
     recurring = [p for p, n in mentioned.most_common() if n > 1]

@@ -129,11 +129,19 @@ def _topical(span: Span, names: frozenset[str]) -> bool:
     )
 
 
-def _key(sentence: Span, names: frozenset[str]) -> tuple[str, str]:
+def _within(sentence: Span, chunks: Sequence[Span]) -> list[Span]:
+    """The noun chunks of ``chunks`` (its doc's) inside ``sentence``: what
+    ``sentence.noun_chunks`` gives, which re-chunks the whole doc on each call (quadratic
+    over the sentences of a long turn)."""
+    return [c for c in chunks if c.start >= sentence.start and c.end <= sentence.end]
+
+
+def _key(sentence: Span, names: frozenset[str], chunks: Sequence[Span]) -> tuple[str, str]:
     """(shown key, normalised topic): the most salient noun phrase (names first, then the
-    longest); with none, the main verb as the key and no topic (nothing to reason over)."""
+    longest); with none, the main verb as the key and no topic (nothing to reason over).
+    ``chunks``: the noun chunks of the sentence's doc."""
     best: tuple[int, Span] | None = None
-    for span in [*sentence.ents, *sentence.noun_chunks]:
+    for span in [*sentence.ents, *_within(sentence, chunks)]:
         trimmed = trim_span(span)
         if trimmed is None or not _topical(trimmed, names):
             continue
@@ -159,10 +167,11 @@ def _fragment(
     order: tuple[int, int],
     ref: datetime | None,
     names: frozenset[str],
+    chunks: Sequence[Span],
 ) -> Fragment:
     category, form = categorise(sent)
     value = _with_speaker(first_person_to_name(sent.as_doc(), turn.speaker).strip(), turn.speaker)
-    key, topic = _key(sent, names)
+    key, topic = _key(sent, names, chunks)
     root = main_verb(sent)
     return Fragment(
         category=category,
@@ -244,7 +253,10 @@ class OfflineExtractor:
             ref = turn.timestamp or session.started_at
             order = (session.index, turn.index)
             said = _statements(doc, names[session.index])
-            found = [_fragment(s, turn, pid, order, ref, names[session.index]) for s in said]
+            chunks = list(doc.noun_chunks) if said else []
+            found = [
+                _fragment(s, turn, pid, order, ref, names[session.index], chunks) for s in said
+            ]
             if turn.caption:
                 found.append(_photo(turn, pid, order, ref))
             for fragment in found:
