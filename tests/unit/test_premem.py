@@ -330,3 +330,20 @@ def test_the_step1_prompt_of_a_user_assistant_conversation_names_the_user() -> N
     assert "treat each speaker as a user" not in with_assistant
     assert "the user (user) and an AI assistant (assistant)" in with_assistant
     assert "user: hi" in with_assistant
+
+
+def test_clustering_repeated_fragments_is_quiet() -> None:
+    """Fewer distinct points than k (repeated fragments): the clusters are still found, and
+    KMeans' 'fewer distinct clusters' warning does not reach the user's terminal."""
+    import warnings
+
+    import numpy as np
+
+    from graphmem.designs.premem.clustering import cluster_labels
+
+    vectors = np.array([[1, 0], [1, 0], [1, 0], [0, 1], [0, 1], [1, 0]], dtype=np.float32)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        labels = cluster_labels(vectors, 5, 0, 10)
+    assert labels[:3] == [labels[0]] * 3 and labels[3] == labels[4] != labels[0]
+    assert [str(w.message) for w in caught] == []

@@ -7,6 +7,7 @@ gives the same clusters whether it is built alone or in a batch.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -26,6 +27,7 @@ def cluster_labels(vectors: Matrix, max_clusters: int, random_state: int, n_init
     # Imported here: scikit-learn takes about a second to import, and every command that
     # lists the designs (``query`` included) imports this module; only a build clusters.
     from sklearn.cluster import KMeans
+    from sklearn.exceptions import ConvergenceWarning
     from sklearn.metrics import silhouette_score
     from threadpoolctl import threadpool_limits
 
@@ -33,7 +35,11 @@ def cluster_labels(vectors: Matrix, max_clusters: int, random_state: int, n_init
     # One OpenMP thread while clustering: a session's few dozen fragments are one chunk of
     # KMeans' work (256 rows), so more threads only spin, and on busy cores the spinning
     # made PREMem's clustering 40 times slower. Same labels: one chunk sums in one order.
-    with threadpool_limits(limits=1, user_api="openmp"):
+    # Repeated fragments make fewer distinct points than k: KMeans then warns that it found
+    # fewer clusters, which is expected here (such a k scores as the smaller one and ties
+    # keep the smaller k), so the warning would only reach the user's terminal as noise.
+    with threadpool_limits(limits=1, user_api="openmp"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
         for k in range(2, min(n - 1, max_clusters) + 1):
             model = KMeans(n_clusters=k, random_state=random_state, n_init=n_init)
             labels = model.fit_predict(vectors)
