@@ -79,8 +79,10 @@ def _meta_lines(meta: dict[str, Any]) -> list[str]:
         for key, value in meta.items()
         if key.startswith(("skipped", "ignored"))
     )
+    # A LongMemEval item is one question over its own haystack of sessions.
+    noun = "haystacks" if meta.get("dataset") == "longmemeval" else "conversations"
     lines = [
-        f"{meta.get('n_conversations', 0)} conversations, {meta.get('n_questions', 0)} "
+        f"{meta.get('n_conversations', 0)} {noun}, {meta.get('n_questions', 0)} "
         f"questions; {skipped}; LLM: {meta.get('llm') or 'none (answer metrics not computed)'}.",
         "",
         _LEGEND,
@@ -94,7 +96,7 @@ def _meta_lines(meta: dict[str, Any]) -> list[str]:
     if meta.get("resumed"):
         lines += [
             "",
-            f"{meta['resumed']} of the conversations were evaluated by an earlier run "
+            f"{meta['resumed']} of the {noun} were evaluated by an earlier run "
             "with the same settings (resumed from its output directory).",
         ]
     failed = meta.get("failed") or []
