@@ -355,10 +355,12 @@ class Memory:
             self._retrievers.popitem(last=False)
         return found
 
-    def retrieval_context(self, space: str, now: datetime | None = None) -> RetrievalContext:
+    def retrieval_context(
+        self, space: str, now: datetime | None = None, expected_queries: int | None = None
+    ) -> RetrievalContext:
         """What this Memory's retrievers of ``space`` share: its store, embedder, settings,
         design configs and LLM client (``now``: when questions are asked; None: after the
-        space's latest session)."""
+        space's latest session; ``expected_queries``: how many, when known)."""
         return RetrievalContext(
             self.store,
             self.embedder,
@@ -367,6 +369,7 @@ class Memory:
             configs=self.configs,
             llm=self.llm,
             now=now,
+            expected_queries=expected_queries,
         )
 
     def ask(

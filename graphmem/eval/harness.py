@@ -173,7 +173,8 @@ class Evaluator:
             self._account(f"build.{report.builder}", report.llm)
         self._ledger(space)
         self.history_tokens = history_tokens(conversation, self.memory.embedder.count_tokens)
-        ctx = self.memory.retrieval_context(space, now=now)
+        questions = len(dataset.qa.get(cid, []))
+        ctx = self.memory.retrieval_context(space, now=now, expected_queries=questions)
         retrievers = [build_retriever(name, ctx) for name in self.strategies]
         prepare = self.current.prepare_ms
         for name, retriever in zip(self.strategies, retrievers, strict=True):

@@ -56,6 +56,10 @@ class RetrievalContext:
     # When the questions are asked: a relative date in a question ("last week") counts
     # from it. None: from the space's latest session.
     now: datetime | None = None
+    # How many questions the space is about to get, when known (an evaluation): one-off
+    # work in ``prepare`` that only pays back over many queries is cut to what they can use.
+    # None: a long-lived process, as many as come.
+    expected_queries: int | None = None
 
     def __post_init__(self) -> None:
         # Cosine thresholds are given on MiniLM's scale; a design reads them on this

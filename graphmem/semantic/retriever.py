@@ -130,17 +130,33 @@ class HippoRagRetriever(Retriever):
             self._warm(snapshot)
 
     def _warm(self, snapshot: SpaceSnapshot) -> None:
-        """Every entity's PageRank run, the most mentioned first, as many as are kept."""
+        """Every entity's PageRank run, the most mentioned first, as many as are kept and
+        as the expected queries can use (``warm_limit``); the rest run when a query needs
+        them, with the same result."""
         cache = self._seed_cache(snapshot)
         nodes = self.ctx.store.read("semantic.entity_nodes", space=self.ctx.space)
         ordered = [int(row["node"]) for row in nodes]
         missing = set(cache.missing(ordered))
-        need = [node for node in ordered if node in missing][: cache.room()]
+        need = [node for node in ordered if node in missing][: self._warm_limit(cache.room())]
+        if not need:
+            return
         created, _ = cache.fill(self.ctx.store, self.graph.name, need, self.config)
         if created == snapshot.created:
             self._checked = time.monotonic()
         elif created is not None:
             self._snapshot = None  # projected again meanwhile: the next query reads it
+
+    def _warm_limit(self, room: int) -> int:
+        """Runs worth making ahead: a query seeds at most the entities of its
+        ``fact_top_k`` facts (two each) or its ``seed_entities`` matches, so a space about to
+        get n questions uses at most n times that many. A LongMemEval haystack gets one
+        question and has about 5,000 entities: warming them all (6 ms a run) cost 30 s
+        for the few the question seeds."""
+        queries = self.ctx.expected_queries
+        if queries is None:
+            return room
+        per_query = max(2 * self.config.fact_top_k, self.config.seed_entities)
+        return min(room, queries * per_query)
 
     def refresh(self) -> None:
         """This process wrote to the space: the next query checks the projection."""

@@ -206,6 +206,36 @@ def test_kept_runs_stay_within_their_memory(
     assert "PPR from entities" in result.hits[0].path[0]
 
 
+def test_prepare_warms_what_the_expected_queries_can_use(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str
+) -> None:
+    """A space about to get one question (a LongMemEval haystack) warms the runs one query
+    can seed, the most mentioned entities first, not every entity; the question still
+    ranks as with every run warmed."""
+    memory = Memory(settings, store=store, embedder=embedder)
+    _ingest(memory, space)
+    config = SemanticSettings(fact_top_k=2, seed_entities=3)
+    question = "Who ran the Lisbon marathon with Ben?"
+    ctx = memory.retrieval_context(space, expected_queries=1)
+    one = HippoRagRetriever(ctx, config)
+    one.prepare()
+    snapshot = one.snapshot()
+    cache = seed_cache(store.database, one.graph.name, snapshot.created, snapshot.by_node, config)
+    ranked = [int(r["node"]) for r in store.read("semantic.entity_nodes", space=space)]
+    assert len(ranked) > 8
+    assert len(cache) == 4  # one query: at most 2 * fact_top_k entities
+    assert cache.missing(ranked[:4]) == []
+    first = one.retrieve(question, 500)
+    SemanticGraph(store, space).drop()  # a new projection: an empty cache for the next
+    every = HippoRagRetriever(memory.retrieval_context(space), config)
+    every.prepare()
+    again = every.snapshot()
+    full = seed_cache(store.database, every.graph.name, again.created, again.by_node, config)
+    assert len(full) == len(ranked)
+    second = every.retrieve(question, 500)
+    assert [h.node_id for h in first.hits] == [h.node_id for h in second.hits]
+
+
 def test_cached_and_per_query_pagerank_rank_alike(
     settings: Settings, store: GraphStore, embedder: Embedder, space: str
 ) -> None:
