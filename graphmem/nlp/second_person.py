@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from spacy.tokens import Doc, Token
 
-from graphmem.nlp.text import analyse, third_person
+from graphmem.nlp.text import TextOrDoc, analyse, first_person_replacements, third_person
 
 # Forms third_person() leaves alone because "you" takes plural forms that "I" never does.
 _PLURAL_TO_SINGULAR = {"are": "is", "'re": "is", "’re": "is", "were": "was", "re": "is"}
@@ -52,18 +52,44 @@ def _replacements(doc: Doc, name: str) -> dict[int, str]:
     return repl
 
 
+def _render(doc: Doc, first: dict[int, str], second: dict[int, str]) -> str:
+    """``doc``'s text with the first-person (``first``) and second-person (``second``)
+    replacements put in."""
+    pieces: list[str] = []
+    for tok in doc:
+        glued = tok.i > 0 and not doc[tok.i - 1].whitespace_
+        if tok.i in first:
+            new = first[tok.i]
+            # "I'm" is two tokens with nothing between; the expansion needs a space.
+            if glued and (tok.text[:1] in ("'", "’") or tok.lower_ == "m"):
+                new = " " + new
+        elif tok.i in second:
+            new = second[tok.i]
+            if glued and tok.text[:1] in ("'", "’"):
+                new = " " + new  # "you're" -> "Melanie is", not "Melanieis"
+            if tok.text[:1].isupper() and new[:1].islower():
+                new = new[0].upper() + new[1:]
+        else:
+            new = tok.text
+        pieces.append(new + tok.whitespace_)
+    return "".join(pieces)
+
+
+def persons_to_names(text: TextOrDoc, speaker: str, addressee: str | None) -> str:
+    """The speaker's first person and (with an ``addressee``) the second person replaced
+    by their names, on one parse: what ``first_person_to_name`` then
+    ``second_person_to_name`` give, without parsing the rewritten text again (a long
+    answer's second parse cost as much as its first)."""
+    doc = analyse(text)
+    if not doc.text.strip():
+        return doc.text
+    first = first_person_replacements(doc, speaker.strip()) if speaker.strip() else {}
+    second = _replacements(doc, addressee) if addressee else {}
+    return _render(doc, first, second)
+
+
 def second_person_to_name(text: str, name: str) -> str:
     """``text`` with "you", "your", "yourself" replaced by ``name`` and its verbs agreeing.
     Never drops a word; only pronouns and verb forms change."""
     doc = analyse(text)
-    repl = _replacements(doc, name)
-    pieces: list[str] = []
-    for tok in doc:
-        new = repl.get(tok.i, tok.text)
-        glued = tok.i > 0 and not doc[tok.i - 1].whitespace_
-        if tok.i in repl and glued and tok.text[:1] in ("'", "’"):
-            new = " " + new  # "you're" -> "Melanie is", not "Melanieis"
-        if tok.i in repl and tok.text[:1].isupper() and new[:1].islower():
-            new = new[0].upper() + new[1:]
-        pieces.append(new + tok.whitespace_)
-    return "".join(pieces)
+    return _render(doc, {}, _replacements(doc, name))

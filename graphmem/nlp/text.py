@@ -228,7 +228,9 @@ def _agreeing_verbs(subject: Token) -> list[Token]:
     return out
 
 
-def _first_person_replacements(doc: Doc, speaker: str) -> dict[int, str]:
+def first_person_replacements(doc: Doc, speaker: str) -> dict[int, str]:
+    """Token index -> its replacement: the speaker's "I", "me", "my", "mine", "myself" and
+    the verbs agreeing with "I"."""
     possessive = f"{speaker}'" if speaker.endswith("s") else f"{speaker}'s"
     repl: dict[int, str] = {}
     for tok in doc:
@@ -261,7 +263,7 @@ def first_person_to_name(text: TextOrDoc, speaker: str) -> str:
     doc = analyse(text)
     if not doc.text.strip():
         return doc.text
-    repl = _first_person_replacements(doc, speaker.strip())
+    repl = first_person_replacements(doc, speaker.strip())
     pieces: list[str] = []
     for tok in doc:
         new = repl.get(tok.i, tok.text)
@@ -288,3 +290,17 @@ def is_content_token(tok: Token) -> bool:
 def is_contentless(sentence: TextOrDoc) -> bool:
     """True for greetings, thanks, laughter, reactions and content-free questions."""
     return not any(is_content_token(t) for t in analyse(sentence))
+
+
+def opening(doc: Doc, sentences: int) -> Doc:
+    """The first ``sentences`` sentences of ``doc`` that carry content (and whatever
+    contentless ones come before and between them), keeping the whole text's parse; ``doc``
+    itself when it has no more. An AI assistant's answer opens with what it answers; the
+    lists and steps after it are general knowledge (graphmem/nlp/roles.py)."""
+    kept = end = 0
+    for sent in doc.sents:
+        end = sent.end
+        kept += any(is_content_token(t) for t in sent)
+        if kept >= sentences:
+            break
+    return doc if end >= len(doc) else doc[:end].as_doc()

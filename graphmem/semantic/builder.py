@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
 from graphmem.llm import map_attempts
+from graphmem.nlp.roles import SpeakerRoles
 from graphmem.semantic.extract import (
     batch_passages,
     batch_speakers,
@@ -51,7 +52,11 @@ class SemanticBuilder(Builder):
             )
             facts = [replace(o.value, fallback=o.fallback) for o in outcomes]
         else:
-            facts = offline_facts_many(passages, self.config.mentions_per_passage)
+            roles = SpeakerRoles.of(speakers, self.ctx.settings.assistant_speakers)
+            answers = frozenset(roles.assistants if roles.user_assistant else ())
+            facts = offline_facts_many(
+                passages, self.config.mentions_per_passage, answers, self.config.answer_sentences
+            )
         if self.config.fact_session_time:
             facts = with_session_dates(facts, passages)
         resolution = write_facts(

@@ -15,7 +15,7 @@ from graphmem.builders.base import SessionBatch
 from graphmem.ingest.writer import session_date_text
 from graphmem.llm import StructuredLLM
 from graphmem.nlp import Triple, analyse_many, extract_triples, keyphrases
-from graphmem.nlp.text import NON_TOPICAL_LABELS
+from graphmem.nlp.text import NON_TOPICAL_LABELS, opening
 from graphmem.semantic.names import is_name, normalise_name
 from graphmem.semantic.prompts import QuadrupleExtraction, quadruple_messages
 from graphmem.turns import render_turn
@@ -123,10 +123,20 @@ def offline_facts(
 
 
 def offline_facts_many(
-    passages: Sequence[PassageIn], mentions_per_passage: int
+    passages: Sequence[PassageIn],
+    mentions_per_passage: int,
+    answers: frozenset[str] = frozenset(),
+    answer_sentences: int = 0,
 ) -> list[PassageFacts]:
-    """``offline_facts`` over a batch, each text (and photo caption) parsed once."""
+    """``offline_facts`` over a batch, each text (and photo caption) parsed once. A turn
+    of a speaker in ``answers`` (an AI assistant's) gives the facts and mentions of its
+    opening ``answer_sentences`` content sentences (0: all of it)."""
     docs = analyse_many([p.text for p in passages])
+    if answers and answer_sentences:
+        docs = [
+            opening(doc, answer_sentences) if p.speaker in answers else doc
+            for p, doc in zip(passages, docs, strict=True)
+        ]
     captioned = [p for p in passages if p.caption]
     caption_docs = dict(
         zip(

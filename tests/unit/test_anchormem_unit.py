@@ -33,7 +33,7 @@ from graphmem.designs.anchormem.retriever import (
     shows_text,
 )
 from graphmem.nlp import analyse
-from graphmem.nlp.second_person import second_person_to_name
+from graphmem.nlp.second_person import persons_to_names, second_person_to_name
 from graphmem.retrieval.base import Hit, PassageRef
 
 # --- context units --------------------------------------------------------------------
@@ -138,6 +138,31 @@ def test_content_filter(sentence: str, expected: bool) -> None:
 )
 def test_second_person_becomes_the_addressee(text: str, expected: str) -> None:
     assert second_person_to_name(text, "Melanie") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm sure you're right.", "Caroline is sure Melanie is right."),
+        ("I love your painting!", "Caroline loves Melanie's painting!"),
+        ("You told me about my dog.", "Melanie told Caroline about Caroline's dog."),
+        ("Are you going? I am.", "Is Melanie going? Caroline is."),
+    ],
+)
+def test_both_persons_by_name_on_one_parse(
+    text: str, expected: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """First and second person at once give what the two rewrites in turn give, and the
+    rewritten text is not parsed again."""
+    from graphmem.nlp import first_person_to_name
+    from graphmem.nlp import second_person as module
+
+    two_steps = second_person_to_name(first_person_to_name(text, "Caroline"), "Melanie")
+    doc = analyse(text)
+    parsed: list[str] = []
+    monkeypatch.setattr(module, "analyse", lambda t: parsed.append(str(t)) or analyse(t))
+    assert persons_to_names(doc, "Caroline", "Melanie") == expected == two_steps
+    assert parsed == [text]  # only the doc handed in, never the rewritten text
 
 
 # --- grouping and pruning ---------------------------------------------------------------

@@ -14,7 +14,13 @@ from graphmem.llm import Message, StructuredLLM
 from graphmem.llm.base import T
 from graphmem.nlp import analyse, analyse_many
 from graphmem.overfetch import over_fetch
-from graphmem.semantic.extract import PassageIn, llm_facts, offline_facts
+from graphmem.semantic.extract import (
+    PassageFacts,
+    PassageIn,
+    llm_facts,
+    offline_facts,
+    offline_facts_many,
+)
 from graphmem.semantic.names import alnum_length, head_noun, human_date, normalise_name
 from graphmem.semantic.prompts import QuadrupleExtraction, QuadrupleOut
 from graphmem.semantic.seeds import (
@@ -144,6 +150,31 @@ def test_offline_facts_resolve_the_speaker_and_time() -> None:
     }
     assert "Lisbon" in facts.mentions
     assert triples
+
+
+ANSWER = (
+    "Sure! Lisbon has lovely pottery studios. Ceramica Lisboa runs evening classes in "
+    "Alfama. The tile museum shows old azulejos. Bring an apron to the class."
+)
+
+
+def test_an_answer_gives_the_facts_of_its_opening_sentences() -> None:
+    """An assistant's turn is read up to its third content sentence ("Sure!" is not
+    one); its remaining sentences give no facts or mentions. The user's turns and
+    conversations without an assistant are read whole."""
+    answer = passage_in(ANSWER, speaker="assistant")
+    user = passage_in(ANSWER, pid="p2", speaker="user")
+    whole, capped_user = offline_facts_many([answer, user], 8)
+    capped, same_user = offline_facts_many([answer, user], 8, frozenset({"assistant"}), 3)
+    assert same_user == capped_user
+    assert capped_user.mentions == whole.mentions
+
+    def said(facts: PassageFacts) -> str:
+        return " ".join([*facts.mentions, *(f"{q.subject} {q.object}" for q in facts.quadruples)])
+
+    assert "museum" in said(capped).lower() and "apron" not in said(capped).lower()
+    assert "apron" in said(whole).lower()
+    assert offline_facts_many([answer], 8, frozenset({"assistant"}), 0)[0] == whole
 
 
 # --- the LLM backend's parsing (a stub model) -----------------------------------------------

@@ -25,8 +25,8 @@ from graphmem.designs.anchormem.prompts import EXTRACT_SYSTEM, ExtractedFacts, e
 from graphmem.ingest.models import SessionIn, Turn
 from graphmem.ingest.writer import content_id, session_date_text
 from graphmem.llm import Message, StructuredLLM, map_attempts
-from graphmem.nlp import TemporalMention, analyse_many, annotate, first_person_to_name
-from graphmem.nlp.second_person import second_person_to_name
+from graphmem.nlp import TemporalMention, analyse_many, annotate
+from graphmem.nlp.second_person import persons_to_names
 from graphmem.nlp.text import is_content_token
 from graphmem.turns import render_turn
 
@@ -203,6 +203,11 @@ class _TurnJob:
     names: frozenset[str]
 
 
+def _you(job: _TurnJob, doc: Doc) -> str | None:
+    """Whom "you" names in the sentence: the turn's addressee, when it says "you"."""
+    return job.addressee if job.addressee and _YOU.search(doc.text) else None
+
+
 class OfflineExtractor:
     """Sentences of each turn as facts; no model calls. ``answers``: speakers (an AI
     assistant's) whose turns give only their first ``answer_facts`` content sentences."""
@@ -224,13 +229,11 @@ class OfflineExtractor:
         contentful = [
             (job, doc) for job, doc in sentences if has_content(doc, job.names)
         ]  # not greetings, thanks, "how are you?"
+        # "I" and (to the addressee) "you" by name, on the sentence's parse within its turn.
         kept = [
-            (job, first_person_to_name(doc, job.turn.speaker).strip())
+            (job, persons_to_names(doc, job.turn.speaker, _you(job, doc)).strip())
             for job, doc in self._capped(contentful)
         ]
-        # The sentences ``_draft`` rewrites to the addressee are parsed again: in one spaCy
-        # pass here (the parse cache then answers ``analyse``), not one call per sentence.
-        analyse_many([s for job, s in kept if job.addressee and _YOU.search(s)])
         drafts = [self._draft(job, sentence) for job, sentence in kept]
         for job in jobs:
             if job.turn.caption:
@@ -271,8 +274,6 @@ class OfflineExtractor:
     @staticmethod
     def _draft(job: _TurnJob, sentence: str) -> FactDraft:
         sentence = sentence.strip()
-        if job.addressee and _YOU.search(sentence):
-            sentence = second_person_to_name(sentence, job.addressee)
         text = _with_speaker(annotate_dates(sentence, job.reference), job.turn.speaker)
         return FactDraft(text, [job.passage_id], job.reference, job.order)
 

@@ -19,9 +19,9 @@ from spacy.tokens import Doc, Span
 
 from graphmem.designs.seem.llm_prompts import EventSlots, FrameOut, frame_messages
 from graphmem.llm import StructuredLLM
-from graphmem.nlp import Triple, annotate, first_person_to_name, is_contentless, render
+from graphmem.nlp import Triple, annotate, is_contentless, render
 from graphmem.nlp.roles import SpeakerRoles
-from graphmem.nlp.second_person import second_person_to_name
+from graphmem.nlp.second_person import persons_to_names
 from graphmem.nlp.text import NON_TOPICAL_LABELS, is_content_token
 from graphmem.semantic.extract import PassageIn
 from graphmem.semantic.names import (
@@ -77,9 +77,8 @@ def turn_statement(passage: PassageIn, doc: Doc, addressee: str | None = None) -
     """The turn in the third person, its relative times resolved: "Caroline went to a
     support group yesterday (7 May 2023)"; attributed when it does not name the speaker.
     With an ``addressee`` (a user-assistant conversation) "you" is put in by name too."""
-    text = first_person_to_name(doc, passage.speaker) if passage.speaker.strip() else doc.text
-    if addressee and _YOU.search(text):
-        text = second_person_to_name(text, addressee)
+    you = addressee if addressee and _YOU.search(doc.text) else None
+    text = persons_to_names(doc, passage.speaker, you)  # one parse: the turn's own
     text = _annotate(text.strip(), passage.ts)
     if not text.startswith(passage.speaker):
         text = f"{passage.speaker} said: {text}"
