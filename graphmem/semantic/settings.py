@@ -92,8 +92,9 @@ class SemanticSettings(DesignSettings):
     ppr_cache: Literal["warm", "lazy", "off"] = Field(
         default="warm",
         description="each seed's PageRank run by GDS once per projection and kept, a query's "
-        "PageRank their weighted sum (seed_cache.py): warm: prepare() runs every entity; "
-        "lazy: a query runs the seeds not seen before; off: one run per seed group per query",
+        "PageRank their weighted sum (seed_cache.py): warm: prepare() runs every entity "
+        "(at most what the expected questions can use); lazy: a query runs the seeds not "
+        "seen before; off: one run per seed group per query",
     )
     ppr_cache_mb: float = Field(
         default=32.0,
