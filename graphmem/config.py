@@ -186,6 +186,14 @@ class Settings(BaseSettings):
         default="assistant,ai,ai assistant,bot,chatbot,system",
         description="speaker names that mark an AI assistant (comma-separated)",
     )
+    # The designs parse an assistant's answer up to its opening: this many sentences with
+    # content (graphmem/nlp/openings.py); its facts, phrases and events come from there.
+    # 0: the whole answer.
+    answer_sentences: int = Field(
+        default=3,
+        ge=0,
+        description="content sentences of an AI assistant's turn the designs parse (0: all)",
+    )
 
     # --- designs -----------------------------------------------------------------------
     preset: str | None = Field(

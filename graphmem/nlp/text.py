@@ -290,17 +290,3 @@ def is_content_token(tok: Token) -> bool:
 def is_contentless(sentence: TextOrDoc) -> bool:
     """True for greetings, thanks, laughter, reactions and content-free questions."""
     return not any(is_content_token(t) for t in analyse(sentence))
-
-
-def opening(doc: Doc, sentences: int) -> Doc:
-    """The first ``sentences`` sentences of ``doc`` that carry content (and whatever
-    contentless ones come before and between them), keeping the whole text's parse; ``doc``
-    itself when it has no more. An AI assistant's answer opens with what it answers; the
-    lists and steps after it are general knowledge (graphmem/nlp/roles.py)."""
-    kept = end = 0
-    for sent in doc.sents:
-        end = sent.end
-        kept += any(is_content_token(t) for t in sent)
-        if kept >= sentences:
-            break
-    return doc if end >= len(doc) else doc[:end].as_doc()

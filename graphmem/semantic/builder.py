@@ -55,7 +55,10 @@ class SemanticBuilder(Builder):
             roles = SpeakerRoles.of(speakers, self.ctx.settings.assistant_speakers)
             answers = frozenset(roles.assistants if roles.user_assistant else ())
             facts = offline_facts_many(
-                passages, self.config.mentions_per_passage, answers, self.config.answer_sentences
+                passages,
+                self.config.mentions_per_passage,
+                answers,
+                self.ctx.settings.answer_sentences,
             )
         if self.config.fact_session_time:
             facts = with_session_dates(facts, passages)

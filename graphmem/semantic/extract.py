@@ -15,7 +15,8 @@ from graphmem.builders.base import SessionBatch
 from graphmem.ingest.writer import session_date_text
 from graphmem.llm import StructuredLLM
 from graphmem.nlp import Triple, analyse_many, extract_triples, keyphrases
-from graphmem.nlp.text import NON_TOPICAL_LABELS, opening
+from graphmem.nlp.openings import analyse_turns
+from graphmem.nlp.text import NON_TOPICAL_LABELS
 from graphmem.semantic.names import is_name, normalise_name
 from graphmem.semantic.prompts import QuadrupleExtraction, quadruple_messages
 from graphmem.turns import render_turn
@@ -131,12 +132,9 @@ def offline_facts_many(
     """``offline_facts`` over a batch, each text (and photo caption) parsed once. A turn
     of a speaker in ``answers`` (an AI assistant's) gives the facts and mentions of its
     opening ``answer_sentences`` content sentences (0: all of it)."""
-    docs = analyse_many([p.text for p in passages])
-    if answers and answer_sentences:
-        docs = [
-            opening(doc, answer_sentences) if p.speaker in answers else doc
-            for p, doc in zip(passages, docs, strict=True)
-        ]
+    docs = analyse_turns(
+        [p.text for p in passages], [p.speaker in answers for p in passages], answer_sentences
+    )
     captioned = [p for p in passages if p.caption]
     caption_docs = dict(
         zip(

@@ -36,15 +36,6 @@ class SemanticSettings(DesignSettings):
         default=False, description="facts without a time of their own get the turn's date"
     )
     mentions_per_passage: int = Field(default=8, description="key phrases linked per passage")
-    # Offline, in a conversation with an AI assistant (graphmem/nlp/roles.py): an answer's
-    # facts and mentions come from its opening content sentences. It opens with what it
-    # answers; its lists, steps and caveats are general knowledge that outnumbered the
-    # user's facts 4 to 1 and cost most of a build (docs/semantic.md).
-    answer_sentences: int = Field(
-        default=3,
-        ge=0,
-        description="offline: sentences of an AI-assistant turn read for facts (0: all)",
-    )
 
     # --- retrieval: seeds -----------------------------------------------------------------
     fact_top_k: int = Field(default=5, description="facts selected by the query (linking)")

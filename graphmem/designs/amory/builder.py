@@ -25,6 +25,7 @@ from graphmem.designs.amory.semantic_bridge import write_side_facts
 from graphmem.designs.amory.timeline import Excerpt, Story, Subplot, Timeline
 from graphmem.ingest.writer import content_id
 from graphmem.nlp import analyse_many, is_contentless, keyphrases, persons
+from graphmem.nlp.openings import analyse_turns
 from graphmem.nlp.roles import SpeakerRoles
 from graphmem.rows import native
 from graphmem.turns import render_turn
@@ -46,6 +47,7 @@ class AmoryBuilder(Builder):
         super().__init__(ctx)
         self.config: AmorySettings = config or ctx.configs.get("amory")
         self.version = PROMPT_VERSION if ctx.llm else OFFLINE_VERSION
+        self._answers: frozenset[str] = frozenset()  # an AI assistant's name, per batch
 
     def build(self, batch: SessionBatch) -> BuildReport:
         llm = self.ctx.llm
@@ -56,6 +58,7 @@ class AmoryBuilder(Builder):
             self.ctx.settings.assistant_speakers,
         )
         assistants = frozenset(roles.assistants)
+        self._answers = assistants if roles.user_assistant else frozenset()
         mind: OfflineMind | LLMMind = (
             LLMMind(self.config, llm, self.ctx.embedder, speakers, assistants, roles.user)
             if llm
@@ -155,7 +158,12 @@ class AmoryBuilder(Builder):
             for r in self.ctx.store.read("amory.passages", space=self.ctx.space, ids=list(ids))
         }
         ordered = [rows[i] for i in ids]
-        docs = analyse_many([_words(r) for r in ordered])
+        # An assistant's answer is read up to its opening (graphmem/nlp/openings.py).
+        docs = analyse_turns(
+            [_words(r) for r in ordered],
+            [r["speaker"] in self._answers for r in ordered],
+            self.ctx.settings.answer_sentences,
+        )
         vectors = [np.asarray(r["embedding"], dtype=np.float32) for r in ordered]
         phrases = [keyphrases(doc, _PHRASES_PER_TURN) for doc in docs]
         # "thanks", "Hey Caroline", "wow": phrases without content make no headline.

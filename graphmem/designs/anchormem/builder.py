@@ -61,7 +61,11 @@ class AnchorMemBuilder(Builder):
         )
         answers = frozenset(roles.assistants if roles.user_assistant else ())
         extractor = (
-            LLMExtractor(llm) if llm else OfflineExtractor(answers, self.config.answer_facts)
+            LLMExtractor(llm)
+            if llm
+            else OfflineExtractor(
+                answers, self.config.answer_facts, self.ctx.settings.answer_sentences
+            )
         )
         facts = extractor.extract(units)
         self._write_facts(facts)

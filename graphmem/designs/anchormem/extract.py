@@ -25,7 +25,8 @@ from graphmem.designs.anchormem.prompts import EXTRACT_SYSTEM, ExtractedFacts, e
 from graphmem.ingest.models import SessionIn, Turn
 from graphmem.ingest.writer import content_id, session_date_text
 from graphmem.llm import Message, StructuredLLM, map_attempts
-from graphmem.nlp import TemporalMention, analyse_many, annotate
+from graphmem.nlp import TemporalMention, annotate
+from graphmem.nlp.openings import analyse_turns
 from graphmem.nlp.second_person import persons_to_names
 from graphmem.nlp.text import is_content_token
 from graphmem.turns import render_turn
@@ -212,13 +213,20 @@ class OfflineExtractor:
     """Sentences of each turn as facts; no model calls. ``answers``: speakers (an AI
     assistant's) whose turns give only their first ``answer_facts`` content sentences."""
 
-    def __init__(self, answers: frozenset[str] = frozenset(), answer_facts: int = 0) -> None:
+    def __init__(
+        self, answers: frozenset[str] = frozenset(), answer_facts: int = 0, opening: int = 0
+    ) -> None:
         self._answers = answers
         self._answer_facts = answer_facts
+        self._opening = opening  # an answer is parsed up to this many content sentences
 
     def extract(self, units: Sequence[ContextUnit]) -> list[FactDraft]:
         jobs = self._jobs(units)
-        docs = analyse_many([job.turn.text for job in jobs])
+        docs = analyse_turns(
+            [job.turn.text for job in jobs],
+            [job.turn.speaker in self._answers for job in jobs],
+            self._opening,
+        )
         # Each sentence keeps the parse it got inside its whole turn (one spaCy pass).
         sentences = [
             (job, sent.as_doc())

@@ -37,7 +37,8 @@ from graphmem.designs.cast.views import (
 )
 from graphmem.ingest.writer import content_id
 from graphmem.llm import Outcome, map_attempts
-from graphmem.nlp import analyse_many, is_contentless, keyphrases
+from graphmem.nlp import is_contentless, keyphrases
+from graphmem.nlp.openings import analyse_turns
 from graphmem.nlp.roles import SpeakerRoles
 from graphmem.rows import chunks, native
 
@@ -115,7 +116,12 @@ class CastBuilder(Builder):
         docs = dict(
             zip(
                 [m.passage_id for m in messages],
-                analyse_many([m.text for m in messages]),
+                # An assistant's answer is read up to its opening (graphmem/nlp/openings.py).
+                analyse_turns(
+                    [m.text for m in messages],
+                    [m.speaker in assistants for m in messages],
+                    self.ctx.settings.answer_sentences,
+                ),
                 strict=True,
             )
         )

@@ -34,7 +34,8 @@ from graphmem.designs.seem.settings import SeemSettings
 from graphmem.designs.seem.vectors import window_vector
 from graphmem.ingest.writer import content_id
 from graphmem.llm import map_attempts
-from graphmem.nlp import analyse_many, extract_triples
+from graphmem.nlp import extract_triples
+from graphmem.nlp.openings import analyse_turns
 from graphmem.nlp.roles import SpeakerRoles
 from graphmem.retrieval.exact import ExactIndex
 from graphmem.semantic import (
@@ -122,10 +123,14 @@ class SeemBuilder(Builder):
         self, windows: Sequence[Sequence[PassageIn]], speakers: set[str]
     ) -> list[FrameDraft]:
         # The semantic builder parsed these texts a moment ago: graphmem.nlp keeps the parses.
+        # An assistant's answer is read up to its opening (graphmem/nlp/openings.py).
         passages = [p for window in windows for p in window]
-        docs = dict(
-            zip([p.id for p in passages], analyse_many([p.text for p in passages]), strict=True)
+        roles = self._roles
+        answers = [roles is not None and roles.is_assistant(p.speaker) for p in passages]
+        parsed = analyse_turns(
+            [p.text for p in passages], answers, self.ctx.settings.answer_sentences
         )
+        docs = dict(zip([p.id for p in passages], parsed, strict=True))
         return [
             offline_frame(
                 window,
