@@ -49,6 +49,9 @@ class TimedEmbedder(Embedder):
     def side(self, kind: Kind) -> str:
         return self.inner.side(kind)
 
+    def pieces(self, texts: Sequence[str], kind: Kind = "passage") -> list[list[str]]:
+        return self.inner.pieces(texts, kind)
+
     def count_tokens(self, text: str) -> int:
         return self.inner.count_tokens(text)
 

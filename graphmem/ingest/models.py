@@ -74,6 +74,10 @@ class QAItem(_Frozen):
     answer_session_ids: list[str] = []
 
 
+# How many places of skipped input a load reports (the counts are complete).
+MAX_SKIP_PLACES = 5
+
+
 class Skipped(_Frozen):
     """What a load left out of the file (none with ``strict``, which refuses each instead):
     turns with no visible text (``empty_turns``); sessions whose id repeats an earlier
@@ -97,7 +101,7 @@ class Skipped(_Frozen):
             empty_turns=sum(p.empty_turns for p in parts.values()),
             repeated_sessions=sum(p.repeated_sessions for p in parts.values()),
             repeated_turns=sum(p.repeated_turns for p in parts.values()),
-            places=[place for p in parts.values() for place in p.places][:5],
+            places=[place for p in parts.values() for place in p.places][:MAX_SKIP_PLACES],
             by_conversation=parts,
         )
 

@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any, cast
 
 from graphmem.errors import InputError
-from graphmem.ingest.models import ConversationIn, SessionIn, Skipped, Turn
+from graphmem.ingest.models import MAX_SKIP_PLACES, ConversationIn, SessionIn, Skipped, Turn
 
 # Questions, captions and the other free texts that are not a turn's words.
 MAX_TEXT_CHARS = 20_000
@@ -31,8 +31,6 @@ MAX_TEXT_CHARS = 20_000
 # pipelines parse (the designs parse every turn). Texts longer than the embedding model's
 # window are embedded in pieces (``graphmem.embed.windows``).
 MAX_TURN_CHARS = 1_000_000
-# How many places of skipped input a load reports (the counts are complete).
-MAX_SKIP_PLACES = 5
 SKIP_KINDS = ("empty_turns", "repeated_sessions", "repeated_turns")
 # Conversation, session, turn ids and speaker names: short labels, never documents.
 MAX_ID_CHARS = 512
