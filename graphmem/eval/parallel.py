@@ -184,8 +184,9 @@ class _Fatal:
         carried = cls(type(exc), exc.args, dict(vars(exc)))
         try:
             pickle.dumps(carried)
-        except Exception:
-            carried = cls(GraphmemError, (described(exc),), {})
+        except Exception:  # a field pickle cannot carry: the error's description then
+            plain = GraphmemError(described(exc))
+            carried = cls(GraphmemError, plain.args, dict(vars(plain)))
         return carried
 
     def error(self) -> BaseException:
