@@ -11,9 +11,10 @@ one question scores is in ``scoring``.
 
 Each conversation (LongMemEval: each question haystack) is evaluated on its own: one that
 fails is reported in ``meta.failed`` and the run goes on; with ``out`` its results are
-written as it finishes and a rerun resumes from them (``runlog``). Errors no other
-conversation could escape (the server, the schema, the catalog, the settings, the LLM
-backend) still end the run.
+written as it finishes and a rerun resumes from them (``runlog``); ``jobs`` > 1 evaluates
+several at once in worker processes (``parallel``). Errors no other conversation could
+escape (the server, the schema, the catalog, the settings, the LLM backend) still end the
+run.
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -133,6 +134,9 @@ def _in_workers(run: Evaluator, todo: Sequence[Item], job: Job, bar: tqdm[Any], 
 
 @contextmanager
 def _sigint_ignored() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread sets handlers (and gets Ctrl-C); _start_worker does
+        return
     before = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
