@@ -43,6 +43,7 @@ class Runner(Protocol):
         progress: bool = ...,
         out: Path | None = ...,
         strict: bool = ...,
+        jobs: int = ...,
     ) -> list[dict[str, Any]]: ...
 
 
@@ -99,6 +100,16 @@ def eval_options(fn: F) -> F:
             help="Write results.json and report.md into this directory, each conversation's "
             "results as it finishes; a rerun with the same directory and settings resumes.",
         ),
+        click.option(
+            "--jobs",
+            type=click.IntRange(min=1),
+            default=1,
+            show_default=True,
+            help="Conversations evaluated at once, each in a worker process of its own "
+            "(own driver, embedder, spaCy; about one core each). Scores are the same as with "
+            "1; latency is measured while the other workers run: use --jobs 1 for latency "
+            "numbers.",
+        ),
         click.option("--no-progress", is_flag=True, help="No progress bar (it goes to stderr)."),
         strict_option,
         preset_option,
@@ -131,6 +142,7 @@ def _run(
                 progress=not params["no_progress"],
                 out=params["out"],
                 strict=params["strict"],
+                jobs=params["jobs"],
             )
         except EvaluationIncomplete as exc:  # the others' results are shown, then the error
             results, incomplete = exc.results, exc

@@ -11,9 +11,10 @@ one question scores is in ``scoring``.
 
 Each conversation (LongMemEval: each question haystack) is evaluated on its own: one that
 fails is reported in ``meta.failed`` and the run goes on; with ``out`` its results are
-written as it finishes and a rerun resumes from them (``runlog``). Errors no other
-conversation could escape (the server, the schema, the catalog, the settings, the LLM
-backend) still end the run.
+written as it finishes and a rerun resumes from them (``runlog``); ``jobs`` > 1 evaluates
+several at once in worker processes (``parallel``). Errors no other conversation could
+escape (the server, the schema, the catalog, the settings, the LLM backend) still end the
+run.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import time
 import traceback
 from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +33,11 @@ from graphmem.build_cost import space_build_costs
 from graphmem.code_identity import code_identity
 from graphmem.config import given_settings
 from graphmem.errors import ConfigError
-from graphmem.eval.aggregate import Scored, aggregate, split_evidence
+from graphmem.eval.aggregate import Scored, aggregate
 from graphmem.eval.metrics import ADVERSARIAL_CATEGORY, CATEGORY_NAMES
+from graphmem.eval.parallel import Item, evaluate_all
 from graphmem.eval.runlog import (
+    Attempt,
     ConversationResult,
     RunLog,
     described,
@@ -50,8 +54,10 @@ from graphmem.eval.scoring import (
     RankScorer,
     Values,
     budget_values,
+    history_tokens,
     judge,
     locomo_metric_names,
+    locomo_questions,
     locomo_rank_values,
     longmemeval_metric_names,
     longmemeval_rank_scorer,
@@ -59,13 +65,11 @@ from graphmem.eval.scoring import (
 from graphmem.hashing import file_sha256
 from graphmem.ingest.formats import ReadLimits, load
 from graphmem.ingest.models import ConversationIn, Dataset
-from graphmem.ingest.writer import session_date_text
 from graphmem.llm import LLMUsage
 from graphmem.memory import Memory
 from graphmem.retrieval.base import Retriever
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import build_retriever, builders_for
-from graphmem.turns import render_turn
 
 # The scoring names live in ``scoring``; benchmarks and tests import them from here.
 __all__ = [
@@ -125,6 +129,7 @@ class Evaluator:
         identity.update(strategies=self.strategies, budgets=self.budgets, **run)
         self.log = RunLog(run.get("out"), {k: v for k, v in identity.items() if k != "out"})
         self.done: dict[str, ConversationResult] = {}
+        self.planned: dict[str, int] = {}  # conversation -> its place in the plan
         self.failed: list[dict[str, str]] = []
         self.resumed = 0
         self.current = ConversationResult("")
@@ -134,28 +139,38 @@ class Evaluator:
     def resume(self, conversations: Sequence[str]) -> None:
         """Take the planned conversations a former run with this identity finished."""
         stored = self.log.open()
+        self.planned = {cid: n for n, cid in enumerate(conversations)}
         self.done = {cid: stored[cid] for cid in conversations if cid in stored}
         self.resumed = len(self.done)
 
-    def evaluate(self, conversation: str, work: Callable[[], None]) -> bool:
-        """Run ``work`` (ingest and questions of one conversation) unless a former run
-        finished it; a failure is recorded and the run goes on. False when skipped."""
-        if conversation in self.done:
-            return False
+    def attempt(self, conversation: str, work: Callable[[], None]) -> Attempt:
+        """Run ``work`` (ingest and questions of one conversation); a failure is returned
+        for ``record``, an error no conversation could escape (``fatal``) raised."""
         self.current, self.usage = ConversationResult(conversation), {}
         try:
             work()
         except Exception as exc:
             if fatal(exc):
                 raise
-            self.failed.append({"conversation": conversation, "error": described(exc)})
-            self.log.failed(conversation, traceback.format_exc())
-            return True
+            return Attempt(conversation, None, described(exc), traceback.format_exc())
         self.current.usage = {part: u.as_dict(prefix="") for part, u in self.usage.items()}
-        self.done[conversation] = self.current
-        self.log.finished(self.current)
+        return Attempt(conversation, self.current)
+
+    def record(self, attempt: Attempt) -> None:
+        """Keep one conversation's outcome (in ``out`` too) and go on."""
+        cid = attempt.conversation
+        if attempt.result is None:
+            self.failed.append({"conversation": cid, "error": attempt.error})
+            self.failed.sort(key=lambda f: self._position(f["conversation"]))
+            self.log.failed(cid, attempt.trace)
+            return
+        self.done[cid] = attempt.result
+        self.log.finished(attempt.result)
         self.log.results(self.results())
-        return True
+
+    def _position(self, conversation: str) -> int:
+        """Where a conversation is in the plan: results never depend on finish order."""
+        return self.planned.get(conversation, len(self.planned))
 
     def open_space(
         self,
@@ -269,16 +284,17 @@ class Evaluator:
     def results(self) -> list[dict[str, Any]]:
         """One result per strategy × budget over the finished conversations."""
         metric_names, breakdown, groups, apart = self.shape
-        found = {g for r in self.done.values() for g in r.groups}
+        finished = sorted(self.done.values(), key=lambda r: self._position(r.conversation))
+        found = {g for r in finished for g in r.groups}
         listed = list(groups) if groups else sorted(found)
         records: dict[tuple[str, int], list[Scored]] = {
             (s, b): [] for s in self.strategies for b in self.budgets
         }
-        for result in self.done.values():
+        for result in finished:
             for strategy, budget, scored in result.records:
                 if (strategy, budget) in records:
                     records[(strategy, budget)].append(scored)
-        meta = {**self.meta, **summed(self.done.values())}
+        meta = {**self.meta, **summed(finished)}
         meta["n_conversations"] = self.meta["n_conversations"] - len(self.failed)
         meta["failed"] = list(self.failed)
         meta["resumed"] = self.resumed
@@ -301,22 +317,6 @@ class Evaluator:
     shape: tuple[Sequence[str], str, Sequence[str], Collection[str]] = ((), "by_group", (), ())
 
 
-def history_tokens(conversation: ConversationIn, count: Callable[[str], int]) -> int:
-    """Tokens of the whole conversation as the reader would see it, turn by turn."""
-    return sum(
-        count(
-            render_turn(
-                turn.speaker,
-                turn.text,
-                date_text=session_date_text(session),
-                caption=turn.caption,
-            )
-        )
-        for session in conversation.sessions
-        for turn in session.turns
-    )
-
-
 def skipped_in(dataset: Dataset, conversations: Sequence[ConversationIn]) -> dict[str, Any]:
     """What the load left out of the evaluated conversations (``meta.input_skipped``)."""
     ids = [c.conversation_id for c in conversations]
@@ -325,22 +325,6 @@ def skipped_in(dataset: Dataset, conversations: Sequence[ConversationIn]) -> dic
 
 def progress_bar(total: int, enabled: bool) -> tqdm[Any]:
     return tqdm(total=total, unit="q", disable=not enabled, dynamic_ncols=True)
-
-
-def locomo_questions(conversation: ConversationIn, dataset: Dataset) -> list[tuple[Question, int]]:
-    """Categories 1-4 of one conversation with their evidence split into stored turn ids
-    and the number of ids ignored; category 5 (adversarial) is left out."""
-    known = {t.source_id for s in conversation.sessions for t in s.turns}
-    out: list[tuple[Question, int]] = []
-    for item in dataset.qa.get(conversation.conversation_id, []):
-        if item.category is None or item.category not in CATEGORY_NAMES:
-            continue
-        valid, ignored = split_evidence(item.evidence, known)
-        question = Question(
-            item.question, item.answer, item.category, CATEGORY_NAMES[item.category], valid
-        )
-        out.append((question, len(ignored)))
-    return out
 
 
 def run_locomo(
@@ -355,11 +339,13 @@ def run_locomo(
     limit_questions: int | None = None,
     out: Path | None = None,
     strict: bool = False,
+    jobs: int = 1,
 ) -> list[dict[str, Any]]:
     """Evaluate ``strategies`` at ``budgets`` on a LoCoMo file; one result per pair
     (``limit_questions``: the first N scored questions of each conversation; ``out``: write
     each conversation's results as it finishes and resume from them; ``strict``: refuse the
-    file's empty turns and repeated turn ids rather than skip them, ``meta.input_skipped``)."""
+    file's empty turns and repeated turn ids rather than skip them, ``meta.input_skipped``;
+    ``jobs``: conversations evaluated at once, in worker processes, ``parallel``)."""
     dataset = load(path, "locomo", ReadLimits.of(memory.settings, strict))
     conversations = dataset.conversations[:limit_conversations]
     plan = [(conv, locomo_questions(conv, dataset)[:limit_questions]) for conv in conversations]
@@ -382,21 +368,34 @@ def run_locomo(
     run.shape = (locomo_metric_names(run.llm is not None), "by_category", categories, ())
     run.resume([conv.conversation_id for conv in conversations])
 
-    def evaluate(conv: ConversationIn, questions: list[tuple[Question, int]]) -> None:
-        bar.set_description(f"{conv.conversation_id}: ingest")
-        retrievers = run.open_space(conv, dataset, f"{space_prefix}-{conv.conversation_id}")
-        bar.set_description(conv.conversation_id)
-        for question, ignored in questions:
-            run.count(question, ignored)
-            run.ask(retrievers, question, locomo_rank_values)
-            bar.update()
-
-    with progress_bar(sum(len(qs) for _, qs in plan), progress) as bar:
-        for conv, questions in plan:
-            start = bar.n
-            run.evaluate(conv.conversation_id, lambda: evaluate(conv, questions))  # noqa: B023
-            bar.update(start + len(questions) - bar.n)  # skipped or failed: the rest
+    job = partial(evaluate_locomo, space_prefix=space_prefix, limit_questions=limit_questions)
+    items = [Item.of(conv, dataset, len(questions)) for conv, questions in plan]
+    with progress_bar(sum(item.weight for item in items), progress) as bar:
+        evaluate_all(run, items, job, bar, jobs)
     return run.outcome()
+
+
+def evaluate_locomo(
+    run: Evaluator,
+    conv: ConversationIn,
+    dataset: Dataset,
+    bar: tqdm[Any] | None,
+    *,
+    space_prefix: str,
+    limit_questions: int | None,
+) -> None:
+    """One LoCoMo conversation: its space, then its questions (``bar``: None in a worker)."""
+    cid = conv.conversation_id
+    if bar is not None:
+        bar.set_description(f"{cid}: ingest")
+    retrievers = run.open_space(conv, dataset, f"{space_prefix}-{cid}")
+    if bar is not None:
+        bar.set_description(cid)
+    for question, ignored in locomo_questions(conv, dataset)[:limit_questions]:
+        run.count(question, ignored)
+        run.ask(retrievers, question, locomo_rank_values)
+        if bar is not None:
+            bar.update()
 
 
 def run_identity(path: Path, space_prefix: str, out: Path | None, **more: Any) -> dict[str, Any]:

@@ -14,11 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
+from tqdm import tqdm
+
 from graphmem.errors import ConfigError
 from graphmem.eval.harness import Evaluator, progress_bar, run_identity, skipped_in
+from graphmem.eval.parallel import Item, evaluate_all
 from graphmem.eval.scoring import Question, longmemeval_metric_names, longmemeval_rank_scorer
 from graphmem.ingest.formats import ReadLimits, load
 from graphmem.ingest.models import ConversationIn, Dataset
@@ -104,11 +108,13 @@ def run_longmemeval(
     strict: bool = False,
     half: Half = "all",
     types: Sequence[str] = (),
+    jobs: int = 1,
 ) -> list[dict[str, Any]]:
     """Evaluate on a LongMemEval file: every item is its own haystack, space and question
     (``out``: write each haystack's results as it finishes and resume from them;
     ``strict``: refuse the file's empty turns and repeated sessions rather than skip them,
-    ``meta.input_skipped``)."""
+    ``meta.input_skipped``; ``jobs``: haystacks evaluated at once, in worker processes,
+    ``parallel``)."""
     dataset = load(path, "longmemeval", ReadLimits.of(memory.settings, strict))
     conversations = select(dataset.conversations, half, types, limit_conversations)
     meta = {
@@ -125,19 +131,33 @@ def run_longmemeval(
     run.shape = (names, "by_question_type", (*QUESTION_TYPES, ABSTENTION), (ABSTENTION,))
     run.resume([conv.conversation_id for conv in conversations])
 
-    def evaluate(conv: ConversationIn, question: Question) -> None:
-        session_of = {t.source_id: s.source_id for s in conv.sessions for t in s.turns}
-        space = f"{space_prefix}-{conv.conversation_id}"
-        retrievers = run.open_space(conv, dataset, space, now=asked_at(conv))
-        run.count(question, 0)
-        run.add("skipped_no_answer_sessions", 0 if question.answer_sessions else 1)
-        run.ask(retrievers, question, longmemeval_rank_scorer(session_of))
-        run.current.groups.append(question.group)
-
-    with progress_bar(len(conversations), progress) as bar:
-        for conv in conversations:
-            question = longmemeval_question(conv, dataset)
-            if question is not None:
-                run.evaluate(conv.conversation_id, lambda: evaluate(conv, question))  # noqa: B023
-            bar.update()
+    job = partial(evaluate_haystack, space_prefix=space_prefix)
+    items = [
+        Item.of(conv, dataset, 1)
+        for conv in conversations
+        if longmemeval_question(conv, dataset) is not None
+    ]
+    with progress_bar(len(items), progress) as bar:
+        evaluate_all(run, items, job, bar, jobs)
     return run.outcome()
+
+
+def evaluate_haystack(
+    run: Evaluator,
+    conv: ConversationIn,
+    dataset: Dataset,
+    bar: tqdm[Any] | None,
+    *,
+    space_prefix: str,
+) -> None:
+    """One item: its haystack's space, then its question (the bar counts haystacks)."""
+    question = longmemeval_question(conv, dataset)
+    if question is None:  # not planned (``run_longmemeval``)
+        return
+    session_of = {t.source_id: s.source_id for s in conv.sessions for t in s.turns}
+    space = f"{space_prefix}-{conv.conversation_id}"
+    retrievers = run.open_space(conv, dataset, space, now=asked_at(conv))
+    run.count(question, 0)
+    run.add("skipped_no_answer_sessions", 0 if question.answer_sessions else 1)
+    run.ask(retrievers, question, longmemeval_rank_scorer(session_of))
+    run.current.groups.append(question.group)

@@ -83,6 +83,17 @@ class ConversationResult:
         )
 
 
+@dataclass(frozen=True)
+class Attempt:
+    """What evaluating one conversation gave: its result, or (``result`` None) the failure
+    as ``meta.failed`` names it and its traceback for ``failures.log``."""
+
+    conversation: str
+    result: ConversationResult | None
+    error: str = ""
+    trace: str = ""
+
+
 # Errors no other conversation of the run could escape: they end the run (what finished
 # is kept in ``out``). Anything else fails one conversation only.
 _FATAL = (ServerError, SchemaError, CatalogError, ConfigError)

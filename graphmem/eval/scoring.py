@@ -1,7 +1,8 @@
 """What one question scores: its ranking metrics per dataset (LoCoMo's evidence recall and
 coverage at k, LongMemEval's session recall) and, for each packed context, the budget metrics
-and with an LLM the answer scores (F1, BLEU-1, LLM-as-judge). ``harness`` runs the loop and
-re-exports these names.
+and with an LLM the answer scores (F1, BLEU-1, LLM-as-judge); a LoCoMo conversation's scored
+questions and the tokens of a whole history. ``harness`` runs the loop and re-exports these
+names.
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from graphmem.answer import answer_or_none
-from graphmem.eval.aggregate import ranked_sessions
+from graphmem.eval.aggregate import ranked_sessions, split_evidence
 from graphmem.eval.metrics import (
+    CATEGORY_NAMES,
     JUDGE_PROMPT,
     JudgeVerdict,
     answer_token_recall,
@@ -25,9 +27,12 @@ from graphmem.eval.metrics import (
     recall_all_at_k,
     recall_any_at_k,
 )
+from graphmem.ingest.models import ConversationIn, Dataset
+from graphmem.ingest.writer import session_date_text
 from graphmem.llm import Message, StructuredLLM, with_fallback
 from graphmem.retrieval.base import RetrievalResult
 from graphmem.retrieval.packer import PackedContext
+from graphmem.turns import render_turn
 
 LOCOMO_KS = (5, 10, 20)
 LONGMEMEVAL_KS = (5, 10)
@@ -138,3 +143,35 @@ def longmemeval_rank_scorer(session_of: Mapping[str, str]) -> RankScorer:
         return values
 
     return score
+
+
+def history_tokens(conversation: ConversationIn, count: Callable[[str], int]) -> int:
+    """Tokens of the whole conversation as the reader would see it, turn by turn."""
+    return sum(
+        count(
+            render_turn(
+                turn.speaker,
+                turn.text,
+                date_text=session_date_text(session),
+                caption=turn.caption,
+            )
+        )
+        for session in conversation.sessions
+        for turn in session.turns
+    )
+
+
+def locomo_questions(conversation: ConversationIn, dataset: Dataset) -> list[tuple[Question, int]]:
+    """Categories 1-4 of one conversation with their evidence split into stored turn ids
+    and the number of ids ignored; category 5 (adversarial) is left out."""
+    known = {t.source_id for s in conversation.sessions for t in s.turns}
+    out: list[tuple[Question, int]] = []
+    for item in dataset.qa.get(conversation.conversation_id, []):
+        if item.category is None or item.category not in CATEGORY_NAMES:
+            continue
+        valid, ignored = split_evidence(item.evidence, known)
+        question = Question(
+            item.question, item.answer, item.category, CATEGORY_NAMES[item.category], valid
+        )
+        out.append((question, len(ignored)))
+    return out
