@@ -22,6 +22,9 @@ from graphmem.server.permissions import UMASK, restrict_tree
 from graphmem.server.runtime import Runtime, fetch_runtime
 from graphmem.store import bolt_ready
 
+# The server keeps at most this much of its transaction logs (the newest).
+TX_LOG_RETENTION = "1G size"
+
 _ENTRY = "org.neo4j.server.CommunityEntryPoint"
 _ADMIN = "org.neo4j.cli.AdminTool"
 # The JVM options Neo4j's own start script passes; without the add-opens the page cache
@@ -104,7 +107,9 @@ def render_conf(settings: Settings, lay: Layout, runtime: Runtime) -> str:
             "dbms.security.procedures.allowlist=gds.*",
             "dbms.usage_report.enabled=false",
             f"browser.remote_content_hostname_whitelist={allowed_guide_hosts(settings)}",
-            "db.tx_log.rotation.retention_policy=1 days",
+            # Transaction logs serve backups and recovery only; a day of them grew to 12 GB
+            # under evaluation runs (a LongMemEval haystack writes about 40,000 records).
+            f"db.tx_log.rotation.retention_policy={TX_LOG_RETENTION}",
             "",
         ]
     )
