@@ -191,6 +191,7 @@ class AmoryBuilder(Builder):
                     persons=tuple(persons(doc)),
                     raw=row["text"],
                     ts=native(row["ts"]),
+                    opening=doc if row["speaker"] in self._answers else None,
                 )
             )
         return out, vectors

@@ -196,7 +196,8 @@ class OfflineMind:
         if not limit or not excerpt.raw:
             return []
         out: list[SideFact] = []
-        for triple in extract_triples(excerpt.raw, excerpt.speaker, excerpt.ts):
+        read = excerpt.opening if excerpt.opening is not None else excerpt.raw
+        for triple in extract_triples(read, excerpt.speaker, excerpt.ts):
             words = [w for w in triple.object.lower().split() if len(w) > 2]
             if not words or all(w in known for w in words) or not is_name(triple.subject):
                 continue

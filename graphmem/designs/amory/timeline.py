@@ -19,6 +19,7 @@ from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
+from spacy.tokens import Doc
 
 from graphmem.designs.amory.config import AmorySettings
 from graphmem.ingest.writer import content_id
@@ -40,6 +41,9 @@ class Excerpt:
     phrases: tuple[str, ...] = ()
     persons: tuple[str, ...] = ()
     raw: str = ""  # the turn's own words (what triples are extracted from)
+    # An answer's parse as the designs read it, its opening (graphmem/nlp/openings.py):
+    # triples come from it instead of a parse of ``raw``. None: ``raw`` is parsed.
+    opening: Doc | None = field(default=None, repr=False, compare=False)
     ts: datetime | None = None
     part: int = 0  # the LLM may split one turn into several excerpts
     fallback: bool = False  # bound offline because the LLM gave up (``Binding.fallback``)
