@@ -196,18 +196,14 @@ class Memory:
         active = build_builders(list(builders), ctx)
         settings_text = check_recorded(self.store, space, [b.name for b in active], self.configs)
         build_reports = {b.name: BuildReport(b.name) for b in active}
-        pinned = False
+        if dataset.conversations:
+            # Before the first passage: a process killed while writing it leaves a space
+            # that says its embedder, not one read as written before spaces were pinned
+            # (the database's first embedder).
+            pin_space_embedder(self.store, space, self.embedder)
         try:
             for conv in dataset.conversations:
-                try:
-                    writer.write_conversation(space, conv, report, progress)
-                finally:
-                    # The space node exists once one session is written; pinned even when a
-                    # later session fails, or the rerun would read the space as one written
-                    # before spaces were pinned (the database's first embedder).
-                    if not pinned:
-                        pin_space_embedder(self.store, space, self.embedder)
-                        pinned = True
+                writer.write_conversation(space, conv, report, progress)
                 record_settings(self.store, space, settings_text)
                 settings_text = None
                 for builder in active:

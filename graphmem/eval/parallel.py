@@ -121,15 +121,39 @@ def _in_workers(run: Evaluator, todo: Sequence[Item], job: Job, bar: tqdm[Any], 
             futures = {
                 pool.submit(_evaluate, job, item.conversation, item.dataset): item for item in todo
             }
-        for future in as_completed(futures):
-            item = futures[future]
-            run.record(_outcome(future, item.conversation.conversation_id))
-            bar.set_description(item.conversation.conversation_id)
-            bar.update(item.weight)
+        with _sigterm_interrupts():
+            _collect(run, futures, bar)
     except BaseException:
         _stop(pool)
         raise
     pool.shutdown()
+
+
+def _collect(run: Evaluator, futures: dict[Future[Attempt | _Fatal], Item], bar: tqdm[Any]) -> None:
+    """Record each conversation as its worker returns it."""
+    for future in as_completed(futures):
+        item = futures[future]
+        run.record(_outcome(future, item.conversation.conversation_id))
+        bar.set_description(item.conversation.conversation_id)
+        bar.update(item.weight)
+
+
+@contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """SIGTERM to the command stops it as Ctrl-C does, workers included (by default it
+    would end the command alone and leave its workers running)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 @contextmanager
