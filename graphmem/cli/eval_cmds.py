@@ -20,7 +20,7 @@ from graphmem.cli.common import (
 from graphmem.errors import ConfigError, EvaluationIncomplete
 from graphmem.eval.aggregate import select_one_or_all
 from graphmem.eval.datasets import DATASETS, fetch_dataset
-from graphmem.eval.harness import run_locomo
+from graphmem.eval.locomo import run_locomo
 from graphmem.eval.longmemeval import ABSTENTION, HALVES, QUESTION_TYPES, Half, run_longmemeval
 from graphmem.eval.report import render_markdown
 from graphmem.eval.runlog import write_outputs

@@ -18,7 +18,8 @@ from graphmem.cli.main import cli
 from graphmem.config import Settings
 from graphmem.embed import Embedder
 from graphmem.errors import InputError
-from graphmem.eval.harness import locomo_metric_names, longmemeval_metric_names, run_locomo
+from graphmem.eval.harness import locomo_metric_names, longmemeval_metric_names
+from graphmem.eval.locomo import run_locomo
 from graphmem.eval.longmemeval import ABSTENTION, QUESTION_TYPES, run_longmemeval
 from graphmem.eval.metrics import CATEGORY_NAMES, bleu1
 from graphmem.eval.report import render_markdown
