@@ -16,13 +16,17 @@ the text. Two tiers:
   ``GRAPHMEM_VECTOR_CACHE_MB`` (0: off); past it the least recently used entries go.
 
 The cache changes speed, never a result: a file that cannot be opened, read or written
-(corrupt, read-only, full disk) costs one warning, and the process embeds without it (a file
-that is not a database is replaced by a new one).
+(corrupt, read-only, full disk) costs one warning, and the process embeds without it. A
+corrupt file is replaced by a new one, but only by a process that has it to itself: every
+process holds a shared ``flock`` on ``vectors.lock`` while it has the cache open, and the
+files are deleted under an exclusive one. Deleting a WAL database's ``-wal`` and ``-shm``
+files under another process's open connection is what corrupts it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import logging
 import os
@@ -49,13 +53,20 @@ _SCHEMA = (
     " used INTEGER NOT NULL) WITHOUT ROWID",
     "CREATE INDEX IF NOT EXISTS vectors_used ON vectors (used)",
     "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
-    "INSERT OR IGNORE INTO meta VALUES ('count', (SELECT count(*) FROM vectors))",
 )
+# Counted once, when the meta table is new: a count on every open would read the whole file.
+_COUNT = "INSERT INTO meta SELECT 'count', count(*) FROM vectors"
 
 
 def _now() -> int:
     """Seconds of the wall clock: an entry's use time, compared across processes."""
     return int(time.time())
+
+
+def _corrupt(exc: BaseException) -> bool:
+    """SQLite says the file is damaged or no database: replacing it loses nothing."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 
 
 def cache_path(settings: Settings) -> Path:
@@ -68,7 +79,14 @@ class VectorStore:
     def __init__(self, path: Path, cap_bytes: int) -> None:
         self.path = path
         self._cap_bytes = cap_bytes
-        self._db = self._connect(path)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self._lock_fd = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(self._lock_fd, fcntl.LOCK_SH)  # exclusive holders hold it briefly
+            self._db = self._connect(path)
+        except BaseException:
+            os.close(self._lock_fd)
+            raise
 
     @classmethod
     def open(cls, settings: Settings) -> VectorStore | None:
@@ -80,16 +98,17 @@ class VectorStore:
         try:
             return cls(path, cap)
         except sqlite3.DatabaseError as exc:
-            if isinstance(exc, sqlite3.OperationalError):  # locked, unreadable: not corrupt
+            if not _corrupt(exc):  # locked, unreadable, full disk: nothing to replace
                 log.warning("vector cache %s unused: %s", path, exc)
                 return None
-            log.warning("vector cache %s is unreadable (%s): starting a new one", path, exc)
+            if not discard(path):
+                log.warning("vector cache %s unused: %s (in use by another process)", path, exc)
+                return None
+            log.warning("vector cache %s was unreadable (%s): starting a new one", path, exc)
         except OSError as exc:
             log.warning("vector cache %s unused: %s", path, exc)
             return None
         try:
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{path}{suffix}").unlink(missing_ok=True)
             return cls(path, cap)
         except (OSError, sqlite3.Error) as exc:
             log.warning("vector cache %s unused: %s", path, exc)
@@ -97,7 +116,6 @@ class VectorStore:
 
     @staticmethod
     def _connect(path: Path) -> sqlite3.Connection:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         # Created 0600 before SQLite opens it: its -wal and -shm files take the same mode.
         os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
         db = sqlite3.connect(path, timeout=60.0, isolation_level=None, check_same_thread=False)
@@ -107,6 +125,8 @@ class VectorStore:
             db.execute("BEGIN IMMEDIATE")
             for statement in _SCHEMA:
                 db.execute(statement)
+            if db.execute("SELECT 1 FROM meta WHERE name = 'count'").fetchone() is None:
+                db.execute(_COUNT)
             db.execute("COMMIT")
         except BaseException:
             db.close()
@@ -174,6 +194,25 @@ class VectorStore:
 
     def close(self) -> None:
         self._db.close()
+        if self._lock_fd >= 0:
+            os.close(self._lock_fd)  # releases the shared lock
+            self._lock_fd = -1
+
+
+def discard(path: Path) -> bool:
+    """Deletes the cache at ``path`` if no process has it open (an exclusive ``flock`` on its
+    lock file, not waited for); False when another process holds it."""
+    fd = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+        return True
+    finally:
+        os.close(fd)  # releases the lock
 
 
 class CachedEmbedder(Embedder):
@@ -256,12 +295,18 @@ class CachedEmbedder(Embedder):
             self._give_up(exc)
 
     def _give_up(self, exc: Exception) -> None:
-        """One warning; this process embeds without the disk tier from now on."""
-        assert self.store is not None
-        log.warning("vector cache %s unused from now on: %s", self.store.path, exc)
-        with contextlib.suppress(sqlite3.Error):
-            self.store.close()
+        """One warning; this process embeds without the disk tier from now on. A corrupt file
+        is deleted when no other process has it open, so the next process starts a new one."""
+        store = self.store
+        assert store is not None
         self.store = None
+        with contextlib.suppress(sqlite3.Error, OSError):
+            store.close()
+        fate = ""
+        if _corrupt(exc):
+            with contextlib.suppress(OSError):
+                fate = "; deleted" if discard(store.path) else ""
+        log.warning("vector cache %s unused from now on: %s%s", store.path, exc, fate)
 
     def count_tokens(self, text: str) -> int:
         with self._count_lock:

@@ -5,6 +5,7 @@ broken one never fails an embedding."""
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import stat
@@ -145,6 +146,66 @@ def test_a_corrupt_file_costs_a_warning_never_an_embedding(
         assert np.array_equal(embedder.embed(["third"]), e5.embed(["third"]))
     assert embedder.store is None
     assert caplog.text.count("unused from now on") == 1
+
+
+def _corrupt_pages(path: Path) -> None:
+    """Garbage over the pages past the schema, the tables' roots and the meta table: the
+    file opens, a lookup fails."""
+    data = bytearray(path.read_bytes())
+    data[5 * 4096 :] = b"\xa5" * (len(data) - 5 * 4096)
+    path.write_bytes(bytes(data))
+
+
+def _filled(path: Path) -> None:
+    store = VectorStore(path, 64 << 20)
+    rng = np.random.default_rng(7)
+    store.put([(bytes([i % 256, i // 256]) * 16, rng.random(384)) for i in range(400)])
+    store.close()
+    assert not Path(f"{path}-wal").exists()  # the last connection checkpointed it
+
+
+def test_a_file_corrupt_under_use_is_deleted_only_by_its_last_user(
+    e5: Embedder, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "v.sqlite3"
+    _filled(path)
+    _corrupt_pages(path)
+    other = VectorStore(path, 64 << 20)  # another process's open cache (its own lock)
+    embedder = CachedEmbedder(e5, VectorStore(path, 64 << 20))
+    with caplog.at_level(logging.WARNING):
+        assert np.array_equal(embedder.embed(TEXTS), e5.embed(TEXTS))
+    assert embedder.store is None and "malformed" in caplog.text
+    assert path.exists() and "deleted" not in caplog.text  # another user: left alone
+    other.close()
+    caplog.clear()
+    alone = CachedEmbedder(e5, VectorStore(path, 64 << 20))
+    with caplog.at_level(logging.WARNING):
+        alone.embed(["a text never cached"])
+    assert alone.store is None and "deleted" in caplog.text and not path.exists()
+    fresh, counting = cached(e5, path)
+    fresh.embed(TEXTS)
+    assert fresh.store is not None and fresh.store.count() == 3 and len(counting.seen) == 3
+
+
+def test_a_corrupt_file_another_process_holds_is_not_replaced(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings = Settings(cache_dir=tmp_path)
+    path = cache_path(settings)
+    path.parent.mkdir(mode=0o700)
+    path.write_bytes(b"this is not a database" * 300)
+    holder = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(holder, fcntl.LOCK_SH)  # what another process's open cache holds
+    with caplog.at_level(logging.WARNING):
+        assert VectorStore.open(settings) is None
+    assert "in use by another process" in caplog.text and path.read_bytes()[:4] == b"this"
+    os.close(holder)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        replaced = VectorStore.open(settings)
+    assert replaced is not None and "starting a new one" in caplog.text
+    assert replaced.count() == 0
+    replaced.close()
 
 
 def test_an_unusable_folder_means_no_disk_tier(
