@@ -27,6 +27,7 @@ from graphmem.builders.registry import build_builders
 from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder, build_embedder
+from graphmem.forget import delete_space_nodes
 from graphmem.ingest.formats import ReadLimits, load
 from graphmem.ingest.jsonl import api_session
 from graphmem.ingest.models import ConversationIn, Dataset
@@ -290,12 +291,7 @@ class Memory:
         drop_space_graphs(self.store, space)
         for key in [key for key in self._retrievers if key[1] == space]:
             del self._retrievers[key]
-        deleted = 0
-        while True:
-            rows = self.store.write("core.delete_space_batch", space=space, batch=5000)
-            if not rows[0]["deleted"]:
-                return deleted
-            deleted += rows[0]["deleted"]
+        return delete_space_nodes(self.store, space)
 
     # --- reading -------------------------------------------------------------------
     def query(

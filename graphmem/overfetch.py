@@ -14,7 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from graphmem.designs.registry import LABEL_TOTALS, registry
+from graphmem.designs.label_statements import LABEL_TOTALS
+from graphmem.designs.registry import registry
 from graphmem.store import GraphStore
 
 T = TypeVar("T")

@@ -7,14 +7,19 @@ from __future__ import annotations
 from typing import Any
 
 from graphmem.build_cost import space_build_costs
+from graphmem.designs.label_statements import SPACE_LABEL_COUNTS
 from graphmem.designs.registry import registry
 from graphmem.store import GraphStore
 
 
 def space_stats(store: GraphStore, space: str) -> dict[str, Any]:
-    counts = {row["label"]: row["count"] for row in store.read("core.space_counts", space=space)}
+    # Every design's labels through their indexes: a scan of every node grows with the
+    # whole database (0.7 s at 660,000 nodes), this with the space.
+    designs = registry()
+    rows = store.read(SPACE_LABEL_COUNTS, space=space)
+    counts = {row["label"]: row["count"] for row in rows}
     out: dict[str, Any] = {"space": space, "nodes": counts}
-    for name, found in registry().items():
+    for name, found in designs.items():
         if found.stats is not None:
             out[name] = found.stats(store, space)
     cost = space_build_costs(store, space)

@@ -40,10 +40,12 @@ def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
 def test_hot_statements_seek_the_space_indexes(store: GraphStore, embedder: Embedder) -> None:
     vector = embedder.embed_query("a question")
     one = {"space": "s"}
-    registry()  # core.label_totals is generated from the designs' indexed labels
+    registry()  # core.label_totals and others are generated from the designs' labels
     statements = {
         "retrieval.dense_passages_exact": {**one, "embedding": vector, "k": 10},
         "core.label_totals": one,
+        "core.space_label_counts": one,
+        "core.delete_space_labelled_batch": {**one, "batch": 10},
         "semantic.space_passages": one,
         "semantic.space_entities": one,
         "semantic.space_facts": one,
