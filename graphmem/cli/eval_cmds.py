@@ -17,6 +17,7 @@ from graphmem.cli.common import (
     preset_option,
     strict_option,
 )
+from graphmem.cli.precision_cmds import precision
 from graphmem.errors import ConfigError, EvaluationIncomplete
 from graphmem.eval.aggregate import select_one_or_all
 from graphmem.eval.datasets import DATASETS, fetch_dataset
@@ -228,3 +229,6 @@ def fetch(ctx: click.Context, /, dataset: str, force: bool, as_json: bool) -> No
         emit({"dataset": dataset, "path": str(path), "fetched": fetched}, True)
     else:
         click.echo(str(path))
+
+
+eval_group.add_command(precision)

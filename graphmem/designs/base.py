@@ -131,6 +131,9 @@ class Design:
     # ``graphmem`` CLI commands it adds: ``commands()`` returns click commands, imported
     # only when the CLI starts.
     commands: Callable[[], Sequence[Any]] | None = None
+    # Derived labels whose nodes each state one thing a turn says, with the property that
+    # holds the statement (``graphmem eval precision`` judges them against hand labels).
+    statements: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier() or self.name != self.name.lower():
@@ -151,6 +154,13 @@ class Design:
         bad = sorted(set(self.reorders) - set(self.retrievers))
         if bad:
             raise ValueError(f"design {self.name}: reorders names strategies {bad} it lacks")
+        bad = sorted(
+            label
+            for label, prop in self.statements.items()
+            if label not in self.derived_labels or not prop.isidentifier()
+        )
+        if bad:
+            raise ValueError(f"design {self.name}: statements {bad}: a derived label, a property")
         if self.default_strategy is not None and self.default_strategy not in self.retrievers:
             raise ValueError(f"design {self.name}: default strategy is not one of its own")
 

@@ -22,9 +22,11 @@ from graphmem.designs.label_statements import (
     DELETE_SPACE_LABELLED,
     LABEL_TOTALS,
     SPACE_LABEL_COUNTS,
+    STATEMENT_TEXTS,
     delete_space_labelled_source,
     label_totals_source,
     space_label_counts_source,
+    statement_texts_source,
 )
 from graphmem.errors import ConfigError
 
@@ -102,6 +104,8 @@ def _merged() -> dict[str, Design]:
     every = [label for d in out.values() for label in d.labels]
     register_statement(SPACE_LABEL_COUNTS, space_label_counts_source(every))
     register_statement(DELETE_SPACE_LABELLED, delete_space_labelled_source(every))
+    stated = [pair for d in out.values() for pair in d.statements.items()]
+    register_statement(STATEMENT_TEXTS, statement_texts_source(stated))
     return out
 
 

@@ -26,6 +26,7 @@ DESIGN = Design(
     indexed_labels=("Entity", "Fact"),
     pagerank=True,
     derived_labels=("Fact",),
+    statements={"Fact": "text"},
     reembed=Reembed(labels=("Entity", "Fact"), run=reembed_semantic),
     relationships=("MENTIONS", "SUBJECT", "OBJECT", "SYNONYM", "IS"),
     presets={

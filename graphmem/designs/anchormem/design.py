@@ -19,6 +19,7 @@ DESIGN = Design(
     retrievers={"anchormem": AnchorMemRetriever},
     labels=("AtomicFact", "AssocEvent"),
     derived_labels=("AtomicFact", "AssocEvent"),
+    statements={"AtomicFact": "text"},
     indexed_labels=("AtomicFact", "AssocEvent"),
     reembed=Reembed(labels=("AtomicFact", "AssocEvent"), run=reembed_anchormem),
     relationships=("SIMILAR", "INTEGRATES"),

@@ -20,6 +20,7 @@ DESIGN = Design(
     retrievers={"premem": PremRetriever},
     labels=("Fragment", "Cluster", "Insight"),
     derived_labels=("Fragment", "Cluster", "Insight"),
+    statements={"Fragment": "value"},
     reembed=Reembed(labels=("Fragment", "Insight"), run=reembed_premem),
     relationships=("FROM", "GROUPS", "CONNECTS", "REASONS_OVER"),
     presets={

@@ -21,6 +21,7 @@ DESIGN = Design(
     requires=("semantic",),
     labels=("EventFrame", "Event"),
     derived_labels=("EventFrame", "Event"),
+    statements={"Event": "action"},
     indexed_labels=("EventFrame",),
     reorders={"seem": "hipporag"},
     pagerank=True,

@@ -1,0 +1,86 @@
+"""``graphmem eval precision``: the offline extractors' precision against hand labels."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+from graphmem.cli.common import app, emit, handle_errors, json_option
+from graphmem.eval.precision import PrecisionRow, load_labels, measure, todo_lines
+
+_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+
+
+def _table(rows: list[PrecisionRow]) -> str:
+    lines = [
+        "| kind | judged | correct | precision | target | unlabelled | gone |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        shown = "-" if r.precision is None else f"{r.precision:.3f}"
+        lines.append(
+            f"| {r.group} | {r.judged} | {r.correct} | {shown} | {r.target:.2f} "
+            f"| {r.unlabelled} | {r.gone} |"
+        )
+    return "\n".join(lines)
+
+
+@click.command("precision")
+@click.option(
+    "--labels",
+    "labels_dir",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    required=True,
+    help="Folder of *.jsonl hand labels (tests/fixtures/precision).",
+)
+@click.option("--locomo", type=_FILE, help="The LoCoMo file the locomo labels come from.")
+@click.option(
+    "--longmemeval",
+    type=_FILE,
+    help="LongMemEval_S (`graphmem eval fetch longmemeval`); only its dev half is read.",
+)
+@click.option(
+    "--space-prefix",
+    default="precision",
+    show_default=True,
+    help="Spaces <prefix>-<conversation>: built with every builder, reused when built.",
+)
+@click.option(
+    "--todo",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the extractions no label covers to this JSON Lines file, to label.",
+)
+@json_option
+@click.pass_context
+@handle_errors
+def precision(
+    ctx: click.Context,
+    /,
+    labels_dir: Path,
+    locomo: Path | None,
+    longmemeval: Path | None,
+    space_prefix: str,
+    todo: Path | None,
+    as_json: bool,
+) -> None:
+    """Precision of the offline extractors per kind (entities, characters, each design's
+    statement nodes) against hand labels: each labelled conversation is built into its own
+    space, then what the graph holds is matched to the labels by turn and text. `unlabelled`:
+    extractions no label covers; `gone`: labels whose text is no longer extracted."""
+    labels = load_labels(labels_dir)
+    sources = {k: v for k, v in (("locomo", locomo), ("longmemeval", longmemeval)) if v}
+    with app(ctx).memory() as memory:
+        rows, unlabelled = measure(
+            memory, labels, sources, space_prefix, lambda space: click.echo(space, err=True)
+        )
+    if todo is not None:
+        lines = "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in todo_lines(unlabelled))
+        todo.write_text(lines, encoding="utf-8")
+        os.chmod(todo, 0o600)
+        click.echo(f"wrote {len(unlabelled)} unlabelled extractions to {todo}", err=True)
+    data: list[dict[str, Any]] = [r.model_dump() for r in rows]
+    emit(data, as_json, lambda _: _table(rows))
