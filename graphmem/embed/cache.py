@@ -117,7 +117,12 @@ class VectorStore:
     @staticmethod
     def _connect(path: Path) -> sqlite3.Connection:
         # Created 0600 before SQLite opens it: its -wal and -shm files take the same mode.
-        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+        # Only when it does not exist: closing any descriptor of a database file drops every
+        # POSIX lock this process holds on it, the locks of its open connections included
+        # (SQLite still counts them as held), and another process that then believes it is
+        # the last user checkpoints and deletes the WAL under them: a damaged database.
+        with contextlib.suppress(FileExistsError):
+            os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
         db = sqlite3.connect(path, timeout=60.0, isolation_level=None, check_same_thread=False)
         try:
             db.execute("PRAGMA journal_mode=WAL")

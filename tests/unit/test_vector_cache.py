@@ -208,6 +208,30 @@ def test_a_corrupt_file_another_process_holds_is_not_replaced(
     replaced.close()
 
 
+def test_a_second_store_in_one_process_keeps_the_first_ones_locks(tmp_path: Path) -> None:
+    """Opening the file a second time in a process must not drop the POSIX locks its first
+    connection holds: another process closing its connection would take itself for the
+    last user, checkpoint and delete the WAL under the first (how a shared cache was
+    damaged while tests and an evaluation ran at once)."""
+    path = tmp_path / "v.sqlite3"
+    first = VectorStore(path, 64 << 20)
+    rng = np.random.default_rng(3)
+    first.put([(bytes([i]) * 32, rng.random(384)) for i in range(50)])
+    second = VectorStore(path, 64 << 20)
+    wal = Path(f"{path}-wal")
+    assert wal.stat().st_size > 0
+    other = f"import sqlite3; db = sqlite3.connect({str(path)!r}); db.execute('SELECT count(*) FROM vectors').fetchone(); db.close()"
+    subprocess.run([sys.executable, "-c", other], check=True)
+    assert wal.exists()  # the other process saw this one's connections
+    first.put([(bytes([i]) * 32, rng.random(384)) for i in range(50, 100)])
+    first.close()
+    second.close()
+    again = VectorStore(path, 64 << 20)
+    assert again.count() == 100
+    assert again._db.execute("PRAGMA quick_check").fetchone() == ("ok",)
+    again.close()
+
+
 def test_an_unusable_folder_means_no_disk_tier(
     e5: Embedder, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
