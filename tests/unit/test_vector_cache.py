@@ -220,7 +220,8 @@ def test_a_second_store_in_one_process_keeps_the_first_ones_locks(tmp_path: Path
     second = VectorStore(path, 64 << 20)
     wal = Path(f"{path}-wal")
     assert wal.stat().st_size > 0
-    other = f"import sqlite3; db = sqlite3.connect({str(path)!r}); db.execute('SELECT count(*) FROM vectors').fetchone(); db.close()"
+    read = "db.execute('SELECT count(*) FROM vectors').fetchone(); db.close()"
+    other = f"import sqlite3; db = sqlite3.connect({str(path)!r}); {read}"
     subprocess.run([sys.executable, "-c", other], check=True)
     assert wal.exists()  # the other process saw this one's connections
     first.put([(bytes([i]) * 32, rng.random(384)) for i in range(50, 100)])
