@@ -12,6 +12,7 @@ one give the stories one batch gives.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,6 +33,8 @@ from graphmem.turns import render_turn
 
 BUILDER = "amory"
 _PHRASES_PER_TURN = 5
+_CAPTION_WORDS = 12
+_DATE_PREFIX = re.compile(r"^\([^)]*\)\s*")
 
 
 def render_excerpt(row: dict[str, Any]) -> str:
@@ -318,6 +321,16 @@ def _words(row: dict[str, Any]) -> str:
     return f"{row['text']}{caption}"
 
 
+def item_caption(excerpt: Excerpt, words: int = _CAPTION_WORDS) -> str:
+    """A few words for the Browser's caption: the speaker and the excerpt's words, without
+    the date the reader's text starts with (``(2024-03-02 18:10) Maya: ...``)."""
+    text = _DATE_PREFIX.sub("", excerpt.text, count=1)
+    if not text.startswith(f"{excerpt.speaker}:"):
+        text = f"{excerpt.speaker}: {text}"
+    kept = text.split()
+    return " ".join(kept[:words]) + (" ..." if len(kept) > words else "")
+
+
 def _character_rows(names: Sequence[str]) -> list[dict[str, str]]:
     return [{"id": content_id("speaker", n), "name": n} for n in names]
 
@@ -347,6 +360,7 @@ def _item_row(story: Story, order: int, excerpt: Excerpt) -> dict[str, Any]:
         "passage_id": excerpt.passage_id,
         "order": order,
         "text": excerpt.text,
+        "caption": item_caption(excerpt),
         "ts": excerpt.ts,
         "step": excerpt.step,
         "part": excerpt.part,
