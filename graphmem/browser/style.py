@@ -47,9 +47,10 @@ def styled_labels() -> list[StyledLabel]:
     the core's ledger last. A later grass rule wins on a node with two labels, so a
     ``Speaker`` that is also a ``Character`` takes the character's colour."""
     out = [
-        StyledLabel(label=label, owner=design.name, style=style)
-        for design in registry().values()
-        for label, style in design.styles.items()
+        # The passage baselines declare the core's own labels (turns, sessions, speakers).
+        StyledLabel(label=label, owner="core" if d.kind == "baseline" else d.name, style=style)
+        for d in registry().values()
+        for label, style in d.styles.items()
     ]
     out.append(StyledLabel(label=BUILD_COST, owner="core", style=BUILD_COST_STYLE))
     return out
@@ -74,21 +75,27 @@ def grass(labels: list[StyledLabel] | None = None) -> str:
 
 def legend_html(labels: list[StyledLabel] | None = None) -> str:
     """The guide's legend: a swatch in each label's colours, the label, what it is and
-    which design writes it."""
-    rows = []
-    for item in labels if labels is not None else styled_labels():
-        s = item.style
-        swatch = (
-            f'<span style="display:inline-block;width:14px;height:14px;border-radius:7px;'
-            f'background:{s.color};border:2px solid {s.border}"></span>'
+    which design writes it; two columns, so that a slide holds every label."""
+    items = labels if labels is not None else styled_labels()
+    half = (len(items) + 1) // 2
+    columns = []
+    for part in (items[:half], items[half:]):
+        rows = "\n".join(_legend_row(item) for item in part)
+        columns.append(
+            f'<div class="col-sm-6"><table class="table table-condensed">\n{rows}\n</table></div>'
         )
-        rows.append(
-            f"<tr><td>{swatch}</td><td><code>{html.escape(item.label)}</code></td>"
-            f"<td>{html.escape(s.meaning)}</td><td>{html.escape(item.owner)}</td></tr>"
-        )
+    return '<div class="row">' + "".join(columns) + "</div>"
+
+
+def _legend_row(item: StyledLabel) -> str:
+    s = item.style
+    swatch = (
+        '<span style="display:inline-block;width:14px;height:14px;border-radius:7px;'
+        f'background:{s.color};border:2px solid {s.border}"></span>'
+    )
     return (
-        '<table class="table table-condensed"><tr><th></th><th>label</th><th>what it is</th>'
-        "<th>from</th></tr>\n" + "\n".join(rows) + "\n</table>"
+        f"<tr><td>{swatch}</td><td><code>{html.escape(item.label)}</code></td>"
+        f"<td>{html.escape(s.meaning)} <small>({html.escape(item.owner)})</small></td></tr>"
     )
 
 

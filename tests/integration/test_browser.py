@@ -41,8 +41,11 @@ GUIDE = render_guide("demo", "http://localhost:7476")
 QUERIES = [q for q in guide_queries(GUIDE) if not q.is_command]
 MAX_DRAWN = 25  # nodes a drawing of the guide shows, readable without zooming
 _HASH = re.compile(r"\b[0-9a-f]{24}\b")
-# A date or time first: "2024-03-02", "(2024-03-02 18:10)", "(1:56 pm on 8 May, 2023)".
-_LEADING_DATE = re.compile(r"^\(?\s*(\d{4}-\d{2}|\d{1,2}:\d{2}|\d{1,2} [A-Z][a-z]+,? \d{4})")
+# A date or time first: "2024-03-02", "(2024-03-02 18:10)", "(1:56 pm on 8 May, 2023)",
+# "On 2 March 2024, ...".
+_LEADING_DATE = re.compile(
+    r"^(\(?\s*(\d{4}-\d{2}|\d{1,2}:\d{2}|\d{1,2} [A-Z][a-z]+,? \d{4})|On [^,]*\d[^,]*,)"
+)
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +109,7 @@ def test_the_captions_of_the_samples_nodes_say_what_they_are(
 ) -> None:
     captions = _captions()
     present = labels_in(store, sample) & set(captions)
-    assert {"StoryItem", "Cluster", "Fact", "AtomicFact"} <= present
+    assert {"StoryItem", "Cluster", "EventFrame", "Fact", "AtomicFact"} <= present
     with store.driver.session(database=store.database, default_access_mode="READ") as session:
         for label in sorted(present):
             nodes = session.run(
@@ -204,7 +207,12 @@ def test_browser_command_prints_address_login_guide_and_style(settings: Settings
 
 def test_the_guide_starts_with_the_spaces_own_examples(store: GraphStore, sample: str) -> None:
     asked: list[str] = []
-    found = space_examples(store, sample, lambda q: asked.append(q) or ["s3:1"])
+
+    def cite(question: str) -> list[str]:
+        asked.append(question)
+        return ["s3:1"]
+
+    found = space_examples(store, sample, cite)
     assert found.character in {"Maya", "Tom"} and found.cited == ["s3:1"]
     assert asked == ["Where is Maya moving?"]
     guide = render_guide(sample, "http://localhost:7476", found)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from graphmem.browser.style import StyledLabel, grass, legend_html, styled_labels
+from graphmem.captions import short_caption
 from graphmem.designs.base import Design
 from graphmem.designs.registry import register, registry, unregister
 from graphmem.designs.style import NodeStyle
@@ -149,3 +150,19 @@ def test_a_design_styles_only_its_own_labels() -> None:
             labels=("A",),
             styles={"B": NodeStyle(color="#123456", caption="{name}", meaning="m")},
         )
+
+
+@pytest.mark.parametrize(
+    ("text", "caption"),
+    [
+        ("(2024-03-02 18:10) Maya: Hey Tom!", "Maya: Hey Tom!"),
+        ("(1:56 pm on 8 May, 2023) Melanie: Hey", "Melanie: Hey"),
+        ("On 2 March 2024 to 11 April 2024, Tom sold bowls.", "Tom sold bowls."),
+        ("On the other hand, Tom", "On the other hand, Tom"),
+        ("one two three four five", "one two three ..."),
+    ],
+)
+def test_a_short_caption_drops_a_leading_date_and_keeps_a_few_words(
+    text: str, caption: str
+) -> None:
+    assert short_caption(text, words=3 if "five" in text else 12) == caption

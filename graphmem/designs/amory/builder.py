@@ -12,13 +12,13 @@ one give the stories one batch gives.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
+from graphmem.captions import short_caption
 from graphmem.designs.amory.config import OFFLINE_VERSION, PROMPT_VERSION, AmorySettings
 from graphmem.designs.amory.llm import RECENT, LLMMind
 from graphmem.designs.amory.offline import OfflineMind, characters_of, headline_text
@@ -33,8 +33,6 @@ from graphmem.turns import render_turn
 
 BUILDER = "amory"
 _PHRASES_PER_TURN = 5
-_CAPTION_WORDS = 12
-_DATE_PREFIX = re.compile(r"^\([^)]*\)\s*")
 
 
 def render_excerpt(row: dict[str, Any]) -> str:
@@ -321,14 +319,11 @@ def _words(row: dict[str, Any]) -> str:
     return f"{row['text']}{caption}"
 
 
-def item_caption(excerpt: Excerpt, words: int = _CAPTION_WORDS) -> str:
+def item_caption(excerpt: Excerpt) -> str:
     """A few words for the Browser's caption: the speaker and the excerpt's words, without
     the date the reader's text starts with (``(2024-03-02 18:10) Maya: ...``)."""
-    text = _DATE_PREFIX.sub("", excerpt.text, count=1)
-    if not text.startswith(f"{excerpt.speaker}:"):
-        text = f"{excerpt.speaker}: {text}"
-    kept = text.split()
-    return " ".join(kept[:words]) + (" ..." if len(kept) > words else "")
+    text = short_caption(excerpt.text)
+    return text if text.startswith(f"{excerpt.speaker}:") else f"{excerpt.speaker}: {text}"
 
 
 def _character_rows(names: Sequence[str]) -> list[dict[str, str]]:

@@ -73,7 +73,7 @@ DESIGN = Design(
             border="#073763",
             text="#FFFFFF",
             diameter=60,
-            caption="{text}",
+            caption="{caption}",
             meaning="AnchorMem associative event: related atomic facts told as one story",
         ),
     },

@@ -72,7 +72,7 @@ DESIGN = Design(
             color="#FF7F0E",
             border="#C85F00",
             diameter=65,
-            caption="{summary}",
+            caption="{caption}",
             meaning="SEEM episodic frame: a summary of related turns",
         ),
         "Event": NodeStyle(
