@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from pydantic import BaseModel
 
-from graphmem.browser.style import grass, legend_html
+from graphmem.browser.style import grass, label_counts_query, legend_html
 from graphmem.config import Settings
 
 if TYPE_CHECKING:
@@ -124,6 +124,7 @@ def render_guide(space: str, base: str, examples: GuideExamples | None = None) -
         ("{{CITED_TEXT}}", html.escape(", ".join(found.cited), quote=True)),
         ("{{CITED}}", cited),
         ("{{LEGEND}}", legend_html()),
+        ("{{LABEL_COUNTS}}", html.escape(label_counts_query(), quote=False)),
         ("{{BASE}}", base),
     ):
         text = text.replace(key, value)

@@ -99,6 +99,21 @@ def _legend_row(item: StyledLabel) -> str:
     )
 
 
+def label_counts_query(labels: list[StyledLabel] | None = None) -> str:
+    """The guide's "nodes per label" query, one indexed count per styled label: a dynamic
+    label (``MATCH (n:$(label))``) is not served by the per-label ``space`` indexes and
+    scans every node of every space (seconds on a server holding benchmarks)."""
+    items = labels if labels is not None else styled_labels()
+    rows = ",\n".join(
+        f"  ['{item.label}', COUNT {{ MATCH (:{item.label} {{space: $space}}) }}]" for item in items
+    )
+    return (
+        f"UNWIND [\n{rows}\n] AS row\n"
+        "WITH row[0] AS label, row[1] AS nodes WHERE nodes > 0\n"
+        "RETURN label, nodes\nORDER BY nodes DESC"
+    )
+
+
 def write_style(settings: Settings) -> Path:
     """The generated style as a file to drag onto the Browser window (under the data home,
     rewritten on every call so it follows the installed designs)."""

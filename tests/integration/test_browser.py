@@ -27,7 +27,7 @@ from graphmem.browser import (
     render_guide,
     space_examples,
 )
-from graphmem.browser.style import grass
+from graphmem.browser.style import grass, label_counts_query
 from graphmem.cli.main import cli
 from graphmem.config import Settings
 from graphmem.embed import Embedder
@@ -122,6 +122,14 @@ def test_the_captions_of_the_samples_nodes_say_what_they_are(
                 assert not _LEADING_DATE.match(shown), (
                     f"{label} caption starts with a date: {shown!r}"
                 )
+
+
+def test_the_label_counts_slide_counts_what_stats_counts(store: GraphStore, sample: str) -> None:
+    query = label_counts_query()
+    with store.driver.session(database=store.database, default_access_mode="READ") as session:
+        rows = session.run(query, space=sample).data()
+    assert {row["label"] for row in rows} == labels_in(store, sample)
+    assert "$(" not in query  # a dynamic label would scan every space's nodes
 
 
 def test_the_why_slide_cites_what_its_query_cites(sample: str) -> None:
