@@ -88,16 +88,20 @@ class GuideExamples(BaseModel):
 
 
 def space_examples(store: GraphStore, space: str, cite: Cite | None = None) -> GuideExamples:
-    """The space's own examples: its busiest character, its most mentioned entity, and the
-    turns ``cite`` (a query of the space) gives for the question; the sample's question
-    when the space has its character, else one about its own character and entity."""
+    """The space's own examples: its busiest character, its most mentioned entity (one with
+    facts that is not a character first), and the turns ``cite`` (a query of the space)
+    gives for the question; the sample's question when the space has its character, else
+    one about its own character and entity."""
     found = GuideExamples()
     characters = [row["character"] for row in store.read("analyst.busiest_characters", space=space)]
     entities = store.read("analyst.top_entities", space=space)
     if characters:
         found.character = characters[0]
-    if entities:
-        found.entity = entities[0]["entity"]
+    # The entity slide follows facts about a thing or a third person rather than a speaker,
+    # and needs facts to follow.
+    ranked = sorted(entities, key=lambda r: (r["facts"] == 0, r["entity"] in characters))
+    if ranked:
+        found.entity = ranked[0]["entity"]
     if GuideExamples().character not in characters:  # the question names the sample's
         found.question = f"What did {found.character} say about {found.entity}?"
     if cite is not None:
