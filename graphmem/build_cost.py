@@ -15,10 +15,19 @@ from __future__ import annotations
 from typing import Any
 
 from graphmem.builders.base import BuildReport
+from graphmem.designs.style import NodeStyle
 from graphmem.llm import LLMUsage
 from graphmem.store import GraphStore
 
 LABEL = "BuildCost"
+# The ledger is the core's own label (no design writes it); graphmem.browser styles it.
+STYLE = NodeStyle(
+    color="#FFFFFF",
+    border="#9E9E9E",
+    diameter=45,
+    caption="{id} {builds} builds {llm_calls} LLM calls",
+    meaning="what building the space has cost, per design (builds, sessions, LLM calls)",
+)
 _COUNTS = ("builds", "sessions", "turns")
 
 

@@ -1,11 +1,13 @@
-"""Neo4j Browser assets: a graph style (``graphmem.grass``) and a guide (``guide.html``),
-served on the loopback interface with the CORS headers the Browser needs to fetch them."""
+"""Neo4j Browser assets: a graph style (generated from the designs' declared styles,
+graphmem/browser/style.py) and a guide (``guide.html`` with a generated legend), served on
+the loopback interface with the CORS headers the Browser needs to fetch them."""
 
 from __future__ import annotations
 
 import html
 import json
 import re
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
@@ -14,6 +16,7 @@ from urllib.parse import quote
 
 from pydantic import BaseModel
 
+from graphmem.browser.style import grass, label_counts_query, legend_html
 from graphmem.config import Settings
 
 if TYPE_CHECKING:
@@ -24,6 +27,7 @@ STYLE_PATH = "/graphmem.grass"
 _PRE = re.compile(r"<pre([^>]*)>(.*?)</pre>", re.S)
 _REQUIRES = re.compile(r'data-requires="([^"]*)"')
 _PARAM = re.compile(r"^:param (\w+) => (.+)$")
+_SLIDE = re.compile(r"<slide[^>]*>(.*?)</slide>", re.S)
 
 
 class GuideQuery(BaseModel):
@@ -65,27 +69,43 @@ def browser_url(settings: Settings, base: str) -> str:
     )
 
 
+# The guide's "why" slide: a question and the turns `graphmem query QUESTION --budget
+# QUESTION_BUDGET` cites for it (a small budget keeps the answer's turns, not the whole
+# sample).
+QUESTION_BUDGET = 60
+Cite = Callable[[str], list[str]]
+
+
 class GuideExamples(BaseModel):
-    """The values the guide's slides start with: the sample's unless the space has others."""
+    """The values the guide's slides start with: the sample's unless the space has others.
+    ``cited`` is what ``graphmem query "Where is Maya moving?" --space demo --budget 60
+    --json`` cites on the sample (tests/integration/test_browser.py runs it)."""
 
     character: str = "Maya"
     entity: str = "Biscuit"
-    cited: list[str] = ["s1:1", "s3:1"]
+    question: str = "Where is Maya moving?"
+    cited: list[str] = ["s3:1", "s3:3"]
 
 
-def space_examples(store: GraphStore, space: str) -> GuideExamples:
-    """The space's own examples: its busiest character, its most mentioned entity and two
-    turns its facts come from; the sample's where the space has none."""
+def space_examples(store: GraphStore, space: str, cite: Cite | None = None) -> GuideExamples:
+    """The space's own examples: its busiest character, its most mentioned entity (one with
+    facts that is not a character first), and the turns ``cite`` (a query of the space)
+    gives for the question; the sample's question when the space has its character, else
+    one about its own character and entity."""
     found = GuideExamples()
-    characters = store.read("analyst.busiest_characters", space=space)
+    characters = [row["character"] for row in store.read("analyst.busiest_characters", space=space)]
     entities = store.read("analyst.top_entities", space=space)
     if characters:
-        found.character = characters[0]["character"]
-    if entities:
-        found.entity = entities[0]["entity"]
-        facts = store.read("analyst.entity_facts", space=space, entity=found.entity)
-        turns = list(dict.fromkeys(row["source_id"] for row in facts))
-        found.cited = turns[:2] or found.cited
+        found.character = characters[0]
+    # The entity slide follows facts about a thing or a third person rather than a speaker,
+    # and needs facts to follow.
+    ranked = sorted(entities, key=lambda r: (r["facts"] == 0, r["entity"] in characters))
+    if ranked:
+        found.entity = ranked[0]["entity"]
+    if GuideExamples().character not in characters:  # the question names the sample's
+        found.question = f"What did {found.character} say about {found.entity}?"
+    if cite is not None:
+        found.cited = cite(found.question) or found.cited
     return found
 
 
@@ -104,11 +124,20 @@ def render_guide(space: str, base: str, examples: GuideExamples | None = None) -
         ("{{SPACE}}", html.escape(space, quote=True)),
         ("'{{CHARACTER}}'", _literal(found.character)),
         ("'{{ENTITY}}'", _literal(found.entity)),
+        ("{{QUESTION}}", html.escape(found.question, quote=True)),
+        ("{{CITED_TEXT}}", html.escape(", ".join(found.cited), quote=True)),
         ("{{CITED}}", cited),
+        ("{{LEGEND}}", legend_html()),
+        ("{{LABEL_COUNTS}}", html.escape(label_counts_query(), quote=False)),
         ("{{BASE}}", base),
     ):
         text = text.replace(key, value)
     return text
+
+
+def guide_slides(guide: str) -> list[list[GuideQuery]]:
+    """The runnable blocks of each slide, in order."""
+    return [guide_queries(slide) for slide in _SLIDE.findall(guide)]
 
 
 def guide_queries(guide: str) -> list[GuideQuery]:
@@ -140,7 +169,7 @@ def make_server(
     base = f"http://localhost:{port}"
     guide = render_guide(space, base, examples)
     bodies = {path: (guide, "text/html") for path in GUIDE_PATHS}
-    bodies[STYLE_PATH] = (asset("graphmem.grass").read_text(encoding="utf-8"), "text/plain")
+    bodies[STYLE_PATH] = (grass(), "text/plain")
 
     class Handler(BaseHTTPRequestHandler):
         def _cors(self) -> None:

@@ -9,14 +9,15 @@ import click
 
 from graphmem.browser import (
     GUIDE_PATHS,
+    QUESTION_BUDGET,
     STYLE_PATH,
     GuideExamples,
-    asset,
     browser_url,
     guide_base,
     make_server,
     space_examples,
 )
+from graphmem.browser.style import write_style
 from graphmem.cli.common import app, emit, handle_errors, json_option
 from graphmem.errors import GraphmemError, ServerError
 from graphmem.store import GraphStore
@@ -37,7 +38,7 @@ def _info(space: str, port: int, ctx: click.Context) -> dict[str, Any]:
         "open_with_guide": browser_url(settings, base) if not external else None,
         "guide": base + GUIDE_PATHS[0],
         "style": base + STYLE_PATH,
-        "style_file": str(asset("graphmem.grass")),
+        "style_file": str(write_style(settings)),
     }
 
 
@@ -59,11 +60,21 @@ def _text(d: dict[str, Any]) -> str:
 
 
 def _examples(ctx: click.Context, space: str) -> GuideExamples | None:
-    """The space's own character, entity and turns for the guide's first slide; the
-    sample's when the server cannot say (the guide still serves)."""
+    """The space's own character, entity, question and the turns a query of the question
+    cites, for the guide's slides; the sample's when the server cannot say (the guide
+    still serves)."""
+    from graphmem.memory import Memory
+
+    settings = app(ctx).settings
     try:
-        with GraphStore(app(ctx).settings) as store:
-            return space_examples(store, space)
+        with GraphStore(settings) as store:
+            memory = Memory(settings, store=store)
+
+            def cite(question: str) -> list[str]:
+                found = memory.query(question, space, budget=QUESTION_BUDGET)
+                return [str(turn) for turn in found.context.cited_in_order]
+
+            return space_examples(store, space, cite)
     except GraphmemError as exc:
         click.echo(f"note: the guide keeps the sample's examples ({exc.message})", err=True)
         return None

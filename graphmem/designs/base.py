@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from graphmem.designs.style import NodeStyle
+
 if TYPE_CHECKING:
     from graphmem.embed import Embedder
     from graphmem.store import GraphStore
@@ -134,6 +136,10 @@ class Design:
     # Derived labels whose nodes each state one thing a turn says, with the property that
     # holds the statement (``graphmem eval precision`` judges them against hand labels).
     statements: Mapping[str, str] = field(default_factory=dict)
+    # label -> how its nodes look in the Neo4j Browser (graphmem/browser/style.py generates
+    # the served style and the guide's legend from every design's): one entry styles a
+    # label, usually the one that owns it (``Character``: the core; ``Fact``: semantic).
+    styles: Mapping[str, NodeStyle] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier() or self.name != self.name.lower():
@@ -161,6 +167,9 @@ class Design:
         )
         if bad:
             raise ValueError(f"design {self.name}: statements {bad}: a derived label, a property")
+        bad = sorted(set(self.styles) - set(self.labels))
+        if bad:
+            raise ValueError(f"design {self.name}: styles for labels {bad} it does not declare")
         if self.default_strategy is not None and self.default_strategy not in self.retrievers:
             raise ValueError(f"design {self.name}: default strategy is not one of its own")
 

@@ -112,7 +112,14 @@ def _merged() -> dict[str, Design]:
 def _validate(designs: list[Design]) -> None:
     names = {d.name for d in designs}
     owner: dict[str, str] = {}
+    styled: dict[str, str] = {}  # label -> the one entry that styles it for the Browser
     for design in designs:
+        for label in design.styles:
+            if label in styled and styled[label] != design.name:
+                raise ConfigError(
+                    f"label {label!r} is styled by both {styled[label]} and {design.name}"
+                )
+            styled[label] = design.name
         for strategy in design.retrievers:
             if strategy in owner and owner[strategy] != design.name:
                 raise ConfigError(

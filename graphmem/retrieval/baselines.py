@@ -5,6 +5,7 @@ builder; every design is measured against them."""
 from __future__ import annotations
 
 from graphmem.designs.base import Design
+from graphmem.designs.style import NodeStyle
 from graphmem.retrieval.passages import DenseRetriever, FulltextRetriever, HybridRetriever
 
 DESIGN = Design(
@@ -22,4 +23,51 @@ DESIGN = Design(
     relationships=("IN_SPACE", "IN_CONVERSATION", "IN_SESSION", "NEXT", "SPOKE"),
     cypher=("core", "retrieval"),
     docs="schema/README.md",
+    styles={
+        "Space": NodeStyle(
+            color="#2F2F2F",
+            border="#000000",
+            text="#FFFFFF",
+            diameter=70,
+            caption="{name}",
+            meaning="a memory space: everything stored for one user or agent",
+        ),
+        "Conversation": NodeStyle(
+            color="#7F7F7F",
+            border="#5E5E5E",
+            text="#FFFFFF",
+            diameter=60,
+            caption="{id}",
+            meaning="one conversation of the space",
+        ),
+        "Session": NodeStyle(
+            color="#C7C7C7",
+            border="#8F8F8F",
+            diameter=55,
+            caption="{source_id} {date_text}",
+            meaning="one session of a conversation, with its date",
+        ),
+        "Passage": NodeStyle(
+            color="#6FB7F0",
+            border="#3F8FCC",
+            diameter=65,
+            caption="{speaker} said {text}",
+            meaning="one turn: who said what (every memory points at its turns with FROM)",
+        ),
+        "Speaker": NodeStyle(
+            color="#FDB4D0",
+            border="#D98AAA",
+            diameter=60,
+            caption="{name}",
+            meaning="someone who speaks in a conversation",
+        ),
+        "Character": NodeStyle(
+            color="#D6337F",
+            border="#A82463",
+            text="#FFFFFF",
+            diameter=60,
+            caption="{name}",
+            meaning="a person the conversation is about: a speaker or someone they name",
+        ),
+    },
 )

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from graphmem.designs.base import Design, Preset, Reembed
+from graphmem.designs.style import NodeStyle
 from graphmem.semantic.builder import SemanticBuilder
 from graphmem.semantic.reembed import reembed_semantic
 from graphmem.semantic.retriever import HippoRagRetriever
@@ -92,4 +93,21 @@ DESIGN = Design(
         "fact_session_time",
         "mentions_per_passage",
     ),
+    styles={
+        "Entity": NodeStyle(
+            color="#FFD23F",
+            border="#D9A900",
+            diameter=45,
+            caption="{name}",
+            meaning="a thing, place or person the turns mention (semantic layer)",
+        ),
+        "Fact": NodeStyle(
+            color="#1B9E4B",
+            border="#127536",
+            text="#FFFFFF",
+            diameter=55,
+            caption="{text}",
+            meaning="a subject-relation-object statement read from a turn (semantic layer)",
+        ),
+    },
 )

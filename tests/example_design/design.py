@@ -9,6 +9,7 @@ from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
 from graphmem.designs.base import Design, DesignSettings, Preset
+from graphmem.designs.style import NodeStyle
 from graphmem.store import GraphStore
 from tests.example_design.memory import KeywordBuilder, KeywordRetriever
 
@@ -45,4 +46,12 @@ DESIGN = Design(
     cypher_dir=Path(__file__).parent / "cypher",
     stats=keyword_stats,
     docs="docs/adding-a-design.md",
+    styles={
+        "Keyword": NodeStyle(
+            color="#6A3D9A",
+            text="#FFFFFF",
+            caption="{word}",
+            meaning="a capitalised word of a turn (the example design)",
+        )
+    },
 )

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
+from graphmem.captions import short_caption
 from graphmem.designs.amory.config import OFFLINE_VERSION, PROMPT_VERSION, AmorySettings
 from graphmem.designs.amory.llm import RECENT, LLMMind
 from graphmem.designs.amory.offline import OfflineMind, characters_of, headline_text
@@ -318,6 +319,13 @@ def _words(row: dict[str, Any]) -> str:
     return f"{row['text']}{caption}"
 
 
+def item_caption(excerpt: Excerpt) -> str:
+    """A few words for the Browser's caption: the speaker and the excerpt's words, without
+    the date the reader's text starts with (``(2024-03-02 18:10) Maya: ...``)."""
+    text = short_caption(excerpt.text)
+    return text if text.startswith(f"{excerpt.speaker}:") else f"{excerpt.speaker}: {text}"
+
+
 def _character_rows(names: Sequence[str]) -> list[dict[str, str]]:
     return [{"id": content_id("speaker", n), "name": n} for n in names]
 
@@ -347,6 +355,7 @@ def _item_row(story: Story, order: int, excerpt: Excerpt) -> dict[str, Any]:
         "passage_id": excerpt.passage_id,
         "order": order,
         "text": excerpt.text,
+        "caption": item_caption(excerpt),
         "ts": excerpt.ts,
         "step": excerpt.step,
         "part": excerpt.part,

@@ -8,6 +8,7 @@ from graphmem.designs.amory.reembed import reembed_amory
 from graphmem.designs.amory.retriever import AmoryRetriever
 from graphmem.designs.amory.stats import amory_stats
 from graphmem.designs.base import Design, Preset, Reembed
+from graphmem.designs.style import NodeStyle
 
 _SECTION_41 = "Amory, section 4.1 (implementation details)"
 
@@ -69,4 +70,28 @@ DESIGN = Design(
         "min_subplot_items",
         "side_facts_per_item",
     ),
+    styles={
+        "Narrative": NodeStyle(
+            color="#3B2A80",
+            border="#261A59",
+            text="#FFFFFF",
+            diameter=75,
+            caption="{headline}",
+            meaning="Amory narrative: a story line of the conversation",
+        ),
+        "Subplot": NodeStyle(
+            color="#B5A3F5",
+            border="#8B75D9",
+            diameter=60,
+            caption="{headline}",
+            meaning="Amory subplot: a consolidated stretch of a narrative",
+        ),
+        "StoryItem": NodeStyle(
+            color="#E377C2",
+            border="#B8559B",
+            diameter=50,
+            caption="{caption}",
+            meaning="Amory story item: a turn (or part of one) bound to a narrative",
+        ),
+    },
 )

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
+from graphmem.captions import short_caption
 from graphmem.designs.anchormem.config import PROMPT_VERSION, AnchorMemConfig
 from graphmem.designs.anchormem.events import (
     Group,
@@ -214,6 +215,7 @@ class AnchorMemBuilder(Builder):
                 {
                     "id": group.id,
                     "text": text.value,
+                    "caption": short_caption(text.value),
                     "ts": min(times) if times else None,
                     "members": list(group.members),
                     "embedding": vector.tolist(),  # the same floats, without a Python loop

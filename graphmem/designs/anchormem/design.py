@@ -8,6 +8,7 @@ from graphmem.designs.anchormem.reembed import reembed_anchormem
 from graphmem.designs.anchormem.retriever import AnchorMemRetriever
 from graphmem.designs.anchormem.stats import anchormem_stats
 from graphmem.designs.base import Design, Preset, Reembed
+from graphmem.designs.style import NodeStyle
 
 DESIGN = Design(
     name="anchormem",
@@ -59,4 +60,21 @@ DESIGN = Design(
         "pruning",
         "candidate_pool",
     ),
+    styles={
+        "AtomicFact": NodeStyle(
+            color="#17BECF",
+            border="#1096A3",
+            diameter=55,
+            caption="{text}",
+            meaning="AnchorMem atomic fact: one self-contained statement of a turn",
+        ),
+        "AssocEvent": NodeStyle(
+            color="#0B5394",
+            border="#073763",
+            text="#FFFFFF",
+            diameter=60,
+            caption="{caption}",
+            meaning="AnchorMem associative event: related atomic facts told as one story",
+        ),
+    },
 )

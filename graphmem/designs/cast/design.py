@@ -12,6 +12,7 @@ from graphmem.designs.cast.reembed import reembed_cast
 from graphmem.designs.cast.retriever import CastRetriever
 from graphmem.designs.cast.semantic import SEMANTIC_LAYER
 from graphmem.designs.cast.stats import cast_stats
+from graphmem.designs.style import NodeStyle
 
 
 def _commands() -> list[Any]:
@@ -100,4 +101,21 @@ DESIGN = Design(
         "delta_tau",
         "summary_tokens",
     ),
+    styles={
+        "View": NodeStyle(
+            color="#8DD3C7",
+            border="#5FB3A5",
+            diameter=50,
+            caption="{line}",
+            meaning="CAST view: one turn read with its neighbours (caption: the turn)",
+        ),
+        "Scene": NodeStyle(
+            color="#9467BD",
+            border="#6F4A92",
+            text="#FFFFFF",
+            diameter=70,
+            caption="{summary}",
+            meaning="CAST scene: a character's role, company and time in a stretch of turns",
+        ),
+    },
 )

@@ -219,6 +219,7 @@ class PremBuilder(Builder):
                 "session_order": c.order,
                 "session_index": c.fragments[0].order[0],
                 "centroid": list(c.centroid),
+                "topic": c.topic,
                 "fragments": [f.id for f in c.fragments],
                 "passages": list(dict.fromkeys(p for f in c.fragments for p in f.passage_ids)),
                 **self.ctx.node_backend(c.fallback),

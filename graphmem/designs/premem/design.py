@@ -8,6 +8,7 @@ from graphmem.designs.premem.config import PremSettings
 from graphmem.designs.premem.reembed import reembed_premem
 from graphmem.designs.premem.retriever import PremRetriever
 from graphmem.designs.premem.stats import premem_stats
+from graphmem.designs.style import NodeStyle
 
 DESIGN = Design(
     name="premem",
@@ -48,4 +49,29 @@ DESIGN = Design(
         "n_init",
         "max_listed_dates",
     ),
+    styles={
+        "Fragment": NodeStyle(
+            color="#BCBD22",
+            border="#8E8F12",
+            diameter=50,
+            caption="{value}",
+            meaning="PREMem fragment: a factual, experiential or subjective memory of a turn",
+        ),
+        "Cluster": NodeStyle(
+            color="#8C564B",
+            border="#643B33",
+            text="#FFFFFF",
+            diameter=50,
+            caption="{topic}",
+            meaning="PREMem cluster: a session's fragments on one topic",
+        ),
+        "Insight": NodeStyle(
+            color="#D62728",
+            border="#A11A1B",
+            text="#FFFFFF",
+            diameter=65,
+            caption="{value}",
+            meaning="PREMem insight: a pattern reasoned across sessions",
+        ),
+    },
 )

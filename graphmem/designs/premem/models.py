@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -73,6 +74,13 @@ class Cluster:
     @property
     def id(self) -> str:
         return content_id("cluster", self.session_id, sorted(f.id for f in self.fragments))
+
+    @property
+    def topic(self) -> str:
+        """What the cluster is about in a few words (the Browser's caption): its fragments'
+        most frequent keys, up to three, ties in fragment order."""
+        counts = Counter(f.key.strip() for f in self.fragments if f.key.strip())
+        return ", ".join(key for key, _ in counts.most_common(3))
 
     @property
     def fallback(self) -> bool:

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
+from graphmem.captions import short_caption
 from graphmem.designs.seem.consolidate import (
     Candidate,
     Consolidation,
@@ -190,6 +191,7 @@ class SeemBuilder(Builder):
             {
                 "id": f.id,
                 "summary": f.summary,
+                "caption": short_caption(f.summary),
                 "participants": f.participants,
                 "topics": f.topics,
                 "statements": f.statements,

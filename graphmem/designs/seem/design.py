@@ -9,6 +9,7 @@ from graphmem.designs.seem.reembed import reembed_seem
 from graphmem.designs.seem.retriever import SeemRetriever
 from graphmem.designs.seem.settings import SeemSettings
 from graphmem.designs.seem.stats import seem_stats
+from graphmem.designs.style import NodeStyle
 
 DESIGN = Design(
     name="seem",
@@ -66,4 +67,20 @@ DESIGN = Design(
         "max_events_per_frame",
         "max_summary_statements",
     ),
+    styles={
+        "EventFrame": NodeStyle(
+            color="#FF7F0E",
+            border="#C85F00",
+            diameter=65,
+            caption="{caption}",
+            meaning="SEEM episodic frame: a summary of related turns",
+        ),
+        "Event": NodeStyle(
+            color="#C49C94",
+            border="#9C7469",
+            diameter=45,
+            caption="{action}",
+            meaning="SEEM event of a frame: an action and who takes part",
+        ),
+    },
 )
