@@ -5,6 +5,7 @@ own ``BuildCost`` ledger: nothing here names a design's label."""
 from __future__ import annotations
 
 import html
+import os
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -118,8 +119,10 @@ def write_style(settings: Settings) -> Path:
     """The generated style as a file to drag onto the Browser window (under the data home,
     rewritten on every call so it follows the installed designs)."""
     path = settings.home / "browser" / STYLE_FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     text = grass()
     if not path.is_file() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
     return path

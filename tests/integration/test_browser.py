@@ -209,7 +209,9 @@ def test_browser_command_prints_address_login_guide_and_style(settings: Settings
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["guide"].endswith("/graphmem") and data["style"].endswith("/graphmem.grass")
-    assert Path(data["style_file"]).read_text(encoding="utf-8") == grass()
+    style = Path(data["style_file"])
+    assert style.read_text(encoding="utf-8") == grass()
+    assert style.stat().st_mode & 0o777 == 0o600 and style.parent.stat().st_mode & 0o777 == 0o700
     assert data["space"] == "alice"
 
 
