@@ -94,8 +94,11 @@ def _legend_row(item: StyledLabel) -> str:
         '<span style="display:inline-block;width:14px;height:14px;border-radius:7px;'
         f'background:{s.color};border:2px solid {s.border}"></span>'
     )
+    # The Browser's guide breaks code anywhere: "Conversatio|n" without these.
+    keep = "white-space:nowrap;word-break:keep-all;overflow-wrap:normal"
+    name = f'<td style="{keep}"><code style="{keep}">{html.escape(item.label)}</code></td>'
     return (
-        f"<tr><td>{swatch}</td><td><code>{html.escape(item.label)}</code></td>"
+        f"<tr><td>{swatch}</td>{name}"
         f"<td>{html.escape(s.meaning)} <small>({html.escape(item.owner)})</small></td></tr>"
     )
 
