@@ -148,7 +148,7 @@ def test_the_guide_sets_up_its_parameters_the_style_and_a_legend() -> None:
     commands = [q.text for q in guide_queries(GUIDE) if q.is_command]
     assert ":param space => 'demo'" in commands
     assert ":style http://localhost:7476/graphmem.grass" in commands
-    assert "<h3>Legend</h3>" in GUIDE and "<code>StoryItem</code>" in GUIDE
+    assert "<h3>Legend</h3>" in GUIDE and ">StoryItem</code>" in GUIDE
 
 
 def test_every_schema_label_has_a_caption_without_a_colon() -> None:

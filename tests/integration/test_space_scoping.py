@@ -22,6 +22,7 @@ from tests.integration.helpers import tiny_conversation
 
 pytestmark = pytest.mark.integration
 
+
 def _operators(plan: dict[str, Any]) -> list[str]:
     out = [str(plan.get("operatorType", "")).split("@")[0]]
     for child in plan.get("children", []):

@@ -104,13 +104,13 @@ def test_no_two_labels_share_a_colour_or_come_close() -> None:
 def test_the_legend_lists_every_style_with_its_colour() -> None:
     legend = legend_html()
     for item in styled_labels():
-        assert f"<code>{item.label}</code>" in legend and item.style.color in legend
+        assert f">{item.label}</code>" in legend and item.style.color in legend
 
 
 def test_a_plugins_style_joins_the_grass_and_a_second_style_for_a_label_is_refused() -> None:
     register(EXAMPLE)
     try:
-        assert "node.Keyword {" in grass() and "<code>Keyword</code>" in legend_html()
+        assert "node.Keyword {" in grass() and ">Keyword</code>" in legend_html()
         twice = Design(
             name="twice",
             title="t",
