@@ -56,42 +56,38 @@ def _checked(labels: list[str]) -> list[str]:
     return list(dict.fromkeys(labels))
 
 
-def _union(part: str, labels: list[str]) -> str:
-    return "\n  UNION ALL\n".join(part.format(label=label) for label in labels)
+def _source(header: str, part: str, tail: str, empty: str, parts: list[dict[str, str]]) -> str:
+    """``header``, then ``part`` once per entry (its fields filled in) joined by UNION ALL
+    inside one CALL, then ``tail``; ``header + empty`` when there is none."""
+    if not parts:
+        return header + empty
+    union = "\n  UNION ALL\n".join(part.format(**fields) for fields in parts)
+    return f"{header}CALL {{\n{union}\n}}\n{tail}"
+
+
+def _each(labels: list[str]) -> list[dict[str, str]]:
+    return [{"label": label} for label in _checked(labels)]
 
 
 def label_totals_source(labels: list[str]) -> str:
     """``core.label_totals`` for ``labels`` (the designs' ``indexed_labels``)."""
-    labels = _checked(labels)
-    if not labels:
-        return _TOTALS_HEADER + "RETURN '' AS label, 0 AS total, 0 AS in_space LIMIT 0"
-    parts = _union(_TOTALS_PART, labels)
-    return f"{_TOTALS_HEADER}CALL {{\n{parts}\n}}\nRETURN label, total, in_space"
+    empty = "RETURN '' AS label, 0 AS total, 0 AS in_space LIMIT 0"
+    tail = "RETURN label, total, in_space"
+    return _source(_TOTALS_HEADER, _TOTALS_PART, tail, empty, _each(labels))
 
 
 def space_label_counts_source(labels: list[str]) -> str:
     """``core.space_label_counts`` for ``labels`` (every label of every design)."""
-    labels = _checked(labels)
-    if not labels:
-        return _COUNTS_HEADER + "RETURN '' AS label, 0 AS count LIMIT 0"
-    parts = _union(_COUNTS_PART, labels)
-    return (
-        f"{_COUNTS_HEADER}CALL {{\n{parts}\n}}\n"
-        "WITH label, count WHERE count > 0\nRETURN label, count\nORDER BY label"
-    )
+    empty = "RETURN '' AS label, 0 AS count LIMIT 0"
+    tail = "WITH label, count WHERE count > 0\nRETURN label, count\nORDER BY label"
+    return _source(_COUNTS_HEADER, _COUNTS_PART, tail, empty, _each(labels))
 
 
 def delete_space_labelled_source(labels: list[str]) -> str:
     """``core.delete_space_labelled_batch`` for ``labels`` (every label of every design)."""
-    labels = _checked(labels)
-    if not labels:
-        return _DELETE_HEADER + "RETURN 0 AS deleted"
-    parts = _union(_DELETE_PART, labels)
     # A node with two labels (a Speaker is a Character) comes twice: DISTINCT before LIMIT.
-    return (
-        f"{_DELETE_HEADER}CALL {{\n{parts}\n}}\n"
-        "WITH DISTINCT n LIMIT $batch\nDETACH DELETE n\nRETURN count(*) AS deleted"
-    )
+    tail = "WITH DISTINCT n LIMIT $batch\nDETACH DELETE n\nRETURN count(*) AS deleted"
+    return _source(_DELETE_HEADER, _DELETE_PART, tail, "RETURN 0 AS deleted", _each(labels))
 
 
 _STATEMENTS_HEADER = """// Every statement node of one space (the designs' `statements`: a label and
@@ -106,15 +102,11 @@ _STATEMENTS_PART = """  MATCH (n:{label} {{space: $space}})-[:FROM]->(p:Passage)
 
 def statement_texts_source(statements: list[tuple[str, str]]) -> str:
     """``core.statement_texts`` for ``(label, property)`` pairs (``Design.statements``)."""
-    labels = _checked([label for label, _ in statements])
     props = dict(statements)
     bad = [prop for prop in props.values() if not prop.isidentifier()]
     if bad:
         raise ConfigError(f"not a property name: {', '.join(map(repr, bad))}")
-    if not labels:
-        empty = "RETURN '' AS label, '' AS builder, '' AS value, '' AS turn LIMIT 0"
-        return _STATEMENTS_HEADER + empty
-    parts = "\n  UNION ALL\n".join(
-        _STATEMENTS_PART.format(label=label, prop=props[label]) for label in labels
-    )
-    return f"{_STATEMENTS_HEADER}CALL {{\n{parts}\n}}\nRETURN label, builder, value, turn"
+    parts = [{"label": label, "prop": props[label]} for label in _checked(list(props))]
+    empty = "RETURN '' AS label, '' AS builder, '' AS value, '' AS turn LIMIT 0"
+    tail = "RETURN label, builder, value, turn"
+    return _source(_STATEMENTS_HEADER, _STATEMENTS_PART, tail, empty, parts)
