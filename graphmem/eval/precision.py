@@ -58,7 +58,12 @@ class Extraction(BaseModel):
     conversation: str
     turn: str | None
     value: str
-    group: str  # entity, character, or fact:<node label>
+    label_name: str | None = None  # facts: the node label
+
+    @property
+    def group(self) -> str:
+        """The report row: entity, character, or fact:<node label>."""
+        return _group(self.kind, self.label_name)
 
 
 class PrecisionRow(BaseModel):
@@ -69,6 +74,10 @@ class PrecisionRow(BaseModel):
     target: float
     unlabelled: int
     gone: int
+
+
+def _group(kind: str, label_name: str | None) -> str:
+    return f"fact:{label_name}" if kind == "fact" else kind
 
 
 def _norm(value: str) -> str:
@@ -133,26 +142,22 @@ def extractions(
     """What the space holds of the three kinds."""
     store = memory.store
 
-    def one(kind: Kind, turn: str | None, value: str, group: str) -> Extraction:
+    def one(kind: Kind, turn: str | None, value: str, name: str | None = None) -> Extraction:
         return Extraction(
             kind=kind,
             dataset=dataset,
             conversation=conversation,
             turn=turn,
             value=value,
-            group=group,
+            label_name=name,
         )
 
     out = [
-        one("entity", r["turn"], r["value"], "entity")
-        for r in store.read("eval.turn_entities", space=space)
+        one("entity", r["turn"], r["value"]) for r in store.read("eval.turn_entities", space=space)
     ]
+    out += [one("character", None, r["value"]) for r in store.read("eval.characters", space=space)]
     out += [
-        one("character", None, r["value"], "character")
-        for r in store.read("eval.characters", space=space)
-    ]
-    out += [
-        one("fact", r["turn"], r["value"], f"fact:{r['label']}")
+        one("fact", r["turn"], r["value"], r["label"])
         for r in store.read(STATEMENT_TEXTS, space=space)
         if r["value"]
     ]
@@ -171,7 +176,7 @@ def _in_scope(labels: Sequence[Label]) -> Callable[[Extraction], bool]:
             return (e.conversation, e.turn) in turns
         if e.kind == "character":
             return e.conversation in convs
-        return (e.conversation, e.turn, e.group.removeprefix("fact:")) in facts
+        return (e.conversation, e.turn, e.label_name) in facts
 
     return scoped
 
@@ -188,8 +193,7 @@ def score(
     for e in found:
         if not scoped(e):
             continue
-        name = e.group.removeprefix("fact:") if e.kind == "fact" else None
-        key = _key(e.kind, e.conversation, e.turn, e.value, name)
+        key = _key(e.kind, e.conversation, e.turn, e.value, e.label_name)
         if key in seen:
             continue
         seen.add(key)
@@ -204,7 +208,7 @@ def score(
     gone: dict[str, int] = {}
     for key, label in by_key.items():
         if key not in seen:
-            group = f"fact:{label.label_name}" if label.kind == "fact" else label.kind
+            group = _group(label.kind, label.label_name)
             gone[group] = gone.get(group, 0) + 1
     groups = sorted(set(counts) | set(gone))
     rows = [_row(g, counts.get(g, [0, 0, 0]), gone.get(g, 0)) for g in groups]
@@ -262,7 +266,7 @@ def todo_lines(unlabelled: Sequence[Extraction]) -> list[dict[str, Any]]:
             "conversation": e.conversation,
             "turn": e.turn,
             "value": e.value,
-            **({"label_name": e.group.removeprefix("fact:")} if e.kind == "fact" else {}),
+            **({"label_name": e.label_name} if e.kind == "fact" else {}),
         }
         for e in unlabelled
     ]

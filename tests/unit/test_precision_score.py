@@ -26,11 +26,9 @@ def _label(kind: str, value: str, ok: int, turn: str | None = "D1:1", **more: st
     )
 
 
-def _found(
-    kind: str, value: str, turn: str | None = "D1:1", group: str | None = None
-) -> Extraction:
+def _found(kind: str, value: str, turn: str | None = "D1:1", name: str | None = None) -> Extraction:
     return Extraction(
-        kind=kind, dataset="locomo", conversation="c1", turn=turn, value=value, group=group or kind
+        kind=kind, dataset="locomo", conversation="c1", turn=turn, value=value, label_name=name
     )
 
 
@@ -50,8 +48,8 @@ def test_precision_counts_labelled_extractions_of_labelled_turns_only() -> None:
         _found("entity", "elsewhere", turn="D9:9"),  # not a labelled turn: out of scope
         _found("character", "Maya", turn=None),
         _found("character", "Porto", turn=None),
-        _found("fact", "Maya moved to Porto", group="fact:Fragment"),
-        _found("fact", "Maya moved", group="fact:AtomicFact"),  # a label name never labelled
+        _found("fact", "Maya moved to Porto", name="Fragment"),
+        _found("fact", "Maya moved", name="AtomicFact"),  # a label name never labelled
     ]
     rows, unlabelled = score(labels, found)
     by = {r.group: r for r in rows}
