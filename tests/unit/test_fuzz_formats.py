@@ -36,8 +36,7 @@ def _settings(examples: int) -> settings:
     )
 
 
-def _write(data: Any, suffix: str, as_lines: bool, ascii_only: bool) -> Path:
-    folder = Path(tempfile.mkdtemp(prefix="graphmem-fuzz-"))
+def _write(folder: Path, data: Any, suffix: str, as_lines: bool, ascii_only: bool) -> Path:
     path = folder / f"input{suffix}"
     if as_lines and isinstance(data, list):
         text = "\n".join(json.dumps(item, ensure_ascii=ascii_only) for item in data)
@@ -51,11 +50,13 @@ def _write(data: Any, suffix: str, as_lines: bool, ascii_only: bool) -> Path:
 def _check(
     data: Any, fmt: str, suffix: str, as_lines: bool, ascii_only: bool, strict: bool = False
 ) -> None:
-    path = _write(data, suffix, as_lines, ascii_only)
-    try:
-        dataset = load(path, fmt, ReadLimits(strict=strict))  # type: ignore[arg-type]
-    except InputError:
-        return
+    # One folder per example, removed after it: hypothesis runs thousands of examples.
+    with tempfile.TemporaryDirectory(prefix="graphmem-fuzz-") as folder:
+        path = _write(Path(folder), data, suffix, as_lines, ascii_only)
+        try:
+            dataset = load(path, fmt, ReadLimits(strict=strict))  # type: ignore[arg-type]
+        except InputError:
+            return
     _assert_storable(dataset)
 
 
@@ -167,13 +168,14 @@ def _fuzz_raw(examples: int) -> Callable[[], None]:
         record_limit=st.integers(min_value=1, max_value=300),
     )
     def run(raw: bytes, fmt: str, suffix: str, file_limit: int, record_limit: int) -> None:
-        path = Path(tempfile.mkdtemp(prefix="graphmem-fuzz-")) / f"input{suffix}"
-        path.write_bytes(raw)
         limits = ReadLimits(max_file_bytes=file_limit, max_record_bytes=record_limit)
-        try:
-            dataset = load(path, fmt, limits)  # type: ignore[arg-type]
-        except InputError:
-            return
+        with tempfile.TemporaryDirectory(prefix="graphmem-fuzz-") as folder:
+            path = Path(folder) / f"input{suffix}"
+            path.write_bytes(raw)
+            try:
+                dataset = load(path, fmt, limits)  # type: ignore[arg-type]
+            except InputError:
+                return
         assert len(raw) <= file_limit
         _assert_storable(dataset)
 
