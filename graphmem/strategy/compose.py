@@ -48,7 +48,7 @@ def arrange(
     depth = config.depth(budget)
     if config.fusion == "agreement":
         turns = promote(turns, plan.weights, depth, config.agreement_min)
-    derived = derived_items(voting, turns, count)
+    derived = derived_items(voting, turns, count, k)
     ranks = {t.ref.id: i for i, t in enumerate(turns, start=1)}
     shown: dict[int, Hit] = {}  # by the item's identity: turns and items live for the call
 
@@ -192,20 +192,19 @@ def _held(placed: Placed, packed: PackedContext) -> Held:
 
 
 def _best_first(placed: Placed, chosen: set[int], turns: Sequence[FusedTurn]) -> Placed:
-    """The ``chosen`` places first, in rank order (a turn at its fused rank, an item just
-    after its best turn), the rest after them in their order. The packer takes every chosen
-    item in any order (they fit together, session headers included) and none of the rest
-    (each found at most the room the chosen leave), so this keeps the context; the one
-    exception, a turn left out whose session header a later chosen turn paid, can only fit
-    in addition."""
+    """The ``chosen`` places first, in rank order (a turn at its fused rank, an item at its
+    ``standing``, after a turn of the same place), the rest after them in their order. The
+    packer takes every chosen item in any order (they fit together, session headers
+    included) and none of the rest (each found at most the room the chosen leave), so this
+    keeps the context; the one exception, a turn left out whose session header a later
+    chosen turn paid, can only fit in addition."""
     position = {t.ref.id: i for i, t in enumerate(turns)}
 
-    def rank(index: int) -> tuple[int, int, int]:
+    def rank(index: int) -> tuple[float, int, int]:
         item = placed[index][0]
         if isinstance(item, FusedTurn):
             return (position[item.ref.id], 0, index)
-        best = item.best_turn
-        return (position[best.ref.id] if best else len(turns), 1, index)
+        return (item.place, 1, index)
 
     first = sorted(chosen, key=rank)
     return [placed[i] for i in first] + [p for i, p in enumerate(placed) if i not in chosen]
@@ -253,12 +252,16 @@ def _turn_hit(
 
 
 def _derived_hit(item: Derived, ranks: dict[str, int]) -> Hit:
-    hit, best = item.hit, item.best_turn
-    where = f"turn rank {ranks[best.ref.id]} ({best.ref.source_id})" if best else "no turn"
+    hit = item.hit
+    cited = ", ".join(
+        f"{p.source_id} (turn rank {ranks[p.id]})" if p.id in ranks else f"{p.source_id} (unranked)"
+        for p in hit.passages
+    )
+    place = f"{item.place + 1:.1f}" if item.place < len(ranks) else "after every turn"
     head = (
-        f"graphmem: {hit.label} from {', '.join(item.members)}, ranked with its best cited "
-        f"{where}, score {item.score:.4f}; shown as its own text, citing "
-        f"{', '.join(p.source_id for p in hit.passages)}"
+        f"graphmem: {hit.label} from {', '.join(item.members)}, ranked as its cited turns "
+        f"on average: place {place}, score {item.score:.4f}; shown as its own text, citing "
+        f"{cited}"
     )
     return hit.model_copy(
         update={

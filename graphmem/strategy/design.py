@@ -49,8 +49,8 @@ DESIGN = Design(
     kind="strategy",
     title="graphmem: cross-design retrieval",
     summary="every design built in the space retrieves; their ranked turns are fused by "
-    "reciprocal rank (or agreement promotion); derived items rank with their best turn and "
-    "share the budget with the turns they do not restate",
+    "reciprocal rank (or agreement promotion); derived items rank as their cited turns do "
+    "on average and share the budget with the turns they do not restate",
     settings=GraphmemSettings,
     retrievers={"graphmem": _retriever},
     default_strategy="graphmem",

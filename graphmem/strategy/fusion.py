@@ -1,5 +1,5 @@
 """The rule: the members' results become ranked turns, the turns are fused, derived items
-rank with the best turn they cite, and one list interleaves both kinds by token share.
+rank as the turns they cite do on average, and one list interleaves both kinds by token share.
 
 Everything here is pure (no database, no model): ``retriever.py`` feeds it the members'
 ``RetrievalResult``s and a token counter.
@@ -13,8 +13,8 @@ Everything here is pure (no database, no model): ``retriever.py`` feeds it the m
    votes come first, the rest after, each group in fused order. No candidate is added.
 4. ``derived_items``: every hit with a text of its own (a fact, a fragment, an insight, a
    frame or event summary) is a derived item when it is shorter than the best-ranked turn
-   it cites; it scores as that turn and is shown as its text, citing its turns without
-   bringing them (``cite_only``).
+   it cites; it ranks as its cited turns do on average (``standing``) and is shown as its
+   text, citing its turns without bringing them (``cite_only``).
 5. ``interleave``: turns and derived items in one list, so that in every prefix the derived
    items hold about ``share`` of the tokens: the packer cuts any prefix, and every budget
    then gets the same split. An item restating turns the context holds stays only when it
@@ -60,8 +60,9 @@ class FusedTurn:
 class Derived:
     hit: Hit  # the first member hit with this node; cite_only, text shown
     members: list[str]
-    score: float
+    score: float  # the mean fused score of the turns it cites (an unranked turn: 0)
     best_turn: FusedTurn | None
+    place: float  # where it ranks among the fused turns (``standing``)
     _numbers: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
@@ -125,9 +126,10 @@ def derived_items(
     results: Mapping[str, RetrievalResult],
     turns: Sequence[FusedTurn],
     count: Count,
+    k: int,
 ) -> list[Derived]:
-    """The members' text items that compress (``compresses``), each node once, best first as
-    the best fused turn each cites."""
+    """The members' text items that compress (``compresses``), each node once, best first by
+    ``standing`` over the fused turns (``k``: the fusion's RRF constant)."""
     position = {t.ref.id: i for i, t in enumerate(turns)}
     items: dict[str, Derived] = {}
     for member, result in results.items():
@@ -136,24 +138,38 @@ def derived_items(
             if hit.node_id in items:
                 items[hit.node_id].members.append(member)
                 continue
-            cited = [position[p.id] for p in hit.passages if p.id in position]
-            best = turns[min(cited)] if cited else None
+            cited = [position.get(p.id) for p in {p.id: p for p in hit.passages}.values()]
+            ranked = [i for i in cited if i is not None]
+            best = turns[min(ranked)] if ranked else None
             if not compresses(count, hit, best):
                 continue
             shown = hit.model_copy(update={"cite_only": True, "path": list(hit.path)})
-            items[hit.node_id] = Derived(shown, [member], best.score if best else 0.0, best)
+            score = sum(turns[i].score for i in ranked) / len(cited)
+            place = standing(cited, k, len(turns))
+            items[hit.node_id] = Derived(shown, [member], score, best, place)
 
     def tie(d: Derived) -> tuple[int, int, str]:
-        # Equal ranks: the item more members returned, then the cheapest, then by id; never
-        # the members' order, which is arbitrary.
+        # Equal places: the item more members returned, then the cheapest, then by id;
+        # never the members' order, which is arbitrary.
         return (-len(d.members), count(d.hit.text), d.hit.node_id)
 
-    unranked = len(turns)
+    return sorted(items.values(), key=lambda d: (d.place, *tie(d)))
 
-    def turn(d: Derived) -> int:
-        return position.get(d.best_turn.ref.id, unranked) if d.best_turn else unranked
 
-    return sorted(items.values(), key=lambda d: (turn(d), *tie(d)))
+def standing(positions: Sequence[int | None], k: int, unranked: int) -> float:
+    """Where an item citing turns at ``positions`` (0-based in the fused order; None: a
+    turn no member ranked) ranks among the turns: at the position of a turn whose
+    reciprocal rank 1 / (k + rank) is the mean of its turns' (an unranked turn's is 0).
+
+    An item citing one turn ranks as that turn. An item is evidence only as far as its turns
+    are: a summary of eight turns of which one ranks first and the rest are found by no one
+    (an association of "thanks, that helps" across sessions) ranks far below it, where the
+    best turn alone would put seven unfound sessions ahead of the turns the members agree
+    on. ``unranked`` (the number of turns): an item none of whose turns is ranked."""
+    if not positions:
+        return float(unranked)
+    mean = sum(1.0 / (k + i + 1) for i in positions if i is not None) / len(positions)
+    return 1.0 / mean - k - 1 if mean > 0 else float(unranked)
 
 
 def compresses(count: Count, hit: Hit, best: FusedTurn | None) -> bool:

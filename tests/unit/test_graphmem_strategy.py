@@ -21,6 +21,7 @@ from graphmem.strategy.fusion import (
     interleave,
     new_numbers,
     promote,
+    standing,
 )
 from graphmem.strategy.members import Plan, plan
 from graphmem.strategy.settings import GraphmemSettings
@@ -99,7 +100,7 @@ def test_derived_items_rank_with_their_best_turn_and_must_compress() -> None:
         ),
     }
     fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
-    items = derived_items(results, fused, words)
+    items = derived_items(results, fused, words, 60)
     assert [t.ref.id for t in fused] == ["p1", "p2"]  # a tie: conversation order
     assert [d.hit.node_id for d in items] == ["f1", "f2"]
     assert "long" not in {d.hit.node_id for d in items}  # longer than its turn
@@ -112,22 +113,24 @@ def test_a_long_summary_of_many_turns_does_not_stand_in_for_the_best_one() -> No
     results = {"a": result(turns_hit(1)), "b": result(text_hit("s", summary, 1, 2, 3))}
     fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
     assert words(summary) < sum(words(turn_line(ref(n))) for n in (1, 2, 3))
-    assert derived_items(results, fused, words) == []
+    assert derived_items(results, fused, words, 60) == []
     # No turn of it ranked: it stands for all of them, and is shorter.
     unranked = {"a": result(turns_hit(9)), "b": result(text_hit("s", summary, 1, 2, 3))}
     fused = fuse_turns({"a": unranked["a"]}, {"a": 1.0}, k=60)
-    assert [d.hit.node_id for d in derived_items(unranked, fused, words)] == ["s"]
+    assert [d.hit.node_id for d in derived_items(unranked, fused, words, 60)] == ["s"]
 
 
 def test_redundant_items_are_left_out_unless_they_add_a_date() -> None:
     results = {
         "a": result(turns_hit(1)),
         "b": result(
-            text_hit("x", "first", 1, 2), text_hit("y", "second", 1), text_hit("z", "on 7 May", 2)
+            text_hit("x", "first", 1, 2),
+            text_hit("y", "second", 1, 2),
+            text_hit("z", "on 7 May", 2),
         ),
     }
     fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
-    derived = derived_items(results, fused, words)
+    derived = derived_items(results, fused, words, 60)
     order = interleave(fused, derived, 0.5, words)
     assert [item.hit.node_id for item, _ in order if isinstance(item, Derived)] == ["x", "z"]
     assert [item.ref.id for item, _ in order if isinstance(item, FusedTurn)] == ["p1", "p2"]
@@ -143,7 +146,7 @@ def test_a_second_item_with_the_same_date_for_a_shown_turn_is_left_out() -> None
         ),
     }
     fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
-    derived = derived_items(results, fused, words)
+    derived = derived_items(results, fused, words, 60)
     order = interleave(fused, derived, 0.9, words)
     assert [item.hit.node_id for item, _ in order if isinstance(item, Derived)] == ["x", "z"]
 
@@ -158,7 +161,7 @@ def test_a_date_already_given_to_one_turn_still_dates_another() -> None:
         ),
     }
     fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
-    derived = derived_items(results, fused, words)
+    derived = derived_items(results, fused, words, 60)
     order = interleave(fused, derived, 0.9, words, ahead=frozenset({"p1", "p2"}))
     assert [item.hit.node_id for item, _ in order if isinstance(item, Derived)] == ["x", "y"]
 
@@ -166,7 +169,7 @@ def test_a_date_already_given_to_one_turn_still_dates_another() -> None:
 def test_the_same_node_from_two_members_is_one_item_found_by_both() -> None:
     results = {"a": result(text_hit("x", "fact", 1)), "b": result(text_hit("x", "fact", 1))}
     fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
-    (item,) = derived_items(results, fused, words)
+    (item,) = derived_items(results, fused, words, 60)
     assert item.members == ["a", "b"]
 
 
@@ -178,7 +181,7 @@ def test_every_prefix_keeps_the_token_share(share: float) -> None:
         "b": result(*(text_hit(f"f{n}", f"fact {n + 100} short", n) for n in range(1, 30))),
     }
     fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
-    derived = derived_items(results, fused, words)
+    derived = derived_items(results, fused, words, 60)
     order = interleave(fused, derived, share, words)
     assert len(order) == len(fused) + len(derived)
     used = {"t": 0, "d": 0}
@@ -278,7 +281,7 @@ def test_compose_cites_turns_and_packs_within_the_budget() -> None:
     assert 0 < derived <= 0.25 * context.tokens + 5
 
 
-def test_derived_items_rank_with_the_best_turn_they_cite() -> None:
+def test_an_item_citing_one_turn_ranks_as_that_turn() -> None:
     # Member b ranks "late" first but it cites the turn nobody else found; "early" cites
     # the turn both members rank first.
     results = {
@@ -286,9 +289,39 @@ def test_derived_items_rank_with_the_best_turn_they_cite() -> None:
         "b": result(text_hit("late", "fact late", 9), text_hit("early", "fact early", 1)),
     }
     fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
-    by_turn = derived_items(results, fused, words)
+    by_turn = derived_items(results, fused, words, 60)
     assert [d.hit.node_id for d in by_turn] == ["early", "late"]
     assert by_turn[0].score == pytest.approx(fused[0].score)
+
+
+def test_an_item_ranks_as_its_cited_turns_do_on_average() -> None:
+    # "wide" cites the top turn and five turns only member b found, far down its list;
+    # "narrow" cites the third turn alone. By its best turn "wide" would come first and
+    # bring five sessions nobody else ranked ahead of the agreed turns.
+    results = {
+        "a": result(turns_hit(1), turns_hit(2), turns_hit(3)),
+        "b": result(
+            turns_hit(1),
+            *(turns_hit(n) for n in range(10, 40)),
+            text_hit("wide", "thanks, that helps", 1, 40, 41, 42, 43, 44),
+            text_hit("narrow", "fact three", 3),
+        ),
+    }
+    fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=10)
+    items = derived_items(results, fused, words, 10)
+    assert [d.hit.node_id for d in items] == ["narrow", "wide"]
+    position = {t.ref.id: i for i, t in enumerate(fused)}
+    assert items[0].place == pytest.approx(position["p3"])
+    # Past the agreed turns and a good part of b's list, though not as far as its unfound turns.
+    assert position["p3"] + 10 < items[1].place < position["p40"]
+    assert items[1].best_turn is fused[0]  # still what it must be shorter than
+
+
+def test_standing_of_one_turn_is_its_position_and_of_no_ranked_turn_the_end() -> None:
+    assert standing([7], 25, 100) == pytest.approx(7)
+    assert standing([None, None], 25, 100) == 100
+    assert standing([0, None], 25, 100) == pytest.approx(2 * 26 - 26)  # mean halves it
+    assert 0 < standing([0, 4], 25, 100) < 4
 
 
 def test_items_for_the_same_turn_order_by_agreement_then_cost_not_by_member_order() -> None:
@@ -297,8 +330,8 @@ def test_items_for_the_same_turn_order_by_agreement_then_cost_not_by_member_orde
     shared = text_hit("shared", "the fact both members returned", 1)
     results = {"a": result(turns_hit(1), long_fact, shared), "b": result(short_fact, shared)}
     fused = fuse_turns(results, {"a": 1.0, "b": 1.0}, k=60)
-    forward = derived_items(results, fused, words)
-    backward = derived_items(dict(reversed(results.items())), fused, words)
+    forward = derived_items(results, fused, words, 60)
+    backward = derived_items(dict(reversed(results.items())), fused, words, 60)
     assert [d.hit.node_id for d in forward] == ["shared", "short", "long"]
     assert [d.hit.node_id for d in backward] == [d.hit.node_id for d in forward]
 
@@ -447,7 +480,7 @@ def test_no_item_is_left_out_for_a_turn_the_reader_does_not_get(
     shown = {p.id for p in packed.passages}
     kept = {arranged.hits[i.rank].node_id for i in packed.items if i.passage is None}
     k = config.depth(budget)
-    candidates = derived_items(results, fuse_turns(results, current.weights, k), words)
+    candidates = derived_items(results, fuse_turns(results, current.weights, k), words, k)
     listed = {h.node_id for h in arranged.hits}
     for candidate in candidates:
         if candidate.hit.node_id not in listed:
