@@ -51,8 +51,16 @@ def readable(value: Any) -> Any:
 
 
 def table(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
-    """Query rows as a table, dates and times written the way a person reads them."""
-    return pd.DataFrame([{key: readable(v) for key, v in row.items()} for row in rows])
+    """Query rows as a table, dates and times written the way a person reads them (a date
+    column's missing values left blank rather than shown as NaN)."""
+    rows = list(rows)
+    dated = {k for row in rows for k, v in row.items() if isinstance(v, DateTime | Date | date)}
+    return pd.DataFrame(
+        [
+            {k: "" if v is None and k in dated else readable(v) for k, v in row.items()}
+            for row in rows
+        ]
+    )
 
 
 @cache
