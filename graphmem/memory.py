@@ -152,7 +152,7 @@ class Memory:
     # --- writing -------------------------------------------------------------------
     def ingest(
         self,
-        path: Path,
+        path: str | Path,
         space: str,
         fmt: Format = "auto",
         builders: Sequence[str] = (),
@@ -164,7 +164,7 @@ class Memory:
         write it conversation by conversation, session by session. Empty turns and repeated
         sessions are left out and counted in the result's ``skipped``; ``strict`` refuses
         them instead (an ``InputError``, as for any bad input)."""
-        dataset = load(path, fmt, ReadLimits.of(self.settings, strict))
+        dataset = load(Path(path), fmt, ReadLimits.of(self.settings, strict))
         return self.ingest_dataset(dataset, space, builders, progress)
 
     def ingest_dataset(

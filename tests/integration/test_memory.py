@@ -51,6 +51,9 @@ def test_bad_input_fails_before_touching_stored_data(
     with pytest.raises(InputError) as caught:
         memory.ingest(FIXTURES / "broken_line.jsonl", space)
     assert "broken_line.jsonl" in str(caught.value) and "line" in str(caught.value)
+    # A path given as text is read the same way (it crashed on ``.suffix`` before).
+    with pytest.raises(InputError, match=r"broken_line\.jsonl"):
+        memory.ingest(str(FIXTURES / "broken_line.jsonl"), space)
     assert _counts(store, space) == before
 
 
