@@ -32,6 +32,25 @@ def test_settle_freezes_what_is_alive_and_refcounting_still_frees() -> None:
         gc.unfreeze()
 
 
+def test_a_cycle_frozen_by_one_settle_and_dropped_is_freed_by_the_next() -> None:
+    # A retriever dropped after settle (an evicted one, the last haystack's) holds cycles.
+    class Retriever:
+        pass
+
+    retriever = Retriever()
+    retriever.me = retriever  # type: ignore[attr-defined]
+    ref = weakref.ref(retriever)
+    try:
+        settle(Settings(settle_gc=True))
+        del retriever
+        gc.collect()
+        assert ref() is not None  # frozen: no pass reaches it
+        settle(Settings(settle_gc=True))
+        assert ref() is None
+    finally:
+        gc.unfreeze()
+
+
 def test_what_settle_froze_goes_back_to_the_collector_at_exit() -> None:
     # Extension modules print "leaked instances" when shutdown finds objects frozen. An
     # exit handler registered before settle() runs after settle's own (LIFO) and sees 0.
@@ -51,7 +70,8 @@ def test_what_settle_froze_goes_back_to_the_collector_at_exit() -> None:
 def test_settle_is_a_no_op_when_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
     monkeypatch.setattr(gc, "freeze", lambda: calls.append(1))
+    monkeypatch.setattr(gc, "unfreeze", lambda: calls.append(0))
     settle(Settings(settle_gc=False))
     assert calls == []
     settle(Settings(settle_gc=True))
-    assert calls == [1]
+    assert calls == [0, 1]
