@@ -97,7 +97,7 @@ def settle(settings: Settings) -> None:
     Each call first gives what an earlier call froze back to the collector and collects
     once: a retriever dropped since (the Memory's least recently used one, the eval's last
     haystack) holds reference cycles that, frozen, would never be freed. Without that, an
-    evaluation over 250 LongMemEval haystacks in one process grew by about 60 MB a haystack
+    evaluation over 250 LongMemEval haystacks in one process grew by about 50 MB a haystack
     until the machine paged. The one full pass costs what the freeze saves on a few queries,
     and lands where a retriever is prepared anyway.
     """
