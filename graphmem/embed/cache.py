@@ -69,6 +69,24 @@ def _corrupt(exc: BaseException) -> bool:
     return code is not None and code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 
 
+def _wal(db: sqlite3.Connection, deadline: float) -> None:
+    """Put ``db`` in WAL mode, waiting while another process holds the file.
+
+    The switch needs the file to itself, and SQLite answers "database is locked" at once
+    rather than calling the busy handler when a second process is opening or writing a new
+    cache at the same moment; so this waits here. A cache already in WAL mode needs no lock.
+    """
+    while True:
+        try:
+            if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
 def cache_path(settings: Settings) -> Path:
     return settings.cache_dir / "vectors" / "vectors.sqlite3"
 
@@ -125,7 +143,7 @@ class VectorStore:
             os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
         db = sqlite3.connect(path, timeout=60.0, isolation_level=None, check_same_thread=False)
         try:
-            db.execute("PRAGMA journal_mode=WAL")
+            _wal(db, deadline=time.monotonic() + 60.0)
             db.execute("PRAGMA synchronous=NORMAL")  # WAL: a crash loses the last writes only
             db.execute("BEGIN IMMEDIATE")
             for statement in _SCHEMA:

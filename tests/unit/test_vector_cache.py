@@ -8,10 +8,12 @@ from __future__ import annotations
 import fcntl
 import logging
 import os
+import sqlite3
 import stat
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +22,7 @@ import pytest
 from graphmem.config import Settings
 from graphmem.embed import build_embedder
 from graphmem.embed.base import Embedder
-from graphmem.embed.cache import CachedEmbedder, VectorStore, cache_path
+from graphmem.embed.cache import CachedEmbedder, VectorStore, _wal, cache_path
 from graphmem.embed.factory import build_model
 from tests.counting_embedder import Counting
 
@@ -288,3 +290,29 @@ def test_two_processes_write_one_cache_at_once(e5: Embedder, tmp_path: Path) -> 
     reader, counting = cached(e5, path)
     assert np.array_equal(reader.embed(texts), expected) and counting.seen == []
     assert reader.store is not None and reader.store.count() == 180
+
+
+class _LockedAtFirst:
+    """A real connection whose first ``times`` statements meet another process's lock."""
+
+    def __init__(self, path: Path, times: int) -> None:
+        self.db = sqlite3.connect(path, isolation_level=None)
+        self.times = times
+
+    def execute(self, sql: str) -> sqlite3.Cursor:
+        if self.times > 0:
+            self.times -= 1
+            raise sqlite3.OperationalError("database is locked")
+        return self.db.execute(sql)
+
+
+def test_wal_switch_waits_out_a_lock_and_gives_up_at_its_deadline(tmp_path: Path) -> None:
+    """SQLite can refuse the WAL switch at once while another process opens the same new
+    cache; the open waits for it instead of failing (seen once in CI)."""
+    waited = _LockedAtFirst(tmp_path / "a.sqlite3", times=3)
+    _wal(waited, deadline=time.monotonic() + 5)  # type: ignore[arg-type]
+    assert waited.times == 0
+    assert waited.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    stuck = _LockedAtFirst(tmp_path / "b.sqlite3", times=10**6)
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        _wal(stuck, deadline=time.monotonic() + 0.2)  # type: ignore[arg-type]
