@@ -130,11 +130,11 @@ class Memory:
         with using_model(self.settings.spacy_model):
             yield
 
-    def settle(self) -> None:
+    def settle(self, collect: bool = True) -> None:
         """With ``tune_process``: what is alive now leaves the collector's full passes
         (``retrieval/base.py``: ``settle``); a no-op otherwise."""
         if self.tune_process:
-            settle(self.settings)
+            settle(self.settings, collect)
 
     def _ready(self) -> None:
         if not self._checked:

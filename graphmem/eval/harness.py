@@ -211,8 +211,9 @@ class Evaluator:
             # As Memory.query does: what a retriever's first query loads lazily (the spaCy
             # pipeline, the date parsers, the model's first-call state) joins what settle()
             # froze; left out, the collector's full passes walk it every few queries
-            # (~100 ms each, on the first conversation of a run).
-            self.memory.settle()
+            # (~100 ms each, on the first conversation of a run). Nothing was dropped since
+            # the settle of prepare: no collection.
+            self.memory.settle(collect=False)
             self._unsettled = False
 
     def _ask(self, retrievers: Sequence[Retriever], question: Question, rank: RankScorer) -> None:

@@ -75,3 +75,26 @@ def test_settle_is_a_no_op_when_turned_off(monkeypatch: pytest.MonkeyPatch) -> N
     assert calls == []
     settle(Settings(settle_gc=True))
     assert calls == [0, 1]
+
+
+def test_settle_without_collect_freezes_what_is_new_and_frees_nothing() -> None:
+    class Retriever:
+        pass
+
+    retriever = Retriever()
+    retriever.me = retriever  # type: ignore[attr-defined]
+    ref = weakref.ref(retriever)
+    gc.disable()  # no automatic pass between the steps
+    try:
+        settle(Settings(settle_gc=True))
+        before = gc.get_freeze_count()
+        del retriever
+        loaded_lazily = [[n] for n in range(500)]  # lists: tracked by the collector
+        settle(Settings(settle_gc=True), collect=False)
+        assert ref() is not None  # no pass: the dropped cycle waits for the next settle
+        assert gc.get_freeze_count() >= before + len(loaded_lazily)
+        settle(Settings(settle_gc=True))
+        assert ref() is None
+    finally:
+        gc.enable()
+        gc.unfreeze()
