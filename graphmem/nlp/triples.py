@@ -9,6 +9,7 @@ from datetime import datetime
 
 from spacy.tokens import Doc, Span, Token
 
+from graphmem.nlp.claims import speech_act
 from graphmem.nlp.temporal import TemporalMention, normalise_temporal, render
 from graphmem.nlp.text import (
     NON_TOPICAL_LABELS,
@@ -54,8 +55,20 @@ def _is_first_person(tok: Token) -> bool:
     return low in _FIRST_SINGULAR or low in _FIRST_PLURAL
 
 
+def _inside_word(tok: Token) -> bool:
+    """A hyphen joining two words into one ("decision-making"): part of the phrase."""
+    before = tok.doc[tok.i - 1] if tok.i > 0 else None
+    return (
+        tok.text in ("-", "–")
+        and not tok.whitespace_
+        and before is not None
+        and not before.whitespace_
+    )
+
+
 def _collect(tok: Token, ctx: _Context, out: list[Token], root: Token) -> None:
-    if tok is not root and (tok.dep_ in _PHRASE_CUTS or tok.i in ctx.temporal):
+    cut = tok.dep_ in _PHRASE_CUTS and not _inside_word(tok)
+    if tok.i != root.i and (cut or tok.i in ctx.temporal):
         return
     out.append(tok)
     for child in tok.children:
@@ -192,16 +205,25 @@ def _clause_triples(verb: Token, ctx: _Context, time: str | None) -> Iterator[Tr
 
 
 def extract_triples(
-    doc_or_text: TextOrDoc, speaker: str | None = None, reference: datetime | None = None
+    doc_or_text: TextOrDoc,
+    speaker: str | None = None,
+    reference: datetime | None = None,
+    claims_only: bool = False,
+    names: frozenset[str] = frozenset(),
 ) -> list[Triple]:
     """(subject, relation, object, time) facts stated in ``doc_or_text``; first person is
-    the ``speaker``, and times are resolved against ``reference`` when one is given."""
+    the ``speaker``, and times are resolved against ``reference`` when one is given.
+    ``claims_only``: only from sentences that state something (``nlp/claims.py``: not a
+    question, a request, a reaction or a list opening; ``names``: the speakers', lower
+    case); a question's own triples are what a query is about, so queries keep them."""
     doc = analyse(doc_or_text)
     mentions = normalise_temporal(doc.text, reference) if reference is not None else []
     ctx = _Context((speaker or "").strip() or None, _temporal_tokens(doc, mentions))
     out: list[Triple] = []
     seen: set[tuple[str, str, str]] = set()
     for sent in doc.sents:
+        if claims_only and speech_act(sent, names) != "statement":
+            continue
         time = _sentence_time(sent, mentions)
         for tok in sent:
             # An xcomp ("want to *paint*") is reported with the verb that governs it.

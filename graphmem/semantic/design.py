@@ -50,6 +50,7 @@ DESIGN = Design(
                 "passage_prior": "pagerank",
                 "passage_seed_levels": 0,
                 "entity_seed_levels": 0,
+                "entities": "phrases",
             },
             sources={
                 "synonym_threshold": f"{_HIPPORAG2}, section 3 (synonym edges between phrase "
@@ -74,6 +75,8 @@ DESIGN = Design(
                 "drops linked facts unrelated to the query); offline stand-in: a fact is "
                 "kept when it shares a content word with the query",
                 "fact_min_score": f"{_CODE}: no score floor on the linked facts",
+                "entities": f"{_HIPPORAG2}, section 3.1 (every subject and object phrase of "
+                "an OpenIE triple is a phrase node)",
                 "passage_prior": f"{_CODE}: passage nodes are part of the PageRank reset "
                 "vector (node_weights = phrase_weights + passage_weights)",
                 "passage_seed_levels": f"{_CODE}: each passage keeps its own weight "

@@ -103,12 +103,17 @@ def _unique(names: Sequence[str], skip: set[str]) -> list[str]:
 
 
 def offline_facts(
-    passage: PassageIn, doc: Doc, caption_doc: Doc | None, limit: int
+    passage: PassageIn,
+    doc: Doc,
+    caption_doc: Doc | None,
+    limit: int,
+    names: frozenset[str] = frozenset(),
 ) -> tuple[PassageFacts, list[Triple]]:
-    """Quadruples from the dependency parse (first person resolved to the speaker, times
-    against the turn's date); mentions are named entities and key phrases of the text and
-    of the photo caption."""
-    triples = extract_triples(doc, passage.speaker, passage.ts)
+    """Quadruples from the dependency parse of the sentences that state something (first
+    person resolved to the speaker, times against the turn's date; ``names``: the
+    speakers', lower case); mentions are named entities and key phrases of the text and of
+    the photo caption."""
+    triples = extract_triples(doc, passage.speaker, passage.ts, claims_only=True, names=names)
     quads = [
         Quadruple(t.subject, t.relation, t.object, t.time)
         for t in triples
@@ -143,8 +148,9 @@ def offline_facts_many(
             strict=True,
         )
     )
+    names = frozenset(part.lower() for p in passages for part in p.speaker.split())
     return [
-        offline_facts(p, doc, caption_docs.get(p.id), mentions_per_passage)[0]
+        offline_facts(p, doc, caption_docs.get(p.id), mentions_per_passage, names)[0]
         for p, doc in zip(passages, docs, strict=True)
     ]
 

@@ -36,6 +36,12 @@ class SemanticSettings(DesignSettings):
         default=False, description="facts without a time of their own get the turn's date"
     )
     mentions_per_passage: int = Field(default=8, description="key phrases linked per passage")
+    entities: Literal["things", "phrases"] = Field(
+        default="things",
+        description="which phrases become entities: things (a noun phrase naming something, "
+        "graphmem/nlp/things.py; a fact with another end keeps no edge to it) or phrases "
+        "(every fact end and key phrase, HippoRAG 2's phrase nodes)",
+    )
 
     # --- retrieval: seeds -----------------------------------------------------------------
     fact_top_k: int = Field(default=5, description="facts selected by the query (linking)")

@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from graphmem.builders.base import BuildContext
 from graphmem.ingest.writer import content_id
+from graphmem.nlp.things import thing_names
 from graphmem.retrieval.exact import ExactIndex
 from graphmem.semantic.extract import PassageFacts, usable
 from graphmem.semantic.names import (
@@ -53,10 +54,32 @@ class Resolution:
     pending: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
 
+    # Phrase -> the thing it names ("Hey Caroline" -> "Caroline"), None when it names none
+    # (``nlp/things.py``); phrases not in it are their own names.
+    things: dict[str, str | None] = field(default_factory=dict)
+
     def of(self, name: str) -> str:
         """The entity of a phrase of the batch; KeyError for one the layer does not keep
-        (a phrase that names nothing, ``names.is_name``)."""
-        return self.ids[normalise_name(name)]
+        (a phrase that names nothing, ``names.is_name``, or no thing)."""
+        thing = self.things.get(name, name)
+        if thing is None:
+            raise KeyError(name)
+        return self.ids[normalise_name(thing)]
+
+    def entity_of(self, name: str) -> str | None:
+        try:
+            return self.of(name)
+        except KeyError:
+            return None
+
+    def end(self, name: str) -> str:
+        """A fact end's id: its entity's, or for an end that names no thing the id its key
+        would have (a fact's id does not depend on which of its ends are entities)."""
+        return self.entity_of(name) or entity_id(normalise_name(name))
+
+    def fact_id(self, subject: str, relation: str, obj: str, time: str | None) -> str:
+        relation = " ".join(relation.lower().split())
+        return content_id("fact", self.end(subject), relation, self.end(obj), time or "")
 
 
 def write_facts(
@@ -202,9 +225,11 @@ class SemanticWriter:
         """Entities, aliases, synonyms, facts, mentions and speaker links of one batch."""
         facts = [_named(pf) for pf in facts]
         speakers = names_only(speakers)
-        res = self.resolve([*speakers, *(n for pf in facts for n in pf.names())])
+        things = self._things([n for pf in facts for n in pf.names()], speakers)
+        res = self.resolve([*speakers, *(t for t in things.values() if t)])
+        res.things = things
         store, space = self.ctx.store, self.ctx.space
-        offline_only = _fallback_keys(facts, speakers)
+        offline_only = _fallback_keys(facts, speakers, things)
         entity_rows = [
             {
                 "id": entity_id(k),
@@ -232,7 +257,7 @@ class SemanticWriter:
         mention_rows = [
             {
                 "passage_id": pf.passage_id,
-                "entity_ids": sorted({res.of(n) for n in pf.names() if usable(n)}),
+                "entity_ids": sorted({e for n in pf.names() if (e := res.entity_of(n))}),
             }
             for pf in facts
         ]
@@ -252,19 +277,30 @@ class SemanticWriter:
         }
         return res
 
+    def _things(self, names: Sequence[str], speakers: Sequence[str]) -> dict[str, str | None]:
+        """Each phrase's thing (``Resolution.things``); with ``entities = "phrases"`` every
+        phrase is its own, and a speaker always is."""
+        unique = list(dict.fromkeys(n for n in names if usable(n)))
+        if self.config.entities == "phrases":
+            return {n: n for n in unique}
+        verdicts = dict(zip(unique, thing_names(unique), strict=True))
+        keys = {normalise_name(s) for s in speakers}
+        return {n: n if normalise_name(n) in keys else verdicts[n] for n in unique}
+
     def _facts(self, facts: Sequence[PassageFacts], res: Resolution) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = []
         for pf in facts:
             for quad in pf.quadruples:
-                subject_id, object_id = res.of(quad.subject), res.of(quad.object)
-                if subject_id == object_id:
+                if res.end(quad.subject) == res.end(quad.object):
                     continue
+                subject_id, object_id = res.entity_of(quad.subject), res.entity_of(quad.object)
+                fact_id = res.fact_id(quad.subject, quad.relation, quad.object, quad.time)
                 relation = " ".join(quad.relation.lower().split())
                 statement = f"{quad.subject} {relation} {quad.object}"
                 when = f" ({human_date(quad.time)})" if quad.time else ""
                 rows.append(
                     {
-                        "id": content_id("fact", subject_id, relation, object_id, quad.time or ""),
+                        "id": fact_id,
                         "subject_id": subject_id,
                         "object_id": object_id,
                         "passage_id": pf.passage_id,
@@ -291,10 +327,13 @@ def _named(pf: PassageFacts) -> PassageFacts:
     return replace(pf, quadruples=quads, mentions=names_only(pf.mentions))
 
 
-def _fallback_keys(facts: Sequence[PassageFacts], speakers: Sequence[str]) -> set[str]:
-    """Phrases only passages extracted offline after an LLM fallback named: their new
+def _fallback_keys(
+    facts: Sequence[PassageFacts], speakers: Sequence[str], things: dict[str, str | None]
+) -> set[str]:
+    """Things only passages extracted offline after an LLM fallback named: their new
     entities are labelled as the offline backend's (a speaker never is)."""
     named_by: dict[bool, set[str]] = {False: set(), True: set()}
     for pf in facts:
-        named_by[pf.fallback].update(normalise_name(n) for n in pf.names() if usable(n))
+        named = (things.get(n) for n in pf.names())
+        named_by[pf.fallback].update(normalise_name(t) for t in named if t)
     return named_by[True] - named_by[False] - {normalise_name(s) for s in speakers}

@@ -27,6 +27,7 @@ from graphmem.designs.amory.timeline import Excerpt, Story, Subplot, Timeline
 from graphmem.ingest.writer import content_id
 from graphmem.nlp import analyse_many, is_contentless, keyphrases, persons
 from graphmem.nlp.openings import analyse_turns
+from graphmem.nlp.people import PersonEvidence
 from graphmem.nlp.roles import SpeakerRoles
 from graphmem.rows import native
 from graphmem.turns import render_turn
@@ -174,6 +175,7 @@ class AmoryBuilder(Builder):
             for p, d in zip(candidates, analyse_many(candidates), strict=True)
             if is_contentless(d)
         }
+        evidence = PersonEvidence.of(docs)  # which PERSON-tagged names are people
         out: list[Excerpt | None] = []
         for row, doc in zip(ordered, docs, strict=True):
             if self.config.drop_filler and is_contentless(doc):
@@ -189,7 +191,7 @@ class AmoryBuilder(Builder):
                     order=(int(row["session_index"]), int(row["turn_index"])),
                     vector=vectors[len(out)],
                     phrases=tuple(p for p in phrases[len(out)] if p not in empty),
-                    persons=tuple(persons(doc)),
+                    persons=tuple(p for p in persons(doc) if evidence.is_person(p)),
                     raw=row["text"],
                     ts=native(row["ts"]),
                     opening=doc if row["speaker"] in self._answers else None,

@@ -14,8 +14,8 @@ from typing import Any
 
 from graphmem.builders.base import BuildContext
 from graphmem.designs.amory.timeline import SideFact
-from graphmem.ingest.writer import content_id
 from graphmem.semantic import PassageFacts, Quadruple
+from graphmem.semantic.names import is_name
 from graphmem.semantic.writer import write_facts
 from graphmem.store import GraphStore
 
@@ -42,12 +42,13 @@ def write_side_facts(
     )
     links = []
     for fact in facts:
-        try:
-            subject, obj = resolution.of(fact.subject), resolution.of(fact.object)
-        except KeyError:  # a phrase the layer does not keep (e.g. a bare pronoun)
+        # The layer writes no fact with an end that names nothing (e.g. "-"), nor one
+        # whose two ends are one entity.
+        if not (is_name(fact.subject) and is_name(fact.object)):
             continue
-        relation = " ".join(fact.relation.lower().split())
-        fact_id = content_id("fact", subject, relation, obj, fact.time or "")
+        if resolution.end(fact.subject) == resolution.end(fact.object):
+            continue
+        fact_id = resolution.fact_id(fact.subject, fact.relation, fact.object, fact.time)
         links.append({"story_id": fact.story, "fact_id": fact_id})
     return links
 

@@ -26,6 +26,7 @@ from graphmem.ingest.models import SessionIn, Turn
 from graphmem.ingest.writer import content_id, session_date_text
 from graphmem.llm import Message, StructuredLLM, map_attempts
 from graphmem.nlp import TemporalMention, annotate
+from graphmem.nlp.claims import SpeechAct, reported, speech_act
 from graphmem.nlp.openings import analyse_turns
 from graphmem.nlp.second_person import persons_to_names
 from graphmem.nlp.text import is_content_token
@@ -194,6 +195,9 @@ def _with_speaker(sentence: str, speaker: str) -> str:
     return sentence if sentence.startswith(speaker) else f"{speaker}: {sentence}"
 
 
+_KEPT_ACTS = frozenset({"statement", "question", "request"})
+
+
 @dataclass(frozen=True)
 class _TurnJob:
     turn: Turn
@@ -202,6 +206,9 @@ class _TurnJob:
     reference: datetime | None
     order: tuple[int, int]
     names: frozenset[str]
+
+
+_Sentence = tuple[_TurnJob, Doc, SpeechAct]
 
 
 def _you(job: _TurnJob, doc: Doc) -> str | None:
@@ -234,15 +241,19 @@ class OfflineExtractor:
             for sent in doc.sents
             if sent.text.strip()
         ]
+        # Not greetings, thanks, reactions, list openings or "how are you?"; a question or
+        # a request is reported as one ("user asked: ..."), not quoted as a claim.
+        acts = [speech_act(doc, job.names) for job, doc in sentences]
         contentful = [
-            (job, doc) for job, doc in sentences if has_content(doc, job.names)
-        ]  # not greetings, thanks, "how are you?"
-        # "I" and (to the addressee) "you" by name, on the sentence's parse within its turn.
-        kept = [
-            (job, persons_to_names(doc, job.turn.speaker, _you(job, doc)).strip())
-            for job, doc in self._capped(contentful)
+            (job, doc, act)
+            for (job, doc), act in zip(sentences, acts, strict=True)
+            if act in _KEPT_ACTS and has_content(doc, job.names)
         ]
-        drafts = [self._draft(job, sentence) for job, sentence in kept]
+        # "I" and (to the addressee) "you" by name, on the sentence's parse within its turn.
+        drafts = [
+            self._draft(job, persons_to_names(doc, job.turn.speaker, _you(job, doc)).strip(), act)
+            for job, doc, act in self._capped(contentful)
+        ]
         for job in jobs:
             if job.turn.caption:
                 caption = _PHOTO_PREFIX.sub("", job.turn.caption.strip())
@@ -251,18 +262,18 @@ class OfflineExtractor:
         drafts.sort(key=lambda d: d.order)
         return merge_drafts(drafts)
 
-    def _capped(self, sentences: list[tuple[_TurnJob, Doc]]) -> list[tuple[_TurnJob, Doc]]:
+    def _capped(self, sentences: list[_Sentence]) -> list[_Sentence]:
         """The sentences, an answer's beyond its first ``answer_facts`` left out."""
         if not self._answers:
             return sentences
         seen: dict[str, int] = {}
-        out: list[tuple[_TurnJob, Doc]] = []
-        for job, doc in sentences:
+        out: list[_Sentence] = []
+        for job, doc, act in sentences:
             if job.turn.speaker in self._answers:
                 seen[job.passage_id] = seen.get(job.passage_id, 0) + 1
                 if seen[job.passage_id] > self._answer_facts:
                     continue
-            out.append((job, doc))
+            out.append((job, doc, act))
         return out
 
     @staticmethod
@@ -280,9 +291,11 @@ class OfflineExtractor:
         return list(jobs.values())
 
     @staticmethod
-    def _draft(job: _TurnJob, sentence: str) -> FactDraft:
-        sentence = sentence.strip()
-        text = _with_speaker(annotate_dates(sentence, job.reference), job.turn.speaker)
+    def _draft(job: _TurnJob, sentence: str, act: SpeechAct = "statement") -> FactDraft:
+        sentence = annotate_dates(sentence.strip(), job.reference)
+        speaker = job.turn.speaker
+        asked = act in ("question", "request")
+        text = reported(speaker, sentence) if asked else _with_speaker(sentence, speaker)
         return FactDraft(text, [job.passage_id], job.reference, job.order)
 
 

@@ -39,6 +39,7 @@ from graphmem.ingest.writer import content_id
 from graphmem.llm import Outcome, map_attempts
 from graphmem.nlp import is_contentless, keyphrases
 from graphmem.nlp.openings import analyse_turns
+from graphmem.nlp.people import PersonEvidence
 from graphmem.nlp.roles import SpeakerRoles
 from graphmem.rows import chunks, native
 
@@ -125,6 +126,7 @@ class CastBuilder(Builder):
                 strict=True,
             )
         )
+        resolver.evidence = PersonEvidence.of(docs.values())
         topic_words = {pid: ", ".join(keyphrases(doc, k=3)) for pid, doc in docs.items()}
         fillers = {pid: is_contentless(doc) for pid, doc in docs.items()}
         return build_views(

@@ -26,6 +26,7 @@ from spacy.tokens import Doc, Span
 
 from graphmem.builders.base import SessionBatch
 from graphmem.ingest.writer import content_id, session_date_text
+from graphmem.nlp.people import PersonEvidence
 from graphmem.semantic.names import names_only
 
 Vector = npt.NDArray[np.float32]
@@ -134,7 +135,11 @@ class PersonResolver:
     """Person surfaces -> one canonical name per person: the conversation's speakers win
     (by full name or first name, case-insensitive); anything else keeps its surface form."""
 
-    def __init__(self, speakers: Sequence[str]) -> None:
+    def __init__(self, speakers: Sequence[str], evidence: PersonEvidence | None = None) -> None:
+        # How the conversation uses each other name (graphmem/nlp/people.py); None: any
+        # PERSON-tagged name that looks like one is a person.
+        self.evidence = evidence
+        self._speakers = frozenset(speakers)
         self._known: dict[str, str] = {}
         for name in speakers:
             self._known.setdefault(name.lower(), name)
@@ -171,7 +176,11 @@ class PersonResolver:
 
     def mentioned(self, doc: Doc) -> list[str]:
         found = [self.resolve(ent.text) for ent in doc.ents if _person(ent)]
-        return list(dict.fromkeys([*(p for p in found if p), *self.named(doc.text)]))
+        people = [p for p in found if p and self._a_person(p)]
+        return list(dict.fromkeys([*people, *self.named(doc.text)]))
+
+    def _a_person(self, name: str) -> bool:
+        return name in self._speakers or self.evidence is None or self.evidence.is_person(name)
 
 
 def _person(ent: Span) -> bool:

@@ -32,6 +32,7 @@ from graphmem.designs.premem import dates
 from graphmem.designs.premem.models import Category, Fragment
 from graphmem.ingest.models import SessionIn, Turn
 from graphmem.nlp import analyse_many, first_person_to_name, normalise_temporal
+from graphmem.nlp.claims import reported, speech_act
 from graphmem.nlp.text import NON_TOPICAL_LABELS, is_content_token, phrase_key, trim_span
 
 _FUTURE_AUX = frozenset({"will", "'ll", "wo", "shall", "gon", "gonna"})
@@ -170,7 +171,9 @@ def _fragment(
     chunks: Sequence[Span],
 ) -> Fragment:
     category, form = categorise(sent)
-    value = _with_speaker(first_person_to_name(sent.as_doc(), turn.speaker).strip(), turn.speaker)
+    said = first_person_to_name(sent.as_doc(), turn.speaker).strip()
+    request = speech_act(sent, names) == "request"  # "user asked: Tell user more about..."
+    value = reported(turn.speaker, said) if request else _with_speaker(said, turn.speaker)
     key, topic = _key(sent, names, chunks)
     root = main_verb(sent)
     return Fragment(
@@ -213,12 +216,13 @@ def _is_name(tok: Token, names: frozenset[str]) -> bool:
 
 
 def _statements(doc: Doc, names: frozenset[str]) -> list[Span]:
-    """Sentences that state something: not questions, and with a content word that is not
-    a speaker's name (greetings, thanks and reactions have none)."""
+    """Sentences that state something or ask for something (graphmem/nlp/claims.py: not
+    questions, reactions, thanks or list openings), with a content word that is not a
+    speaker's name; a request is reported as one (``_fragment``)."""
     return [
         s
         for s in doc.sents
-        if not s.text.rstrip().endswith("?")
+        if speech_act(s, names) in ("statement", "request")
         and any(is_content_token(t) and not _is_name(t, names) for t in s)
     ]
 

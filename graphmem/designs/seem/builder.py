@@ -29,7 +29,13 @@ from graphmem.designs.seem.consolidate import (
     Vector,
     stored_candidates,
 )
-from graphmem.designs.seem.frames import FrameDraft, llm_frames, offline_frame, windows_of
+from graphmem.designs.seem.frames import (
+    FrameDraft,
+    event_sources,
+    llm_frames,
+    offline_frame,
+    windows_of,
+)
 from graphmem.designs.seem.llm_prompts import PROMPT_VERSION
 from graphmem.designs.seem.settings import SeemSettings
 from graphmem.designs.seem.vectors import window_vector
@@ -132,11 +138,15 @@ class SeemBuilder(Builder):
             [p.text for p in passages], answers, self.ctx.settings.answer_sentences
         )
         docs = dict(zip([p.id for p in passages], parsed, strict=True))
+        names = frozenset(part.lower() for p in passages for part in p.speaker.split())
         return [
             offline_frame(
                 window,
                 [docs[p.id] for p in window],
-                [extract_triples(docs[p.id], p.speaker, p.ts) for p in window],
+                [
+                    extract_triples(docs[p.id], p.speaker, p.ts, claims_only=True, names=names)
+                    for p in window
+                ],
                 speakers,
                 self.config.max_events_per_frame,
                 self.config.max_summary_statements,
@@ -239,7 +249,7 @@ class SeemBuilder(Builder):
                     **event.model_dump(),
                     "entity_ids": [entity_ids[k] for k in keys if k in entity_ids],
                     "speaker_ids": [content_id("speaker", n) for n in event.participants],
-                    "passage_ids": frame.passage_ids,
+                    "passage_ids": event_sources(event.action, frame.passage_ids, frame.sources),
                 }
             )
         return rows

@@ -20,6 +20,7 @@ from spacy.tokens import Doc, Span
 from graphmem.designs.seem.llm_prompts import EventSlots, FrameOut, frame_messages
 from graphmem.llm import StructuredLLM
 from graphmem.nlp import Triple, annotate, is_contentless, render
+from graphmem.nlp.claims import speech_act
 from graphmem.nlp.roles import SpeakerRoles
 from graphmem.nlp.second_person import persons_to_names
 from graphmem.nlp.text import NON_TOPICAL_LABELS, is_content_token
@@ -144,9 +145,12 @@ def _offline_event(doc: Doc, triple: Triple, speaker: str) -> EventSlots:
     )
 
 
-def _fallback_event(doc: Doc, statement: str, speaker: str) -> list[EventSlots]:
-    """A turn with content but no triple still records what was said, as one event."""
-    if is_contentless(doc):
+def _fallback_event(
+    doc: Doc, statement: str, speaker: str, names: frozenset[str] = frozenset()
+) -> list[EventSlots]:
+    """A turn that states something but gave no triple still records what was said, as
+    one event; questions, requests and reactions make none (graphmem/nlp/claims.py)."""
+    if is_contentless(doc) or not any(speech_act(s, names) == "statement" for s in doc.sents):
         return []
     words = statement.split()
     action = " ".join(words[:_MAX_ACTION_WORDS]) + (
@@ -191,7 +195,9 @@ def offline_frame(
         statement = turn_statement(passage, doc, addressee)
         statements.append(statement)
         turn_events = [_offline_event(doc, t, passage.speaker) for t in found]
-        events += turn_events or _fallback_event(doc, statement, passage.speaker)
+        events += turn_events or _fallback_event(
+            doc, statement, passage.speaker, frozenset(speakers)
+        )
         answer = roles is not None and roles.is_assistant(passage.speaker)
         persons = [] if answer else names_only(e.text for e in doc.ents if e.label_ == "PERSON")
         people += [passage.speaker, *persons]
@@ -246,6 +252,25 @@ def llm_frames(
             )
         )
     return drafts
+
+
+def event_sources(action: str, passage_ids: Sequence[str], sources: Sequence[str]) -> list[str]:
+    """The turns of a frame an event comes from: those sharing the most content words with
+    its action (a frame of several turns, a fused one above all, holds events of each);
+    every turn when none shares any, or the turns' texts are not at hand (ours: SEEM links
+    an event to its frame only; docs/seem.md)."""
+    if len(passage_ids) < 2 or len(sources) != len(passage_ids):
+        return list(passage_ids)
+    words = _words(action)
+    scores = [len(words & _words(text.split(":", 1)[-1])) for text in sources]
+    best = max(scores)
+    if best == 0:
+        return list(passage_ids)
+    return [pid for pid, score in zip(passage_ids, scores, strict=True) if score == best]
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in _FUNCTION_WORDS and len(w) > 2}
 
 
 def windows_of(passages: Sequence[PassageIn], size: int) -> list[list[PassageIn]]:

@@ -1,0 +1,115 @@
+"""What a sentence does: state something, ask, request, react, or open a list.
+
+A statement node (a fact, a fragment, an atomic fact) should say what its turn says. A
+sentence quoted as if it were a claim misleads when it is not one: "Does assistant have
+any tips?" is no fact about tips, "Tell user more about Joshua Tree" none about the park,
+"Aww, they're adorable!" none about anything, and "Here are some tips:" is cut before its
+content. The designs ask :func:`speech_act` and keep statements, report questions and
+requests as what they are ("user asked: ..."), and drop reactions and list openings.
+
+- ``question``: ends with "?" (or opens with a question word and has no end mark);
+- ``request``: an imperative ("Tell me...", "Act as...", "Let's write..."), a wish or a
+  farewell formula ("Enjoy...", "Best of luck...");
+- ``reaction``: says something of "it", "that", "this" or "they" with only an evaluation
+  ("That's really helpful!", "Sounds like good advice!"), or has no content word at all;
+- ``opening``: ends with ":" (a list or an explanation follows in other sentences);
+- ``statement``: anything else.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from spacy.tokens import Doc, Span, Token
+
+from graphmem.nlp.text import is_contentless
+from graphmem.nlp.things import GREETINGS
+
+SpeechAct = Literal["statement", "question", "request", "reaction", "opening"]
+
+_QUESTION_WORDS = frozenset(
+    {"what", "which", "who", "whom", "whose", "when", "where", "why", "how"}
+)
+_VAGUE_SUBJECTS = frozenset({"it", "that", "this", "they", "these", "those", "which"})
+_WISH_VERBS = frozenset({"enjoy", "have", "take", "keep", "stay"})
+_LEADING = frozenset({"INTJ", "PUNCT", "SPACE"})
+_CONTENT_POS = frozenset({"NOUN", "PROPN", "NUM"})
+_DISCOURSE_OPENERS = frozenset({"now", "so", "well", "also", "and", "but", "then", "first"})
+
+
+def speech_act(sentence: Span | Doc, names: frozenset[str] = frozenset()) -> SpeechAct:
+    """What ``sentence`` (one sentence, parsed in its turn) does (module docstring).
+    ``names``: the speakers' names in lower case (naming the listener says nothing)."""
+    text = sentence.text.strip().rstrip("*_ ")
+    if text.endswith("?"):
+        return "question"
+    if text.endswith(":"):
+        return "opening"
+    opening = next((t for t in sentence if t.pos_ not in _LEADING), None)
+    if opening is None or opening.lower_ in ("thanks", "thank", "thx"):
+        return "reaction"
+    words = [t for t in sentence if not _aside(t, names)]
+    if not words:
+        return "reaction"
+    if words[0].lower_ in _QUESTION_WORDS and not text.endswith((".", "!")):
+        return "question"
+    if _wish(words):
+        return "reaction"
+    if _imperative(words):
+        return "request"
+    if is_contentless(sentence.text) or _evaluates_only(words):
+        return "reaction"
+    return "statement"
+
+
+def _aside(tok: Token, names: frozenset[str]) -> bool:
+    """Punctuation, interjections, "please", and naming the listener ("Hey Nate, ...")."""
+    low = tok.lower_
+    return tok.pos_ in _LEADING or low in GREETINGS or low == "please" or low in names
+
+
+def _wish(words: list[Token]) -> bool:
+    """Wishes and farewells: "Enjoy...", "Best of luck...", "Take care", "Have a great
+    day" (thanks are caught before)."""
+    first = words[0]
+    if first.lower_ in ("best", "good") and any(t.lower_ == "luck" for t in words[:4]):
+        return True
+    return first.tag_ == "VB" and first.lemma_.lower() in _WISH_VERBS and _root(first) == first.i
+
+
+def _imperative(words: list[Token]) -> bool:
+    while len(words) > 1 and words[0].lower_ in _DISCOURSE_OPENERS:
+        words = words[1:]
+    first = words[0]
+    if first.lower_ == "let" and len(words) > 1 and words[1].lower_ in ("'s", "us"):
+        return True
+    root = first.doc[_root(first)]
+    no_subject = not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children)
+    return first.i == root.i and first.tag_ == "VB" and no_subject
+
+
+def _root(tok: Token) -> int:
+    while tok.head.i != tok.i:
+        tok = tok.head
+    return tok.i
+
+
+def _evaluates_only(words: list[Token]) -> bool:
+    """A vague subject ("that", "it", "they") or none ("Sounds like good advice!") with a
+    predicate that only evaluates: no noun, name or number outside the subject, or a
+    verb of seeming with nothing but a vague subject. ``words``: the sentence's, asides
+    left out."""
+    kept = {t.i for t in words}
+    root = words[0].doc[_root(words[0])]
+    subjects = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass") and c.i in kept]
+    if any(s.lower_ not in _VAGUE_SUBJECTS for s in subjects):
+        return False
+    if root.lemma_.lower() in ("sound", "look", "seem"):
+        return True
+    inside = {t.i for s in subjects for t in s.subtree}
+    return not any(t.pos_ in _CONTENT_POS for t in words if t.i not in inside)
+
+
+def reported(speaker: str, sentence: str) -> str:
+    """A question or a request as what its speaker did: "user asked: <sentence>"."""
+    return f"{speaker} asked: {sentence.strip()}"

@@ -1,0 +1,98 @@
+"""Which phrases name a thing: the test an extracted phrase passes to become an ``Entity``.
+
+A fact's ends and a turn's key phrases are whatever the parse found: "Caroline", "the
+pottery class", but also "creative", "to try", "Hey Caroline", "your support", "fun". An
+analyst reading the entities (``top_entities``, communities, Browser) expects things one
+can ask about: people, places, objects, named works, specific activities. A phrase names
+a thing when, parsed on its own:
+
+- after leading greetings and interjections ("Hey Caroline" -> "Caroline"), something is
+  left, not addressed to the listener ("your support", "you guys": whose is unresolved);
+- its head is a noun or a proper noun (not an adjective, a verb, a pronoun, a number);
+- its head is not a light noun (a placeholder, a discourse word, a bare feeling or
+  evaluation: "thing", "tips", "fun", "joy") unless another noun or name makes it
+  specific ("gardening tips", "tips for Paris");
+- it is not a broken span (a table cell's "|", a trailing dash);
+- an amount or a tie to something else in front is not part of it ("more insects" ->
+  "insects", "similar genres" -> "genres").
+
+The lists below are general English categories, written down once; the rule is the same
+for every conversation and every design. Verdicts are cached per phrase.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+
+from spacy.tokens import Doc
+
+from graphmem.nlp.spacy_loader import get_nlp
+
+_GREETING_WORDS = """hey hi hello hiya yo thanks thank thx congrats congratulations yep yeah
+    yup yes nope wow whoa ugh aww awww oh ah ahh hmm um omg lol haha glad sure bye goodbye
+    welcome cheers yoohoo okay ok alright"""
+GREETINGS = frozenset(_GREETING_WORDS.split())  # also read by nlp/claims.py
+_SECOND_PERSON = frozenset({"your", "yours", "you", "ya", "y'all", "yourself", "yourselves"})
+# Nouns that name nothing in particular on their own (lemmas).
+_PLACEHOLDERS = """thing stuff lot bit kind sort type way time part piece one deal matter
+    something everything anything nothing someone everyone anyone place spot area side
+    end start lots bunch couple number amount life world people variety range"""
+_DISCOURSE = """word question answer idea tip option suggestion recommendation advice info
+    information detail point example list step aspect factor benefit impact importance
+    difference problem issue need reason sense look talk mix combination update note
+    topic subject thought view opinion feedback message chat conversation insight
+    revelation theme process"""
+_FEELINGS = """fun joy love care comfort support help enthusiasm excitement thrill pleasure
+    luck pride hope attention knowledge insight perspective experience chance opportunity
+    feeling emotion mood vibe energy passion motivation inspiration encouragement
+    kindness happiness sadness stress gratitude appreciation effort progress success"""
+_LIGHT_NOUNS = frozenset(f"{_PLACEHOLDERS} {_DISCOURSE} {_FEELINGS}".split())
+# An amount or a tie to something else, not part of the thing: "more insects" -> "insects".
+_QUANTIFIERS = frozenset(
+    {"more", "much", "little", "few", "enough", "numerous", "multiple", "several", "other"}
+    | {"another", "different", "similar", "various", "many", "lots", "lot", "of", "some"}
+)
+_HEAD_POS = frozenset({"NOUN", "PROPN"})
+_CACHE_SIZE = 65536
+_verdicts: OrderedDict[str, str | None] = OrderedDict()
+_lock = threading.Lock()
+
+
+def thing_names(phrases: Sequence[str]) -> list[str | None]:
+    """For each phrase, the name of the thing it names (greetings in front dropped), or
+    None when it names none (module docstring)."""
+    with _lock:
+        known = {p: _verdicts[p] for p in phrases if p in _verdicts}
+    missing = list(dict.fromkeys(p for p in phrases if p not in known))
+    if missing:
+        docs = get_nlp().pipe(missing, batch_size=256, disable=["ner"])
+        fresh = {p: _thing(doc) for p, doc in zip(missing, docs, strict=True)}
+        with _lock:
+            _verdicts.update(fresh)
+            while len(_verdicts) > _CACHE_SIZE:
+                _verdicts.popitem(last=False)
+        known.update(fresh)
+    return [known[p] for p in phrases]
+
+
+def _thing(doc: Doc) -> str | None:
+    text = doc.text.strip()
+    if "|" in text or text.endswith(("-", "–", "—")):
+        return None
+    words = [t for t in doc if not (t.is_punct or t.is_space)]
+    while words and (words[0].pos_ == "INTJ" or words[0].lower_ in GREETINGS):
+        words.pop(0)
+    if not words or words[0].lower_ in _SECOND_PERSON:
+        return None
+    while len(words) > 1 and words[0].lower_ in _QUANTIFIERS and words[0].pos_ != "PROPN":
+        words.pop(0)
+    span = doc[words[0].i : words[-1].i + 1]
+    root = span.root
+    if root.pos_ not in _HEAD_POS or root.lower_ in GREETINGS:
+        return None
+    light = root.pos_ == "NOUN" and root.lemma_.lower() in _LIGHT_NOUNS
+    if light and not any(t.pos_ in _HEAD_POS for t in span if t.i != root.i):
+        return None
+    return span.text.strip()

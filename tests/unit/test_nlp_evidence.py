@@ -1,0 +1,102 @@
+"""The shared offline judgements behind the analyst-facing graph: which phrases name a
+thing (nlp/things.py), which PERSON-tagged names are people (nlp/people.py), what a
+sentence does (nlp/claims.py), and which of a SEEM frame's turns an event comes from."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.designs.seem.frames import event_sources
+from graphmem.nlp import analyse_many
+from graphmem.nlp.claims import reported, speech_act
+from graphmem.nlp.people import PersonEvidence, given_names
+from graphmem.nlp.things import thing_names
+
+pytestmark = pytest.mark.slow  # spaCy
+
+
+def test_a_thing_is_a_noun_phrase_naming_something() -> None:
+    phrases = [
+        "Caroline",
+        "Melanie's kids",
+        "pottery class",
+        "gardening tips",  # things
+        "creative",
+        "to try",
+        "your support",
+        "fun",
+        "tips",
+        "good time",  # not
+        "Hey Caroline",
+        "more insects",
+        "time flies-",
+        "a | b",
+    ]
+    assert thing_names(phrases) == [
+        "Caroline",
+        "Melanie's kids",
+        "pottery class",
+        "gardening tips",
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        "Caroline",
+        "insects",
+        None,
+        None,
+    ]
+
+
+def _evidence(texts: list[str]) -> PersonEvidence:
+    return PersonEvidence.of(analyse_many(texts))
+
+
+def test_a_name_is_a_person_by_how_the_conversation_uses_it() -> None:
+    evidence = _evidence(
+        [
+            "I met Gina at the park and Gina told me about her new job.",
+            "We drove through Woodhaven, then stayed in Woodhaven for a night.",
+            "I have been playing Fortnite all week.",
+            "Glad you came!",
+        ]
+    )
+    assert evidence.is_person("Gina") and evidence.is_person("Gina's")
+    assert not evidence.is_person("Woodhaven")
+    assert not evidence.is_person("Fortnite")
+    assert not evidence.is_person("Glad")
+    assert "gina" in given_names() and "woodhaven" not in given_names()
+
+
+@pytest.mark.parametrize(
+    ("sentence", "act"),
+    [
+        ("I just got a new job at Google!", "statement"),
+        ("My kids love painting.", "statement"),
+        ("Does the assistant have any tips?", "question"),
+        ("Tell me more about visiting Joshua Tree.", "request"),
+        ("Let's write that whole scene with dialogue.", "request"),
+        ("Thanks for the support!", "reaction"),
+        ("That's really helpful!", "reaction"),
+        ("Hey Nate, that looks yummy!", "reaction"),
+        ("Best of luck with your market research.", "reaction"),
+        ("Here are some tips to improve your profile:", "opening"),
+    ],
+)
+def test_what_a_sentence_does(sentence: str, act: str) -> None:
+    assert speech_act(analyse_many([sentence])[0], frozenset({"nate"})) == act
+
+
+def test_a_question_is_reported_as_asked() -> None:
+    assert reported("user", "Any tips?") == "user asked: Any tips?"
+
+
+def test_an_event_cites_the_turns_that_state_it() -> None:
+    ids = ["p1", "p2", "p3"]
+    texts = ["Jon: I opened a dance studio.", "Gina: Wow!", "Jon: The studio has mirrors."]
+    assert event_sources("Jon opened dance studio", ids, texts) == ["p1"]
+    assert event_sources("studio", ids, texts) == ["p1", "p3"]  # a tie: both
+    assert event_sources("something else", ids, texts) == ids  # no overlap: the frame's
+    assert event_sources("Jon opened dance studio", ids, texts[:2]) == ids  # texts unknown
