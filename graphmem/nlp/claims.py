@@ -11,13 +11,16 @@ requests as what they are ("user asked: ..."), and drop reactions and list openi
 - ``request``: an imperative ("Tell me...", "Act as...", "Let's write..."), a wish or a
   farewell formula ("Enjoy...", "Best of luck...");
 - ``reaction``: says something of "it", "that", "this" or "they" with only an evaluation
-  ("That's really helpful!", "Sounds like good advice!"), or has no content word at all;
-- ``opening``: ends with ":" (a list or an explanation follows in other sentences);
+  ("That's really helpful!", "Sounds like good advice!"), has no content word at all, or
+  is a bare phrase of fewer than four words without a verb ("No problem!");
+- ``opening``: ends with ":", or has a colon ending a line (a list or an explanation
+  follows in other sentences);
 - ``statement``: anything else.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from spacy.tokens import Doc, Span, Token
@@ -34,6 +37,10 @@ _VAGUE_SUBJECTS = frozenset({"it", "that", "this", "they", "these", "those", "wh
 _WISH_VERBS = frozenset({"enjoy", "have", "take", "keep", "stay"})
 _LEADING = frozenset({"INTJ", "PUNCT", "SPACE"})
 _CONTENT_POS = frozenset({"NOUN", "PROPN", "NUM"})
+# A colon ending a line: what follows is a list or a block the sentence only announces
+# ("Here are some tips:\n\n**1."); the sentence splitter may keep the first marker.
+_LIST_AFTER_COLON = re.compile(r":\s*\n")
+_MIN_VERBLESS = 4  # words: a shorter sentence without a verb is a bare phrase
 _DISCOURSE_OPENERS = frozenset({"now", "so", "well", "also", "and", "but", "then", "first"})
 
 
@@ -43,7 +50,7 @@ def speech_act(sentence: Span | Doc, names: frozenset[str] = frozenset()) -> Spe
     text = sentence.text.strip().rstrip("*_ ")
     if text.endswith("?"):
         return "question"
-    if text.endswith(":"):
+    if text.endswith(":") or _LIST_AFTER_COLON.search(text):
         return "opening"
     opening = next((t for t in sentence if t.pos_ not in _LEADING), None)
     if opening is None or opening.lower_ in ("thanks", "thank", "thx"):
@@ -51,6 +58,8 @@ def speech_act(sentence: Span | Doc, names: frozenset[str] = frozenset()) -> Spe
     words = [t for t in sentence if not _aside(t, names)]
     if not words:
         return "reaction"
+    if len(words) < _MIN_VERBLESS and not any(t.pos_ in ("VERB", "AUX") for t in words):
+        return "reaction"  # a bare phrase: "No problem!", "Opening Day."
     if words[0].lower_ in _QUESTION_WORDS and not text.endswith((".", "!")):
         return "question"
     if _wish(words):

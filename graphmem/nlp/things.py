@@ -26,7 +26,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Token
 
 from graphmem.nlp.spacy_loader import get_nlp
 
@@ -92,7 +92,14 @@ def _thing(doc: Doc) -> str | None:
     root = span.root
     if root.pos_ not in _HEAD_POS or root.lower_ in GREETINGS:
         return None
-    light = root.pos_ == "NOUN" and root.lemma_.lower() in _LIGHT_NOUNS
-    if light and not any(t.pos_ in _HEAD_POS for t in span if t.i != root.i):
+    if is_light(root, list(span)):
         return None
     return span.text.strip()
+
+
+def is_light(head: Token, words: Sequence[Token]) -> bool:
+    """Whether the phrase of ``words`` headed by ``head`` is a light noun with nothing to
+    make it specific ("tips", "great ideas"; not "gardening tips"): it names nothing."""
+    if head.pos_ != "NOUN" or head.lemma_.lower() not in _LIGHT_NOUNS:
+        return False
+    return not any(t.pos_ in _HEAD_POS for t in words if t.i != head.i)

@@ -19,6 +19,7 @@ from graphmem.nlp.text import (
     third_person,
     trim_span,
 )
+from graphmem.nlp.things import is_light
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,9 @@ _QUESTION_WORDS = frozenset(
 class _Context:
     speaker: str | None
     temporal: frozenset[int]  # token indices inside a time expression
+    # Claims only: no end that is a fragment ("sure" cut from "sure that ...") or names
+    # nothing ("way", "ideas"), which a query's own triples may still have.
+    strict: bool = False
 
 
 def _is_first_person(tok: Token) -> bool:
@@ -110,8 +114,17 @@ def _phrase(head: Token, ctx: _Context) -> str | None:
         tokens.pop(0)
     while tokens and tokens[-1].pos_ in ("PUNCT", "CCONJ", "ADP", "DET"):
         tokens.pop()
+    if ctx.strict and (_cut_complement(head) or is_light(head, tokens)):
+        return None
     text = _render_tokens(tokens, ctx)
     return text or None
+
+
+def _cut_complement(head: Token) -> bool:
+    """An adjective whose clause the phrase leaves out: "sure" of "sure that it works",
+    "happy" of "happy to help" say nothing alone."""
+    clauses = ("ccomp", "xcomp", "advcl")
+    return head.pos_ == "ADJ" and any(c.dep_ in clauses for c in head.children)
 
 
 def _subjects(verb: Token) -> list[Token]:
@@ -218,7 +231,7 @@ def extract_triples(
     case); a question's own triples are what a query is about, so queries keep them."""
     doc = analyse(doc_or_text)
     mentions = normalise_temporal(doc.text, reference) if reference is not None else []
-    ctx = _Context((speaker or "").strip() or None, _temporal_tokens(doc, mentions))
+    ctx = _Context((speaker or "").strip() or None, _temporal_tokens(doc, mentions), claims_only)
     out: list[Triple] = []
     seen: set[tuple[str, str, str]] = set()
     for sent in doc.sents:

@@ -197,7 +197,9 @@ class OfflineMind:
             return []
         out: list[SideFact] = []
         read = excerpt.opening if excerpt.opening is not None else excerpt.raw
-        for triple in extract_triples(read, excerpt.speaker, excerpt.ts):
+        names = frozenset(part.lower() for s in self.speakers for part in s.split())
+        triples = extract_triples(read, excerpt.speaker, excerpt.ts, claims_only=True, names=names)
+        for triple in triples:
             words = [w for w in triple.object.lower().split() if len(w) > 2]
             if not words or all(w in known for w in words) or not is_name(triple.subject):
                 continue
