@@ -127,7 +127,23 @@ def trim_span(span: Span) -> Span | None:
     trimmed = doc[start:end]
     if not any(t.pos_ in _CONTENT_POS and _has_word(t) for t in trimmed):
         return None
-    return trimmed
+    return None if cut_inside_word(trimmed) else trimmed
+
+
+def cut_inside_word(span: Span) -> bool:
+    """Whether ``span`` starts or ends inside a hyphenated word ("brainer" of "no-brainer",
+    "sister" of "sister-in-law"): a broken span."""
+    doc = span.doc
+
+    def glued(i: int) -> bool:  # doc[i] is a hyphen joined to both neighbours
+        return (
+            0 < i < len(doc) - 1
+            and doc[i].text in ("-", "–")
+            and not doc[i - 1].whitespace_
+            and not doc[i].whitespace_
+        )
+
+    return glued(span.start - 1) or glued(span.end)
 
 
 def phrase_key(span: Span) -> str:

@@ -6,13 +6,14 @@ analyst reading the entities (``top_entities``, communities, Browser) expects th
 can ask about: people, places, objects, named works, specific activities. A phrase names
 a thing when, parsed on its own:
 
-- after leading greetings and interjections ("Hey Caroline" -> "Caroline"), something is
-  left, not addressed to the listener ("your support", "you guys": whose is unresolved);
+- after leading greetings and interjections ("Hey Caroline" -> "Caroline") and a
+  possessive whose owner is unresolved ("her car" -> "car"), something is left that does
+  not speak to the listener ("hike with you");
 - its head is a noun or a proper noun (not an adjective, a verb, a pronoun, a number);
 - its head is not a light noun (a placeholder, a discourse word, a bare feeling or
   evaluation: "thing", "tips", "fun", "joy") unless another noun or name makes it
   specific ("gardening tips", "tips for Paris");
-- it is not a broken span (a table cell's "|", a trailing dash);
+- it is not a broken span (a table cell's "|", a trailing dash, an unclosed parenthesis);
 - an amount or a tie to something else in front is not part of it ("more insects" ->
   "insects", "similar genres" -> "genres").
 
@@ -35,15 +36,19 @@ _GREETING_WORDS = """hey hi hello hiya yo thanks thank thx congrats congratulati
     welcome cheers yoohoo okay ok alright"""
 GREETINGS = frozenset(_GREETING_WORDS.split())  # also read by nlp/claims.py
 _SECOND_PERSON = frozenset({"your", "yours", "you", "ya", "y'all", "yourself", "yourselves"})
+# Whose, unresolved: "her car" names a car. ("my" is the speaker's name by then.)
+_POSSESSIVES = frozenset({"your", "his", "her", "their", "its", "our"})
 # Nouns that name nothing in particular on their own (lemmas).
 _PLACEHOLDERS = """thing stuff lot bit kind sort type way time part piece one deal matter
     something everything anything nothing someone everyone anyone place spot area side
-    end start lots bunch couple number amount life world people variety range"""
+    end start lots bunch couple number amount life world people variety range guy"""
 _DISCOURSE = """word question answer idea tip option suggestion recommendation advice info
     information detail point example list step aspect factor benefit impact importance
     difference problem issue need reason sense look talk mix combination update note
     topic subject thought view opinion feedback message chat conversation insight
-    revelation theme process"""
+    revelation theme process decision result strategy theory concept consideration task
+    measure material purpose plan control story discussion status breakdown approach
+    method solution goal choice favorite favourite beauty"""
 _FEELINGS = """fun joy love care comfort support help enthusiasm excitement thrill pleasure
     luck pride hope attention knowledge insight perspective experience chance opportunity
     feeling emotion mood vibe energy passion motivation inspiration encouragement
@@ -79,12 +84,14 @@ def thing_names(phrases: Sequence[str]) -> list[str | None]:
 
 def _thing(doc: Doc) -> str | None:
     text = doc.text.strip()
-    if "|" in text or text.endswith(("-", "–", "—")):
+    if "|" in text or text.endswith(("-", "–", "—")) or text.count("(") != text.count(")"):
         return None
     words = [t for t in doc if not (t.is_punct or t.is_space)]
     while words and (words[0].pos_ == "INTJ" or words[0].lower_ in GREETINGS):
         words.pop(0)
-    if not words or words[0].lower_ in _SECOND_PERSON:
+    while len(words) > 1 and words[0].lower_ in _POSSESSIVES:
+        words.pop(0)
+    if not words or any(t.lower_ in _SECOND_PERSON for t in words):
         return None
     while len(words) > 1 and words[0].lower_ in _QUANTIFIERS and words[0].pos_ != "PROPN":
         words.pop(0)

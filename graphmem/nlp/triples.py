@@ -15,6 +15,7 @@ from graphmem.nlp.text import (
     NON_TOPICAL_LABELS,
     TextOrDoc,
     analyse,
+    cut_inside_word,
     phrase_key,
     third_person,
     trim_span,
@@ -115,6 +116,8 @@ def _phrase(head: Token, ctx: _Context) -> str | None:
     while tokens and tokens[-1].pos_ in ("PUNCT", "CCONJ", "ADP", "DET"):
         tokens.pop()
     if ctx.strict and (_cut_complement(head) or is_light(head, tokens)):
+        return None
+    if tokens and cut_inside_word(head.doc[tokens[0].i : tokens[-1].i + 1]):
         return None
     text = _render_tokens(tokens, ctx)
     return text or None
