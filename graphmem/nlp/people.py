@@ -57,6 +57,11 @@ _NOT_NAME_WORDS = """bye hey hi hello glad nah wanna gonna gotta yeah yay wow om
 _NOT_NAMES = frozenset(_NOT_NAME_WORDS.split())
 
 
+def person_name(surface: str) -> str:
+    """A name as written, its possessive stripped: "Hannah Gadsby's" -> "Hannah Gadsby"."""
+    return " ".join(_POSSESSIVE.sub("", surface.strip()).split())
+
+
 def person_key(surface: str) -> str:
     """A name's identity for the evidence: possessive stripped, single spaces, lower case."""
     return " ".join(_POSSESSIVE.sub("", surface.strip()).split()).lower()

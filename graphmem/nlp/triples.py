@@ -82,7 +82,9 @@ def _collect(tok: Token, ctx: _Context, out: list[Token], root: Token) -> None:
 
 def _render_tokens(tokens: list[Token], ctx: _Context) -> str:
     words: list[str] = []
-    for tok in tokens:
+    for n, tok in enumerate(tokens):
+        if n and not words[-1][-1:].isspace() and tokens[n - 1].i + 1 != tok.i:
+            words[-1] += " "  # a token left out between ("friends, support"): not glued
         low = tok.lower_
         text = tok.text
         if ctx.speaker and low in _FIRST_POSSESSIVE:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from spacy.tokens import Doc
 
 from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
 from graphmem.captions import short_caption
@@ -27,7 +28,7 @@ from graphmem.designs.amory.timeline import Excerpt, Story, Subplot, Timeline
 from graphmem.ingest.writer import content_id
 from graphmem.nlp import analyse_many, is_contentless, keyphrases, persons
 from graphmem.nlp.openings import analyse_turns
-from graphmem.nlp.people import PersonEvidence
+from graphmem.nlp.people import PersonEvidence, person_name
 from graphmem.nlp.roles import SpeakerRoles
 from graphmem.rows import native
 from graphmem.turns import render_turn
@@ -191,7 +192,7 @@ class AmoryBuilder(Builder):
                     order=(int(row["session_index"]), int(row["turn_index"])),
                     vector=vectors[len(out)],
                     phrases=tuple(p for p in phrases[len(out)] if p not in empty),
-                    persons=tuple(p for p in persons(doc) if evidence.is_person(p)),
+                    persons=_people(doc, evidence) if row["speaker"] not in self._answers else (),
                     raw=row["text"],
                     ts=native(row["ts"]),
                     opening=doc if row["speaker"] in self._answers else None,
@@ -326,6 +327,13 @@ def item_caption(excerpt: Excerpt) -> str:
     the date the reader's text starts with (``(2024-03-02 18:10) Maya: ...``)."""
     text = short_caption(excerpt.text)
     return text if text.startswith(f"{excerpt.speaker}:") else f"{excerpt.speaker}: {text}"
+
+
+def _people(doc: Doc, evidence: PersonEvidence) -> tuple[str, ...]:
+    """The persons a turn names, by the conversation's evidence (graphmem/nlp/people.py).
+    An assistant's answer names none: its people are examples, not persons of the user's
+    story (graphmem/nlp/roles.py; as CAST and SEEM)."""
+    return tuple(person_name(p) for p in persons(doc) if evidence.is_person(p))
 
 
 def _character_rows(names: Sequence[str]) -> list[dict[str, str]]:
