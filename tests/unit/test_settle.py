@@ -32,13 +32,16 @@ def test_settle_freezes_what_is_alive_and_refcounting_still_frees() -> None:
         gc.unfreeze()
 
 
+class _Retriever:
+    """Holds a reference cycle, as a prepared retriever does."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
 def test_a_cycle_frozen_by_one_settle_and_dropped_is_freed_by_the_next() -> None:
     # A retriever dropped after settle (an evicted one, the last haystack's) holds cycles.
-    class Retriever:
-        pass
-
-    retriever = Retriever()
-    retriever.me = retriever  # type: ignore[attr-defined]
+    retriever = _Retriever()
     ref = weakref.ref(retriever)
     try:
         settle(Settings(settle_gc=True))
@@ -78,11 +81,7 @@ def test_settle_is_a_no_op_when_turned_off(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_settle_without_collect_freezes_what_is_new_and_frees_nothing() -> None:
-    class Retriever:
-        pass
-
-    retriever = Retriever()
-    retriever.me = retriever  # type: ignore[attr-defined]
+    retriever = _Retriever()
     ref = weakref.ref(retriever)
     gc.disable()  # no automatic pass between the steps
     try:
