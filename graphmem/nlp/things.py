@@ -97,11 +97,20 @@ def _thing(doc: Doc) -> str | None:
         words.pop(0)
     span = doc[words[0].i : words[-1].i + 1]
     root = span.root
-    if root.pos_ not in _HEAD_POS or root.lower_ in GREETINGS:
+    if root.lower_ in GREETINGS:
+        return None
+    if root.pos_ not in _HEAD_POS and not _misread_name(words, root):
         return None
     if is_light(root, list(span)):
         return None
     return span.text.strip()
+
+
+def _misread_name(words: Sequence[Token], root: Token) -> bool:
+    """A name the tagger, seeing it alone, reads as an imperative ("Lisbon", "Spotify"):
+    every word capitalised and the head a verb."""
+    capitalised = all(w.text[:1].isupper() for w in words if w.is_alpha)
+    return capitalised and root.pos_ in ("VERB", "AUX")
 
 
 def is_light(head: Token, words: Sequence[Token]) -> bool:
