@@ -3,9 +3,10 @@
 // params: $space
 // returns: facts_incomplete, frames_unsourced, passages_unframed, passages_multiframed, events_orphaned, untagged, min_synonym_score, speakers_linked, mentions
 CALL {
+  // An end that names no thing has no entity (docs/semantic.md, "Things"); a fact with
+  // neither end an entity, or no source turn, is incomplete.
   MATCH (f:Fact {space: $space})
-  WHERE NOT (f)-[:SUBJECT]->(:Entity) OR NOT (f)-[:OBJECT]->(:Entity)
-     OR NOT (f)-[:FROM]->(:Passage)
+  WHERE NOT (f)-[:SUBJECT|OBJECT]->(:Entity) OR NOT (f)-[:FROM]->(:Passage)
   RETURN count(f) AS facts_incomplete
 }
 CALL {

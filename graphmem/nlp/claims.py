@@ -34,7 +34,11 @@ _QUESTION_WORDS = frozenset(
     {"what", "which", "who", "whom", "whose", "when", "where", "why", "how"}
 )
 _VAGUE_SUBJECTS = frozenset({"it", "that", "this", "they", "these", "those", "which"})
-_WISH_VERBS = frozenset({"enjoy", "have", "take", "keep", "stay"})
+# Farewell and encouragement formulas: an imperative that asks for nothing.
+_WISH_FORMULAS = frozenset(
+    {("take", "care"), ("keep", "it"), ("keep", "going"), ("stay", "safe"), ("stay", "tuned")}
+)
+_GOOD = (["great"], ["good"], ["nice"], ["wonderful"], ["lovely"], ["blast"])
 _LEADING = frozenset({"INTJ", "PUNCT", "SPACE"})
 _CONTENT_POS = frozenset({"NOUN", "PROPN", "NUM"})
 # A colon ending a line: what follows is a list or a block the sentence only announces
@@ -83,7 +87,12 @@ def _wish(words: list[Token]) -> bool:
     first = words[0]
     if first.lower_ in ("best", "good") and any(t.lower_ == "luck" for t in words[:4]):
         return True
-    return first.tag_ == "VB" and first.lemma_.lower() in _WISH_VERBS and _root(first) == first.i
+    if first.tag_ != "VB" or _root(first) != first.i:
+        return False
+    following = [t.lower_ for t in words[1:3]]
+    formula = bool(following) and (first.lower_, following[0]) in _WISH_FORMULAS
+    have_a_good = first.lower_ == "have" and (following[:1] == ["fun"] or following[1:2] in _GOOD)
+    return first.lower_ == "enjoy" or formula or have_a_good
 
 
 def _imperative(words: list[Token]) -> bool:

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 
 from spacy.tokens import Doc, Token
 
+from graphmem.nlp.people import given_names
 from graphmem.nlp.spacy_loader import get_nlp
 
 _GREETING_WORDS = """hey hi hello hiya yo thanks thank thx congrats congratulations yep yeah
@@ -60,6 +61,7 @@ _QUANTIFIERS = frozenset(
     | {"another", "different", "similar", "various", "many", "lots", "lot", "of", "some"}
 )
 _HEAD_POS = frozenset({"NOUN", "PROPN"})
+_MISREAD_POS = frozenset({"VERB", "AUX", "ADV", "INTJ", "X"})
 _CACHE_SIZE = 65536
 _verdicts: OrderedDict[str, str | None] = OrderedDict()
 _lock = threading.Lock()
@@ -107,10 +109,12 @@ def _thing(doc: Doc) -> str | None:
 
 
 def _misread_name(words: Sequence[Token], root: Token) -> bool:
-    """A name the tagger, seeing it alone, reads as an imperative ("Lisbon", "Spotify"):
-    every word capitalised and the head a verb."""
-    capitalised = all(w.text[:1].isupper() for w in words if w.is_alpha)
-    return capitalised and root.pos_ in ("VERB", "AUX")
+    """A name the tagger, seeing it alone, reads as another word ("Lisbon" and "Spotify" as
+    imperatives, "Marco" as an adverb): every word capitalised, and the head a verb, an
+    adverb or an interjection, or the first word a given name (graphmem/nlp/people.py)."""
+    if not all(w.text[:1].isupper() for w in words if w.is_alpha):
+        return False
+    return root.pos_ in _MISREAD_POS or words[0].lower_ in given_names()
 
 
 def is_light(head: Token, words: Sequence[Token]) -> bool:

@@ -23,6 +23,7 @@ def test_a_thing_is_a_noun_phrase_naming_something() -> None:
         "pottery class": "pottery class",
         "gardening tips": "gardening tips",
         "Lisbon": "Lisbon",  # alone, the tagger reads it as a verb
+        "Marco": "Marco",  # alone, as an adverb
         "Hey Caroline": "Caroline",  # a greeting in front is not part of it
         "more insects": "insects",  # nor an amount
         "her car": "car",  # nor an unresolved possessive
