@@ -21,6 +21,7 @@ requests as what they are ("user asked: ..."), and drop reactions and list openi
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Literal
 
 from spacy.tokens import Doc, Span, Token
@@ -126,6 +127,11 @@ def _evaluates_only(words: list[Token]) -> bool:
         return True
     inside = {t.i for s in subjects for t in s.subtree}
     return not any(t.pos_ in _CONTENT_POS for t in words if t.i not in inside)
+
+
+def speaker_names(speakers: Iterable[str]) -> frozenset[str]:
+    """The ``names`` :func:`speech_act` takes: every word of every speaker's name, lower case."""
+    return frozenset(part.lower() for speaker in speakers for part in speaker.split())
 
 
 def reported(speaker: str, sentence: str) -> str:

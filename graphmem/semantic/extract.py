@@ -15,6 +15,7 @@ from graphmem.builders.base import SessionBatch
 from graphmem.ingest.writer import session_date_text
 from graphmem.llm import StructuredLLM
 from graphmem.nlp import Triple, analyse_many, extract_triples, keyphrases
+from graphmem.nlp.claims import speaker_names
 from graphmem.nlp.openings import analyse_turns
 from graphmem.nlp.text import NON_TOPICAL_LABELS
 from graphmem.semantic.names import is_name, normalise_name
@@ -148,7 +149,7 @@ def offline_facts_many(
             strict=True,
         )
     )
-    names = frozenset(part.lower() for p in passages for part in p.speaker.split())
+    names = speaker_names(p.speaker for p in passages)
     return [
         offline_facts(p, doc, caption_docs.get(p.id), mentions_per_passage, names)[0]
         for p, doc in zip(passages, docs, strict=True)

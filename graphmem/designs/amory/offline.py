@@ -32,6 +32,7 @@ from graphmem.designs.amory.timeline import (
 from graphmem.embed import Embedder
 from graphmem.ingest.writer import content_id
 from graphmem.nlp import extract_triples
+from graphmem.nlp.claims import speaker_names
 from graphmem.semantic import is_name
 
 _MAX_CHARACTERS = 6
@@ -197,8 +198,9 @@ class OfflineMind:
             return []
         out: list[SideFact] = []
         read = excerpt.opening if excerpt.opening is not None else excerpt.raw
-        names = frozenset(part.lower() for s in self.speakers for part in s.split())
-        triples = extract_triples(read, excerpt.speaker, excerpt.ts, claims_only=True, names=names)
+        triples = extract_triples(
+            read, excerpt.speaker, excerpt.ts, claims_only=True, names=speaker_names(self.speakers)
+        )
         for triple in triples:
             words = [w for w in triple.object.lower().split() if len(w) > 2]
             if not words or all(w in known for w in words) or not is_name(triple.subject):

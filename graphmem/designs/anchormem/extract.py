@@ -26,7 +26,7 @@ from graphmem.ingest.models import SessionIn, Turn
 from graphmem.ingest.writer import content_id, session_date_text
 from graphmem.llm import Message, StructuredLLM, map_attempts
 from graphmem.nlp import TemporalMention, annotate
-from graphmem.nlp.claims import SpeechAct, reported, speech_act
+from graphmem.nlp.claims import SpeechAct, reported, speaker_names, speech_act
 from graphmem.nlp.openings import analyse_turns
 from graphmem.nlp.second_person import persons_to_names
 from graphmem.nlp.text import is_content_token
@@ -163,10 +163,6 @@ _PHOTO_PREFIX = re.compile(r"^(?:a|an)\s+(?:photo|picture|image)\s+of\s+", re.IG
 _QUESTION_CONTENT_POS = frozenset({"NOUN", "PROPN", "NUM"})
 
 
-def _names(speakers: Sequence[str]) -> frozenset[str]:
-    return frozenset(part.lower() for s in speakers for part in s.split() if part)
-
-
 def _is_name(tok: Token, names: frozenset[str]) -> bool:
     """A speaker's name or a short form of it ("Mel" for Melanie): in a chat between
     these people, naming one says nothing about anything."""
@@ -286,7 +282,7 @@ class OfflineExtractor:
                     reference = turn.timestamp or unit.session.started_at
                     order = (unit.session.index, turn.index)
                     addressee = unit.addressee(turn)
-                    names = _names(unit.speakers)
+                    names = speaker_names(unit.speakers)
                     jobs[pid] = _TurnJob(turn, pid, addressee, reference, order, names)
         return list(jobs.values())
 

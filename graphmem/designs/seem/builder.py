@@ -42,6 +42,7 @@ from graphmem.designs.seem.vectors import window_vector
 from graphmem.ingest.writer import content_id
 from graphmem.llm import map_attempts
 from graphmem.nlp import extract_triples
+from graphmem.nlp.claims import speaker_names
 from graphmem.nlp.openings import analyse_turns
 from graphmem.nlp.roles import SpeakerRoles
 from graphmem.retrieval.exact import ExactIndex
@@ -138,7 +139,7 @@ class SeemBuilder(Builder):
             [p.text for p in passages], answers, self.ctx.settings.answer_sentences
         )
         docs = dict(zip([p.id for p in passages], parsed, strict=True))
-        names = frozenset(part.lower() for p in passages for part in p.speaker.split())
+        names = speaker_names(p.speaker for p in passages)
         return [
             offline_frame(
                 window,
