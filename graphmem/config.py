@@ -186,6 +186,9 @@ class Settings(BaseSettings):
         default="assistant,ai,ai assistant,bot,chatbot,system",
         description="speaker names that mark an AI assistant (comma-separated)",
     )
+    # Valid time (graphmem/validity/): after every build, statements get valid_from, and a
+    # later statement that changes a value SUPERSEDES the earlier one (docs/validity.md).
+    validity: bool = Field(default=True, description="track superseded statements after builds")
     # The designs parse an assistant's answer up to its opening: this many sentences with
     # content (graphmem/nlp/openings.py); its facts, phrases and events come from there.
     # 0: the whole answer.

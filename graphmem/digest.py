@@ -33,6 +33,7 @@ from graphmem.store import GraphStore
 # a space's digest.
 VOLATILE = (
     "created_at",
+    "recorded_at",
     "updated_at",
     "embedding",
     "centroid",

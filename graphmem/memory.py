@@ -49,6 +49,7 @@ from graphmem.schema import (
 from graphmem.store import GraphStore
 from graphmem.threads import limit_blas_threads
 from graphmem.types import AskResult, IngestResult, QueryResult
+from graphmem.validity.update import refresh as refresh_validity
 
 _MAX_RETRIEVERS = 32
 
@@ -211,6 +212,8 @@ class Memory:
                     self._build(space, conv, builder, build_reports[builder.name], ctx.backend)
             for builder in active:
                 builder.finish()
+            if self.settings.validity and dataset.conversations:
+                refresh_validity(self.store, space, self.settings.assistant_speakers)
         finally:  # even a failed ingest may have written: the kept retrievers look again
             for key, retriever in self._retrievers.items():
                 if key[1] == space:

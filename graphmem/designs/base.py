@@ -136,6 +136,10 @@ class Design:
     # Derived labels whose nodes each state one thing a turn says, with the property that
     # holds the statement (``graphmem eval precision`` judges them against hand labels).
     statements: Mapping[str, str] = field(default_factory=dict)
+    # Statement labels whose nodes carry valid time (graphmem/validity/): each states
+    # something of a subject that a later statement may change, so it gets ``valid_from``
+    # and, once a later one replaces it, ``valid_to`` and a ``SUPERSEDES`` edge.
+    valid_time: tuple[str, ...] = ()
     # label -> how its nodes look in the Neo4j Browser (graphmem/browser/style.py generates
     # the served style and the guide's legend from every design's): one entry styles a
     # label, usually the one that owns it (``Character``: the core; ``Fact``: semantic).
@@ -167,6 +171,9 @@ class Design:
         )
         if bad:
             raise ValueError(f"design {self.name}: statements {bad}: a derived label, a property")
+        bad = sorted(set(self.valid_time) - set(self.statements))
+        if bad:
+            raise ValueError(f"design {self.name}: valid time for {bad}: not statement labels")
         bad = sorted(set(self.styles) - set(self.labels))
         if bad:
             raise ValueError(f"design {self.name}: styles for labels {bad} it does not declare")

@@ -23,10 +23,12 @@ from graphmem.designs.label_statements import (
     LABEL_TOTALS,
     SPACE_LABEL_COUNTS,
     STATEMENT_TEXTS,
+    VALIDITY_STATEMENTS,
     delete_space_labelled_source,
     label_totals_source,
     space_label_counts_source,
     statement_texts_source,
+    validity_statements_source,
 )
 from graphmem.errors import ConfigError
 
@@ -106,6 +108,8 @@ def _merged() -> dict[str, Design]:
     register_statement(DELETE_SPACE_LABELLED, delete_space_labelled_source(every))
     stated = [pair for d in out.values() for pair in d.statements.items()]
     register_statement(STATEMENT_TEXTS, statement_texts_source(stated))
+    timed = [(label, d.statements[label]) for d in out.values() for label in d.valid_time]
+    register_statement(VALIDITY_STATEMENTS, validity_statements_source(timed))
     return out
 
 

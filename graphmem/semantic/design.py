@@ -28,6 +28,7 @@ DESIGN = Design(
     pagerank=True,
     derived_labels=("Fact",),
     statements={"Fact": "text"},
+    valid_time=("Fact",),
     reembed=Reembed(labels=("Entity", "Fact"), run=reembed_semantic),
     relationships=("MENTIONS", "SUBJECT", "OBJECT", "SYNONYM", "IS"),
     presets={

@@ -21,6 +21,7 @@ DESIGN = Design(
     labels=("AtomicFact", "AssocEvent"),
     derived_labels=("AtomicFact", "AssocEvent"),
     statements={"AtomicFact": "text"},
+    valid_time=("AtomicFact",),
     indexed_labels=("AtomicFact", "AssocEvent"),
     reembed=Reembed(labels=("AtomicFact", "AssocEvent"), run=reembed_anchormem),
     relationships=("SIMILAR", "INTEGRATES"),

@@ -22,6 +22,7 @@ DESIGN = Design(
     labels=("Fragment", "Cluster", "Insight"),
     derived_labels=("Fragment", "Cluster", "Insight"),
     statements={"Fragment": "value"},
+    valid_time=("Fragment",),
     reembed=Reembed(labels=("Fragment", "Insight"), run=reembed_premem),
     relationships=("FROM", "GROUPS", "CONNECTS", "REASONS_OVER"),
     presets={

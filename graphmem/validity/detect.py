@@ -1,0 +1,151 @@
+"""Which statements replace which: candidate pairs, the offline verdict, the chains.
+
+**Candidates.** Two statements of one label (a fragment is compared with fragments, a fact
+with facts), one conversation and one subject that share a topic, the earlier said in an
+earlier session: within a session a speaker elaborates, across sessions time has passed.
+A statement whose subject is an unresolved pronoun has no candidates (``claim``).
+
+**Offline verdict**, precision first (a wrong "update" hides a true memory behind "(until
+...)"; a missed one leaves two values side by side, as before):
+
+- a question or a request states nothing: ``unrelated``;
+- the same predicate and the same values: ``same``;
+- a time or score, or how often, of the topic both name differs: ``update`` ("set a best
+  time of 27:12", later "hoping to beat my best time of 25:50"; "yoga twice a week", later
+  "yoga classes three times a week");
+- the later is a plan or a wish: ``unrelated`` (a plan replaces no state);
+- the same predicate and, for a kind of value both give (an amount, a time, how often, a
+  place, a name), different values: ``update`` ("set a best time of 27:12", later "a best
+  time of 25:50");
+- the later says a change ("no longer", "switched", "moved back") with the same
+  predicate or different values of one kind: ``update``;
+- the same predicate, one negated and the other not: ``update`` ("doesn't have a car",
+  later "has a car");
+- anything else: ``unrelated``.
+
+**Chains.** A statement is superseded by the earliest later statement judged an update
+(or contradiction) of it; its ``valid_to`` is that statement's ``valid_from``, or the day
+it was said when the words put it earlier.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from graphmem.validity.types import SUPERSEDING, Candidate, Claim, Judgement, Statement
+
+# A topic named by more statements of one subject than this is a theme of the whole
+# conversation ("run" in a runner's chats), not an attribute: pairing all of them would
+# judge thousands of pairs that share only the theme.
+MAX_TOPIC_STATEMENTS = 40
+# Value kinds that measure the topic itself: a time or score (``clock``), how often (``freq``).
+_MEASURES = frozenset({"clock", "freq"})
+
+
+def candidates(statements: Sequence[Statement], claims: Sequence[Claim]) -> list[Candidate]:
+    """Every candidate pair (module docstring), earlier first, in conversation order."""
+    groups: dict[tuple[str, str, str, str], list[int]] = defaultdict(list)
+    for i, (s, c) in enumerate(zip(statements, claims, strict=True)):
+        if c.subject:
+            for topic in c.topics:
+                groups[(s.label, s.conversation, c.subject, topic)].append(i)
+    shared: dict[tuple[int, int], list[str]] = defaultdict(list)
+    for (_, _, _, topic), members in groups.items():
+        if len(members) > MAX_TOPIC_STATEMENTS:
+            continue
+        ordered = sorted(members, key=lambda i: statements[i].order)
+        for n, i in enumerate(ordered):
+            for j in ordered[n + 1 :]:
+                if statements[i].session_index < statements[j].session_index:
+                    shared[(i, j)].append(topic)
+    return [
+        Candidate(
+            earlier=statements[i],
+            later=statements[j],
+            earlier_claim=claims[i],
+            later_claim=claims[j],
+            shared=tuple(sorted(topics)),
+        )
+        for (i, j), topics in sorted(
+            shared.items(), key=lambda kv: (statements[kv[0][1]].order, statements[kv[0][0]].order)
+        )
+    ]
+
+
+def judge(pair: Candidate) -> Judgement:
+    """The offline verdict on one pair (module docstring)."""
+    a, b = pair.earlier_claim, pair.later_claim
+    if a.has("question") or b.has("question"):
+        return Judgement(verdict="unrelated", reason="a question or a request states nothing")
+    same_predicate = a.predicate == b.predicate
+    if (
+        same_predicate
+        and a.values
+        and a.values == b.values
+        and a.has("negated") == b.has("negated")
+    ):
+        return Judgement(verdict="same", reason=f"{b.predicate}: the same values again")
+    differing = sorted(k for k in a.value_kinds() & b.value_kinds() if a.of_kind(k) != b.of_kind(k))
+    topic = pair.shared[0]
+    # A score or a rate of the thing both name is its state, whatever verb carries it
+    # ("set a best time of 27:12", later "hoping to beat my best time of 25:50").
+    measured = [k for k in differing if k in _MEASURES]
+    if measured:
+        return Judgement(verdict="update", reason=f"{topic}: another {measured[0]} value")
+    if b.has("plan"):
+        return Judgement(verdict="unrelated", reason="the later is a plan or a wish")
+    if same_predicate and differing and not a.has("plan"):
+        return Judgement(
+            verdict="update", reason=f"{b.predicate} {topic}: another {differing[0]} value"
+        )
+    if b.has("change") and (same_predicate or differing):
+        return Judgement(verdict="update", reason=f"{topic}: the later says it changed")
+    if same_predicate and a.has("negated") != b.has("negated") and not a.has("plan"):
+        return Judgement(verdict="update", reason=f"{b.predicate} {topic}: negated in one")
+    return Judgement(verdict="unrelated", reason="nothing says one replaces the other")
+
+
+@dataclass(frozen=True)
+class Supersession:
+    """``newer`` replaces ``older`` (ids of one label); ``older`` held until ``until``."""
+
+    label: str
+    newer: str
+    older: str
+    until: date
+    verdict: str
+    reason: str
+    backend: str
+
+
+def chains(pairs: Sequence[Candidate], verdicts: Sequence[Judgement]) -> list[Supersession]:
+    """Each superseded statement with its earliest superseder (module docstring)."""
+    first: dict[tuple[str, str], tuple[Candidate, Judgement]] = {}
+    for pair, verdict in zip(pairs, verdicts, strict=True):
+        if verdict.verdict not in SUPERSEDING:
+            continue
+        key = (pair.earlier.label, pair.earlier.id)
+        known = first.get(key)
+        if known is None or pair.later.order < known[0].later.order:
+            first[key] = (pair, verdict)
+    out = []
+    for pair, verdict in first.values():
+        start = pair.earlier_claim.valid_from
+        until = pair.later_claim.valid_from
+        if until <= start:
+            until = max(pair.later.said_at.date(), start)
+        out.append(
+            Supersession(
+                label=pair.earlier.label,
+                newer=pair.later.id,
+                older=pair.earlier.id,
+                until=until,
+                verdict=verdict.verdict,
+                reason=verdict.reason,
+                backend=verdict.backend,
+            )
+        )
+    return sorted(out, key=lambda s: (s.label, s.older))

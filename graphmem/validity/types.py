@@ -1,0 +1,88 @@
+"""The records of valid time: a statement as the graph holds it, what it claims, a pair of
+statements that may be one value replacing another, and the verdict on such a pair."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+# same: the later statement says again what the earlier one said; update: the value
+# changed over time (the earlier was true until the later); contradiction: the later
+# corrects the earlier (it was never true); unrelated: both may hold.
+Verdict = Literal["same", "update", "contradiction", "unrelated"]
+SUPERSEDING: frozenset[str] = frozenset({"update", "contradiction"})
+
+
+class Statement(BaseModel):
+    """One node of a statement label (``Design.statements``) with its earliest source turn:
+    who said it, when, where in the conversation."""
+
+    model_config = ConfigDict(frozen=True)
+
+    label: str
+    id: str
+    text: str
+    key: str = ""  # the design's own topic of it, where it has one (a PREMem fragment's key)
+    speaker: str
+    said_at: datetime
+    session_index: int
+    turn_index: int
+    turn: str  # the earliest source turn's id as the input gave it (``D1:3``)
+    conversation: str
+
+    @property
+    def order(self) -> tuple[str, int, int, str]:
+        return (self.conversation, self.session_index, self.turn_index, self.id)
+
+
+class Claim(BaseModel):
+    """What a statement says, normalised for comparison (``validity.claim``): whose state
+    (``subject``), the verb (``predicate``), the things it is about (``topics``), the values
+    it gives (``values``, each ``kind:value``), and the cues that qualify it (``cues``:
+    ``change``, ``plan``, ``negated``, ``question``). ``valid_from`` is when it became true:
+    the date its words resolve to, else the day it was said."""
+
+    model_config = ConfigDict(frozen=True)
+
+    subject: str
+    predicate: str
+    topics: tuple[str, ...]
+    values: tuple[str, ...]
+    cues: tuple[str, ...]
+    valid_from: date
+
+    def has(self, cue: str) -> bool:
+        return cue in self.cues
+
+    def value_kinds(self) -> set[str]:
+        return {v.split(":", 1)[0] for v in self.values}
+
+    def of_kind(self, kind: str) -> set[str]:
+        return {v for v in self.values if v.split(":", 1)[0] == kind}
+
+
+class Candidate(BaseModel):
+    """Two statements of one label and one subject sharing a topic, ``earlier`` said before
+    ``later`` in another session: the pairs the detector judges."""
+
+    model_config = ConfigDict(frozen=True)
+
+    earlier: Statement
+    later: Statement
+    earlier_claim: Claim
+    later_claim: Claim
+    shared: tuple[str, ...]
+
+
+class Judgement(BaseModel):
+    """The verdict on a candidate pair, why, and who gave it (``offline`` or ``llm:<model>``;
+    ``fallback`` when the LLM gave none and the offline rules answered)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    verdict: Verdict
+    reason: str
+    backend: str = "offline"
+    fallback: bool = False

@@ -1,0 +1,220 @@
+"""Keep a space's valid time in step with its statements: run after every build.
+
+1. Read every statement node of the space (``core.validity_statements``: the labels the
+   designs declare in ``Design.statements``) with its earliest turn and what was computed
+   before.
+2. Read the claim of each statement that has none yet and store it with ``valid_from`` and
+   ``recorded_at`` (``validity.set_claims``): a statement is parsed once, so a streaming
+   session costs its new statements only. An assistant's statements get no claim: in a
+   chat with an AI assistant the memory is about the person, and the assistant's answers
+   are advice (``graphmem.nlp.roles``).
+3. Judge the candidate pairs (``validity.detect``, or ``judge`` given by the caller, e.g.
+   the LLM's) and derive the supersessions.
+4. Write the difference with what the graph holds: supersessions no longer supported are
+   released, new ones written. The result is a function of the statements alone, so a
+   rerun after a crash, an incremental build and a batch build agree, and replacing a
+   session updates the intervals it caused.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from datetime import date, datetime
+from typing import Any
+
+from pydantic import BaseModel
+
+from graphmem.designs.label_statements import VALIDITY_STATEMENTS
+from graphmem.nlp.roles import SpeakerRoles
+from graphmem.rows import chunks, native
+from graphmem.store import GraphStore
+from graphmem.validity.claim import claims
+from graphmem.validity.detect import Supersession, candidates, chains
+from graphmem.validity.detect import judge as offline_judge
+from graphmem.validity.types import Candidate, Claim, Judgement, Statement
+
+Judge = Callable[[Sequence[Candidate]], list[Judgement]]
+_WRITE_BATCH = 500
+
+
+class ValidityReport(BaseModel):
+    """What one refresh did: statements seen, claims read, pairs judged, supersessions
+    written and released, and how many statements are superseded now."""
+
+    statements: int = 0
+    claimed: int = 0
+    candidates: int = 0
+    written: int = 0
+    released: int = 0
+    superseded: int = 0
+
+
+def refresh(
+    store: GraphStore, space: str, assistants: str, judge: Judge | None = None
+) -> ValidityReport:
+    """Bring ``space``'s valid time in step with its statements (module docstring)."""
+    rows = store.read(VALIDITY_STATEMENTS, space=space)
+    if not rows:
+        return ValidityReport()
+    report = ValidityReport(statements=len(rows))
+    roles = _roles(rows, assistants)
+    people = [r for r in rows if not roles[r["conversation"]].is_assistant(r["speaker"])]
+    statements = [_statement(r) for r in people]
+    known = {r["node"]: _stored_claim(r) for r in people}
+    fresh = [
+        (s, r["node"]) for s, r in zip(statements, people, strict=True) if known[r["node"]] is None
+    ]
+    read = claims([s for s, _ in fresh])
+    for (_, node), claim in zip(fresh, read, strict=True):
+        known[node] = claim
+    report.claimed = _write_claims(store, space, rows, people, known, roles)
+    pairs = candidates(statements, [_known(known, r["node"]) for r in people])
+    report.candidates = len(pairs)
+    verdicts = (judge or _offline)(pairs)
+    wanted = chains(pairs, verdicts)
+    report.released, report.written = _write_difference(store, space, rows, wanted)
+    report.superseded = len(wanted)
+    return report
+
+
+def _offline(pairs: Sequence[Candidate]) -> list[Judgement]:
+    return [offline_judge(p) for p in pairs]
+
+
+def _roles(rows: Sequence[dict[str, Any]], assistants: str) -> dict[str, SpeakerRoles]:
+    speakers: dict[str, list[str]] = defaultdict(list)
+    for r in rows:
+        speakers[r["conversation"]].append(r["speaker"])
+    return {conv: SpeakerRoles.of(names, assistants) for conv, names in speakers.items()}
+
+
+def _said_at(value: Any) -> datetime:
+    found = native(value)
+    return found if isinstance(found, datetime) else datetime.combine(found, datetime.min.time())
+
+
+def _statement(row: dict[str, Any]) -> Statement:
+    return Statement(
+        label=row["label"],
+        id=row["id"],
+        text=row["text"] or "",
+        key=row["key"] or "",
+        speaker=row["speaker"],
+        said_at=_said_at(row["said_at"]),
+        session_index=row["session_index"],
+        turn_index=row["turn_index"],
+        turn=row["turn"],
+        conversation=row["conversation"],
+    )
+
+
+def _stored_claim(row: dict[str, Any]) -> Claim | None:
+    if row["claim_subject"] is None or row["valid_from"] is None:
+        return None
+    valid_from = row["valid_from"]
+    return Claim(
+        subject=row["claim_subject"],
+        predicate=row["claim_predicate"] or "",
+        topics=tuple(row["claim_topics"] or ()),
+        values=tuple(row["claim_values"] or ()),
+        cues=tuple(row["claim_cues"] or ()),
+        valid_from=native(valid_from),
+    )
+
+
+def _known(known: dict[str, Claim | None], node: str) -> Claim:
+    claim = known[node]
+    if claim is None:  # every person's statement was read above
+        raise KeyError(node)
+    return claim
+
+
+def _write_claims(
+    store: GraphStore,
+    space: str,
+    rows: Sequence[dict[str, Any]],
+    people: Sequence[dict[str, Any]],
+    known: dict[str, Claim | None],
+    roles: dict[str, SpeakerRoles],
+) -> int:
+    """Store the claims read now, and an empty claim (valid time only) for an assistant's
+    statements that have none."""
+    out = []
+    stored = {r["node"] for r in people if _stored_claim(r) is not None}
+    for r in rows:
+        if r["node"] in stored:
+            continue
+        if roles[r["conversation"]].is_assistant(r["speaker"]):
+            if r["claim_subject"] is not None:
+                continue
+            claim = _empty_claim(_said_at(r["said_at"]).date())
+        else:
+            found = known.get(r["node"])
+            if found is None:
+                continue
+            claim = found
+        out.append(_claim_row(r, claim))
+    for part in chunks(out, _WRITE_BATCH):
+        store.write("validity.set_claims", space=space, rows=part)
+    return len(out)
+
+
+def _empty_claim(said: date) -> Claim:
+    return Claim(subject="", predicate="", topics=(), values=(), cues=(), valid_from=said)
+
+
+def _claim_row(row: dict[str, Any], claim: Claim) -> dict[str, Any]:
+    return {
+        "node": row["node"],
+        "id": row["id"],
+        "valid_from": claim.valid_from.isoformat(),
+        "subject": claim.subject,
+        "predicate": claim.predicate,
+        "topics": list(claim.topics),
+        "values": list(claim.values),
+        "cues": list(claim.cues),
+    }
+
+
+def _write_difference(
+    store: GraphStore, space: str, rows: Sequence[dict[str, Any]], wanted: Sequence[Supersession]
+) -> tuple[int, int]:
+    """Release what the graph holds and ``wanted`` does not; write what is new."""
+    node = {(r["label"], r["id"]): r["node"] for r in rows}
+    held = {
+        (r["label"], r["id"]): (r["superseded_by"], _day(r["valid_to"]))
+        for r in rows
+        # A superseder deleted with its session leaves valid_to and the label behind.
+        if r["superseded_by"] is not None or r["valid_to"] is not None or r["superseded"]
+    }
+    want = {(s.label, s.older): s for s in wanted}
+    stale = [
+        node[key]
+        for key, (newer, until) in held.items()
+        if key not in want or want[key].newer != newer or want[key].until != until
+    ]
+    for part in chunks(stale, _WRITE_BATCH):
+        store.write("validity.release", space=space, nodes=part)
+    fresh = [
+        {
+            "newer": node[(s.label, s.newer)],
+            "older": node[(s.label, s.older)],
+            "until": s.until.isoformat(),
+            "verdict": s.verdict,
+            "reason": s.reason,
+            "backend": s.backend,
+        }
+        for key, s in sorted(want.items())
+        if key not in held or held[key] != (s.newer, s.until)
+    ]
+    for part in chunks(fresh, _WRITE_BATCH):
+        store.write("validity.supersede", space=space, rows=part)
+    return len(stale), len(fresh)
+
+
+def _day(value: Any) -> date | None:
+    if value is None:
+        return None
+    found = native(value)
+    return found if isinstance(found, date) else None

@@ -1,0 +1,119 @@
+"""Valid time offline (graphmem/validity/): what a statement claims, which pairs of
+statements are compared, and the verdict on each."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+
+from graphmem.validity.claim import claims, split_prefix
+from graphmem.validity.detect import candidates, chains, judge
+from graphmem.validity.types import Statement
+
+pytestmark = pytest.mark.slow  # spaCy
+
+
+def _statements(*texts: str, speaker: str = "user") -> list[Statement]:
+    return [
+        Statement(
+            label="Fragment",
+            id=f"s{i}",
+            text=text,
+            speaker=speaker,
+            said_at=datetime(2023, 5, 1 + i, 12, 0),
+            session_index=i,
+            turn_index=0,
+            turn=f"D{i}:1",
+            conversation="c",
+        )
+        for i, text in enumerate(texts)
+    ]
+
+
+def _verdicts(*texts: str) -> list[tuple[str, str, str]]:
+    found = _statements(*texts)
+    pairs = candidates(found, claims(found))
+    return [(p.earlier.id, p.later.id, judge(p).verdict) for p in pairs]
+
+
+def test_the_prefix_and_the_date_resolutions_are_not_part_of_the_claim() -> None:
+    assert split_prefix("user asked: Any tips for Lisbon?") == ("Any tips for Lisbon?", True)
+    assert split_prefix("Maya: I moved [before 2 May 2023].") == ("I moved.", False)
+    assert split_prefix("Tom has twelve orders (May 2024)") == ("Tom has twelve orders", False)
+
+
+def test_a_claim_names_whose_state_what_about_and_which_value() -> None:
+    one, two, three = claims(
+        _statements(
+            "user: By the way, user is hoping to beat user's personal best time of 25:50.",
+            "user's friend Rachel just moved back to the suburbs.",
+            "user: She moved to Chicago.",
+        )
+    )
+    assert one.subject == "user" and one.predicate == "beat" and one.has("plan")
+    assert "personal best time" in one.topics and "clock:25:50" in one.values
+    assert two.subject == "rachel" and two.has("change") and "suburb" in two.topics
+    assert three.subject == "", "an unresolved pronoun is nobody's state"
+
+
+def test_valid_from_is_the_date_the_words_give_else_the_day_said() -> None:
+    said_then, said_now = claims(
+        _statements("user adopted a beagle last month.", "user adopted a beagle.")
+    )
+    assert said_then.valid_from == date(2023, 4, 1)
+    assert said_now.valid_from == date(2023, 5, 2)
+
+
+def test_another_score_or_rate_of_the_same_thing_is_an_update() -> None:
+    assert _verdicts(
+        "user set a personal best time of 27:12 in the charity run.",
+        "user is hoping to beat user's personal best time of 25:50.",
+    ) == [("s0", "s1", "update")]
+    assert _verdicts(
+        "user has been doing yoga twice a week.",
+        "user has been attending yoga classes three times a week.",
+    ) == [("s0", "s1", "update")]
+
+
+def test_a_said_change_of_the_same_verb_is_an_update_and_a_plan_is_not() -> None:
+    assert _verdicts(
+        "user works at the bakery on Main Street.",
+        "user no longer works at the bakery.",
+    ) == [("s0", "s1", "update")]
+    assert _verdicts(
+        "user drives a Honda to the office.",
+        "user is thinking of driving a Tesla to the office.",
+    ) == [("s0", "s1", "unrelated")]
+
+
+def test_questions_and_unrelated_statements_replace_nothing() -> None:
+    assert _verdicts(
+        "user plays the guitar twice a week.",
+        "user asked: Should user play the guitar three times a week?",
+    ) == [("s0", "s1", "unrelated")]
+    assert _verdicts(
+        "user played the guitar at the wedding.",
+        "user cleaned the guitar after the concert.",
+    ) == [("s0", "s1", "unrelated")]
+
+
+def test_statements_of_one_session_or_of_other_subjects_are_never_paired() -> None:
+    found = _statements(
+        "user has been doing yoga twice a week.", "user does yoga three times a week."
+    )
+    same_session = [s.model_copy(update={"session_index": 0}) for s in found]
+    assert candidates(same_session, claims(same_session)) == []
+    other = [found[0], found[1].model_copy(update={"text": "Tom does yoga three times a week."})]
+    assert candidates(other, claims(other)) == []
+
+
+def test_a_statement_is_superseded_by_its_earliest_update_until_that_day() -> None:
+    found = _statements(
+        "user has been doing yoga twice a week.",
+        "user has been doing yoga three times a week.",
+        "user has been doing yoga four times a week.",
+    )
+    pairs = candidates(found, claims(found))
+    links = {(s.older, s.newer, s.until) for s in chains(pairs, [judge(p) for p in pairs])}
+    assert links == {("s0", "s1", date(2023, 5, 2)), ("s1", "s2", date(2023, 5, 3))}
