@@ -49,6 +49,7 @@ from graphmem.schema import (
 from graphmem.store import GraphStore
 from graphmem.threads import limit_blas_threads
 from graphmem.types import AskResult, IngestResult, QueryResult
+from graphmem.validity.llm import LLMJudge
 from graphmem.validity.update import refresh as refresh_validity
 
 _MAX_RETRIEVERS = 32
@@ -213,7 +214,8 @@ class Memory:
             for builder in active:
                 builder.finish()
             if self.settings.validity and dataset.conversations:
-                refresh_validity(self.store, space, self.settings.assistant_speakers)
+                judge = LLMJudge(self.llm) if self.llm is not None else None
+                refresh_validity(self.store, space, self.settings.assistant_speakers, judge)
         finally:  # even a failed ingest may have written: the kept retrievers look again
             for key, retriever in self._retrievers.items():
                 if key[1] == space:

@@ -3,13 +3,21 @@ statements are compared, and the verdict on each."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime
+from typing import TypeVar
 
 import pytest
+from pydantic import BaseModel
 
+from graphmem.errors import LLMItemError
+from graphmem.llm import Message, StructuredLLM
 from graphmem.validity.claim import claims, split_prefix
 from graphmem.validity.detect import candidates, chains, judge
+from graphmem.validity.llm import LLMJudge
 from graphmem.validity.types import Statement
+
+T = TypeVar("T", bound=BaseModel)
 
 pytestmark = pytest.mark.slow  # spaCy
 
@@ -117,3 +125,42 @@ def test_a_statement_is_superseded_by_its_earliest_update_until_that_day() -> No
     pairs = candidates(found, claims(found))
     links = {(s.older, s.newer, s.until) for s in chains(pairs, [judge(p) for p in pairs])}
     assert links == {("s0", "s1", date(2023, 5, 2)), ("s1", "s2", date(2023, 5, 3))}
+
+
+# --- the LLM's verdict (a stub model) ----------------------------------------------------
+class Verdicts(StructuredLLM):
+    """Answers each pair with the next verdict; ``None`` gives up on that pair."""
+
+    def __init__(self, answers: list[str | None]) -> None:
+        super().__init__(concurrency=1)
+        self.answers = list(answers)
+        self.asked: list[str] = []
+
+    @property
+    def model_name(self) -> str:
+        return "stub"
+
+    def generate(self, messages: Sequence[Message], schema: type[T]) -> T:
+        self.asked.append(messages[-1].content)
+        answer = self.answers.pop(0)
+        if answer is None:
+            raise LLMItemError("no valid answer")
+        out = schema.model_validate({"verdict": answer, "reason": "the model says so"})
+        return out
+
+
+def test_the_llm_judges_each_pair_and_the_offline_rules_take_what_it_gives_up() -> None:
+    found = _statements(
+        "user has been doing yoga twice a week.",
+        "user has been doing yoga three times a week.",
+        "user has been doing yoga four times a week.",
+    )
+    pairs = candidates(found, claims(found))
+    llm = Verdicts(["unrelated", None, "contradiction"])
+    verdicts = LLMJudge(llm)(pairs)
+    assert [v.verdict for v in verdicts] == ["unrelated", "update", "contradiction"]
+    assert [v.backend for v in verdicts] == ["llm:stub", "offline", "llm:stub"]
+    assert [v.fallback for v in verdicts] == [False, True, False]
+    assert "Earlier: [2023-05-01] user: user has been doing yoga twice" in llm.asked[0]
+    links = {(s.older, s.newer, s.verdict) for s in chains(pairs, verdicts)}
+    assert links == {("s0", "s2", "update"), ("s1", "s2", "contradiction")}
