@@ -18,6 +18,7 @@ from graphmem.cli.common import (
     strict_option,
 )
 from graphmem.cli.precision_cmds import precision
+from graphmem.cli.validity_cmds import validity
 from graphmem.errors import ConfigError, EvaluationIncomplete
 from graphmem.eval.aggregate import select_one_or_all
 from graphmem.eval.datasets import DATASETS, fetch_dataset
@@ -232,3 +233,4 @@ def fetch(ctx: click.Context, /, dataset: str, force: bool, as_json: bool) -> No
 
 
 eval_group.add_command(precision)
+eval_group.add_command(validity)

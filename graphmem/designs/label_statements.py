@@ -119,7 +119,7 @@ _VALIDITY_HEADER = """// Every statement node of one space (the designs' `statem
 // params: $space
 // returns: label, node, id, text, key, speaker, said_at, session_index, turn_index, turn,
 //   conversation, valid_from, claim_subject, claim_predicate, claim_topics, claim_values,
-//   claim_cues, superseded_by, valid_to, superseded
+//   claim_cues, claim_version, superseded_by, valid_to, superseded
 """
 _VALIDITY_PART = """  MATCH (n:{label} {{space: $space}})-[:FROM]->(p:Passage)
   WITH n, p ORDER BY p.session_index, p.turn_index
@@ -131,8 +131,8 @@ _VALIDITY_PART = """  MATCH (n:{label} {{space: $space}})-[:FROM]->(p:Passage)
          p.source_id AS turn, p.conversation AS conversation, n.valid_from AS valid_from,
          n.claim_subject AS claim_subject, n.claim_predicate AS claim_predicate,
          n.claim_topics AS claim_topics, n.claim_values AS claim_values,
-         n.claim_cues AS claim_cues, newer.id AS superseded_by, n.valid_to AS valid_to,
-         n:Superseded AS superseded"""
+         n.claim_cues AS claim_cues, n.claim_version AS claim_version,
+         newer.id AS superseded_by, n.valid_to AS valid_to, n:Superseded AS superseded"""
 
 
 def validity_statements_source(statements: list[tuple[str, str]]) -> str:
@@ -145,7 +145,7 @@ def validity_statements_source(statements: list[tuple[str, str]]) -> str:
     columns = (
         "label, node, id, text, key, speaker, said_at, session_index, turn_index, turn, "
         "conversation, valid_from, claim_subject, claim_predicate, claim_topics, "
-        "claim_values, claim_cues, superseded_by, valid_to, superseded"
+        "claim_values, claim_cues, claim_version, superseded_by, valid_to, superseded"
     )
     empty = "RETURN " + ", ".join(f"null AS {c.strip()}" for c in columns.split(",")) + " LIMIT 0"
     return _source(_VALIDITY_HEADER, _VALIDITY_PART, f"RETURN {columns}", empty, parts)

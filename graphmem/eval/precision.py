@@ -112,12 +112,13 @@ def load_labels(folder: Path) -> list[Label]:
 
 
 def conversations_of(
-    labels: Sequence[Label], sources: Mapping[str, Path], memory: Memory
+    labelled: Iterable[tuple[str, str]], sources: Mapping[str, Path], memory: Memory
 ) -> dict[tuple[str, str], ConversationIn]:
-    """The labelled conversations, read from their data files (LongMemEval: dev half)."""
+    """The labelled conversations (``(dataset, conversation id)`` pairs), read from their
+    data files (LongMemEval: dev half)."""
     wanted: dict[str, set[str]] = {}
-    for label in labels:
-        wanted.setdefault(label.dataset, set()).add(label.conversation)
+    for dataset_name, conversation in labelled:
+        wanted.setdefault(dataset_name, set()).add(conversation)
     found: dict[tuple[str, str], ConversationIn] = {}
     for name, ids in wanted.items():
         if name not in sources:
@@ -244,7 +245,7 @@ def measure(
     progress: Callable[[str], None] | None = None,
 ) -> tuple[list[PrecisionRow], list[Extraction]]:
     """Build (or reuse) each labelled conversation's space with every builder, then score."""
-    conversations = conversations_of(labels, sources, memory)
+    conversations = conversations_of(((x.dataset, x.conversation) for x in labels), sources, memory)
     builders = builders_for(strategy_names())
     registry()  # the generated statement texts
     found: list[Extraction] = []

@@ -15,9 +15,16 @@ __all__ = ["DEFAULT_STRATEGY", "build_retriever", "builders_for", "strategy_name
 DEFAULT_STRATEGY = "graphmem"
 
 
-def build_retriever(name: str, ctx: RetrievalContext) -> Retriever:
+def build_retriever(name: str, ctx: RetrievalContext, *, valid_time: bool = True) -> Retriever:
+    """The retriever of strategy ``name``; with ``valid_time`` (and ``Settings.validity``)
+    wrapped so that its context marks superseded memories (graphmem/validity/retrieval.py).
+    The cross-design strategy builds its members without: it is wrapped once, whole."""
     owner, factory = strategy_owner(name)
     made = factory(ctx, ctx.configs.get(owner.name))
     if not isinstance(made, Retriever):
         raise ConfigError(f"design {owner.name}: strategy {name!r} made no Retriever ({made!r})")
+    if valid_time and ctx.settings.validity:
+        from graphmem.validity.retrieval import ValidTimeRetriever
+
+        return ValidTimeRetriever(ctx, made)
     return made

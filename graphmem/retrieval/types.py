@@ -28,6 +28,9 @@ class PassageRef(BaseModel):
     session_index: int = 0
     turn_index: int = 0
     tokens: int | None = None
+    # What the reader is told about the turn besides what was said (valid time: "(until
+    # 30 May 2023, then [D5:3])", graphmem/validity/retrieval.py).
+    note: str | None = None
 
     @field_validator("ts", mode="before")
     @classmethod
@@ -40,7 +43,8 @@ class PassageRef(BaseModel):
         """The turn as the reader sees it (``graphmem.turns.render_turn``), made once per
         ref: a query's packing prices the same few hundred turns a dozen times, and the
         token counter finds a kept string by its kept hash."""
-        return render_turn(self.speaker, self.text, caption=self.caption, source_id=self.source_id)
+        said = render_turn(self.speaker, self.text, caption=self.caption, source_id=self.source_id)
+        return f"{said} {self.note}" if self.note else said
 
     @classmethod
     def from_row(cls, row: dict[str, Any] | PassageRef) -> PassageRef:

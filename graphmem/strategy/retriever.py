@@ -68,7 +68,9 @@ class GraphmemRetriever(Retriever):
         if found is None:
             from graphmem.retrieval.registry import build_retriever  # the registry imports us
 
-            found = self._members[strategy] = build_retriever(strategy, self._member_ctx)
+            found = self._members[strategy] = build_retriever(
+                strategy, self._member_ctx, valid_time=False
+            )
         return found
 
     def refresh(self) -> None:

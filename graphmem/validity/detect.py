@@ -14,13 +14,14 @@ A statement whose subject is an unresolved pronoun has no candidates (``claim``)
   time of 27:12", later "hoping to beat my best time of 25:50"; "yoga twice a week", later
   "yoga classes three times a week");
 - the later is a plan or a wish: ``unrelated`` (a plan replaces no state);
-- the same predicate and, for a kind of value both give (an amount, a time, how often, a
-  place, a name), different values: ``update`` ("set a best time of 27:12", later "a best
+- the same predicate (not a light verb such as "be", "have", "get") and, for a kind of
+  value both give (an amount, a time, how often, a place, a name), different values:
+  ``update`` ("set a best time of 27:12", later "a best
   time of 25:50");
 - the later says a change ("no longer", "switched", "moved back") with the same
   predicate or different values of one kind: ``update``;
-- the same predicate, one negated and the other not: ``update`` ("doesn't have a car",
-  later "has a car");
+- the same predicate (not a light verb), one negated and the other not: ``update``
+  ("doesn't own a car", later "owns a car");
 - anything else: ``unrelated``.
 
 **Chains.** A statement is superseded by the earliest later statement judged an update
@@ -41,6 +42,34 @@ from graphmem.validity.types import SUPERSEDING, Candidate, Claim, Judgement, St
 # conversation ("run" in a runner's chats), not an attribute: pairing all of them would
 # judge thousands of pairs that share only the theme.
 MAX_TOPIC_STATEMENTS = 40
+# Verbs that carry almost any state ("is in Paris", "has a meeting"): that two statements
+# share one says nothing of their being about the same attribute.
+LIGHT_VERBS = frozenset(
+    {
+        "be",
+        "have",
+        "do",
+        "get",
+        "go",
+        "make",
+        "take",
+        "want",
+        "like",
+        "love",
+        "think",
+        "say",
+        "feel",
+        "try",
+        "see",
+        "know",
+        "need",
+        "plan",
+        "use",
+        "find",
+        "give",
+        "come",
+    }
+)
 # Value kinds that measure the topic itself: a time or score (``clock``), how often (``freq``).
 _MEASURES = frozenset({"clock", "freq"})
 
@@ -97,13 +126,14 @@ def judge(pair: Candidate) -> Judgement:
         return Judgement(verdict="update", reason=f"{topic}: another {measured[0]} value")
     if b.has("plan"):
         return Judgement(verdict="unrelated", reason="the later is a plan or a wish")
-    if same_predicate and differing and not a.has("plan"):
+    specific = same_predicate and b.predicate not in LIGHT_VERBS
+    if specific and differing and not a.has("plan"):
         return Judgement(
             verdict="update", reason=f"{b.predicate} {topic}: another {differing[0]} value"
         )
     if b.has("change") and (same_predicate or differing):
         return Judgement(verdict="update", reason=f"{topic}: the later says it changed")
-    if same_predicate and a.has("negated") != b.has("negated") and not a.has("plan"):
+    if specific and a.has("negated") != b.has("negated") and not a.has("plan"):
         return Judgement(verdict="update", reason=f"{b.predicate} {topic}: negated in one")
     return Judgement(verdict="unrelated", reason="nothing says one replaces the other")
 

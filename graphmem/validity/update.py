@@ -29,7 +29,7 @@ from graphmem.designs.label_statements import VALIDITY_STATEMENTS
 from graphmem.nlp.roles import SpeakerRoles
 from graphmem.rows import chunks, native
 from graphmem.store import GraphStore
-from graphmem.validity.claim import claims
+from graphmem.validity.claim import CLAIM_VERSION, claims
 from graphmem.validity.detect import Supersession, candidates, chains
 from graphmem.validity.detect import judge as offline_judge
 from graphmem.validity.types import Candidate, Claim, Judgement, Statement
@@ -78,6 +78,20 @@ def refresh(
     return report
 
 
+def judged_pairs(
+    store: GraphStore, space: str, assistants: str, judge: Judge | None = None
+) -> list[tuple[Candidate, Judgement]]:
+    """The candidate pairs of a refreshed space (claims as stored) with their verdicts,
+    writing nothing: what ``graphmem eval validity`` scores."""
+    rows = store.read(VALIDITY_STATEMENTS, space=space)
+    roles = _roles(rows, assistants)
+    people = [r for r in rows if not roles[r["conversation"]].is_assistant(r["speaker"])]
+    stored = [(r, _stored_claim(r)) for r in people]
+    kept = [(_statement(r), c) for r, c in stored if c is not None]
+    pairs = candidates([s for s, _ in kept], [c for _, c in kept])
+    return list(zip(pairs, (judge or _offline)(pairs), strict=True))
+
+
 def _offline(pairs: Sequence[Candidate]) -> list[Judgement]:
     return [offline_judge(p) for p in pairs]
 
@@ -110,7 +124,7 @@ def _statement(row: dict[str, Any]) -> Statement:
 
 
 def _stored_claim(row: dict[str, Any]) -> Claim | None:
-    if row["claim_subject"] is None or row["valid_from"] is None:
+    if row["claim_version"] != CLAIM_VERSION or row["valid_from"] is None:
         return None
     valid_from = row["valid_from"]
     return Claim(
@@ -146,7 +160,7 @@ def _write_claims(
         if r["node"] in stored:
             continue
         if roles[r["conversation"]].is_assistant(r["speaker"]):
-            if r["claim_subject"] is not None:
+            if r["claim_version"] == CLAIM_VERSION and r["valid_from"] is not None:
                 continue
             claim = _empty_claim(_said_at(r["said_at"]).date())
         else:
@@ -156,7 +170,7 @@ def _write_claims(
             claim = found
         out.append(_claim_row(r, claim))
     for part in chunks(out, _WRITE_BATCH):
-        store.write("validity.set_claims", space=space, rows=part)
+        store.write("validity.set_claims", space=space, rows=part, version=CLAIM_VERSION)
     return len(out)
 
 

@@ -1,0 +1,204 @@
+"""``graphmem eval validity``: how well the offline detector finds statements that replace
+earlier ones, judged against hand labels (``tests/fixtures/validity/``).
+
+A label is one candidate pair (``graphmem.validity.detect``: two statements of one label,
+one subject, a shared topic, the earlier in an earlier session) and what a reader decides
+it is: ``same``, ``update``, ``contradiction`` or ``unrelated``. The labelled conversations
+are built as an evaluation builds them (one space each, every builder; a built space is
+reused), the pairs and the detector's verdicts are read from the graph, and matched to
+the labels by (conversation, node label, turns, texts).
+
+A pair is *positive* when it supersedes (``update`` or ``contradiction``). ``precision``:
+labelled positives among the detector's labelled positives; ``recall``: the detector's
+positives among the labelled positives, so recall is over candidate pairs (a change the
+candidates miss is counted by no one). A pair no label covers is *unlabelled* (``--todo``
+writes it to be judged); a label whose pair is no longer a candidate is *gone*. Only the
+dev half of LongMemEval may be labelled.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from graphmem.designs.registry import builders_for, registry
+from graphmem.errors import InputError
+from graphmem.eval.precision import DatasetName, conversations_of
+from graphmem.ingest.models import Dataset
+from graphmem.memory import Memory
+from graphmem.retrieval.registry import strategy_names
+from graphmem.validity.types import SUPERSEDING, Verdict
+from graphmem.validity.update import judged_pairs
+
+PRECISION_TARGET = 0.9
+
+
+class PairLabel(BaseModel):
+    """One hand label: what the later statement does to the earlier one."""
+
+    dataset: DatasetName
+    conversation: str
+    label_name: str
+    earlier_turn: str
+    earlier: str
+    later_turn: str
+    later: str
+    verdict: Verdict
+    why: str = ""
+
+
+class JudgedPair(BaseModel):
+    """A candidate pair as the graph holds it and the detector's verdict on it."""
+
+    dataset: DatasetName
+    conversation: str
+    label_name: str
+    earlier_turn: str
+    earlier: str
+    later_turn: str
+    later: str
+    verdict: Verdict
+    reason: str
+
+
+class ChangeScore(BaseModel):
+    """The detector against the labels (module docstring)."""
+
+    judged: int
+    labelled_positive: int
+    detected_positive: int
+    true_positive: int
+    precision: float | None
+    recall: float | None
+    target: float = PRECISION_TARGET
+    unlabelled: int
+    gone: int
+    by_verdict: dict[str, dict[str, int]]  # label verdict -> detector verdict -> count
+
+
+Key = tuple[str, str, str, str, str, str, str]
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _key(x: PairLabel | JudgedPair) -> Key:
+    return (
+        x.dataset,
+        x.conversation,
+        x.label_name,
+        x.earlier_turn,
+        _norm(x.earlier),
+        x.later_turn,
+        _norm(x.later),
+    )
+
+
+def load_pair_labels(folder: Path) -> list[PairLabel]:
+    """Every ``*.jsonl`` of ``folder``; a bad line names its file and line."""
+    files = sorted(folder.glob("*.jsonl"))
+    if not files:
+        raise InputError("no *.jsonl label file", path=str(folder))
+    out: list[PairLabel] = []
+    for path in files:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                out.append(PairLabel.model_validate(json.loads(line)))
+            except (ValueError, ValidationError) as exc:
+                first = str(exc).splitlines()[0]
+                raise InputError(
+                    f"not a pair label: {first}", path=str(path), record=f"line {number}"
+                ) from exc
+    return out
+
+
+def judged(memory: Memory, space: str, dataset: DatasetName, conversation: str) -> list[JudgedPair]:
+    """The space's candidate pairs with the offline detector's verdicts."""
+    return [
+        JudgedPair(
+            dataset=dataset,
+            conversation=conversation,
+            label_name=pair.earlier.label,
+            earlier_turn=pair.earlier.turn,
+            earlier=pair.earlier.text,
+            later_turn=pair.later.turn,
+            later=pair.later.text,
+            verdict=verdict.verdict,
+            reason=verdict.reason,
+        )
+        for pair, verdict in judged_pairs(memory.store, space, memory.settings.assistant_speakers)
+    ]
+
+
+def score(
+    labels: Sequence[PairLabel], found: Sequence[JudgedPair]
+) -> tuple[ChangeScore, list[JudgedPair]]:
+    """The score over labelled pairs, and the unlabelled pairs of the labelled conversations."""
+    by_key = {_key(x): x for x in labels}
+    convs = {(x.dataset, x.conversation) for x in labels}
+    seen: set[Key] = set()
+    unlabelled: list[JudgedPair] = []
+    matrix: dict[str, dict[str, int]] = {}
+    counts = {"judged": 0, "labelled": 0, "detected": 0, "both": 0}
+    for pair in found:
+        key = _key(pair)
+        if key in seen or (pair.dataset, pair.conversation) not in convs:
+            continue
+        seen.add(key)
+        label = by_key.get(key)
+        if label is None:
+            unlabelled.append(pair)
+            continue
+        truth, said = label.verdict in SUPERSEDING, pair.verdict in SUPERSEDING
+        counts["judged"] += 1
+        counts["labelled"] += truth
+        counts["detected"] += said
+        counts["both"] += truth and said
+        row = matrix.setdefault(label.verdict, {})
+        row[pair.verdict] = row.get(pair.verdict, 0) + 1
+    result = ChangeScore(
+        judged=counts["judged"],
+        labelled_positive=counts["labelled"],
+        detected_positive=counts["detected"],
+        true_positive=counts["both"],
+        precision=counts["both"] / counts["detected"] if counts["detected"] else None,
+        recall=counts["both"] / counts["labelled"] if counts["labelled"] else None,
+        unlabelled=len(unlabelled),
+        gone=sum(1 for key in by_key if key not in seen),
+        by_verdict=matrix,
+    )
+    return result, unlabelled
+
+
+def measure(
+    memory: Memory,
+    labels: Sequence[PairLabel],
+    sources: Mapping[str, Path],
+    space_prefix: str,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[ChangeScore, list[JudgedPair]]:
+    """Build (or reuse) each labelled conversation's space with every builder, then score."""
+    conversations = conversations_of(((x.dataset, x.conversation) for x in labels), sources, memory)
+    builders = builders_for(strategy_names())
+    registry()  # the generated statements
+    found: list[JudgedPair] = []
+    for (name, cid), conv in conversations.items():
+        space = f"{space_prefix}-{cid}"
+        if progress is not None:
+            progress(space)
+        memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, builders)
+        found += judged(memory, space, name, cid)  # type: ignore[arg-type]
+    return score(labels, found)
+
+
+def todo_lines(unlabelled: Sequence[JudgedPair]) -> list[dict[str, Any]]:
+    """Unlabelled pairs as label lines to complete: ``verdict`` left out, and the
+    detector's too, so that the label is judged from the two statements alone."""
+    return [p.model_dump(exclude={"verdict", "reason"}) for p in unlabelled]

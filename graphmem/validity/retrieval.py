@@ -1,0 +1,125 @@
+"""Valid time in every strategy's context: a retriever around the strategy's own.
+
+After the strategy ranks its hits, one read (``validity.annotate``) finds, among the turns
+they cite, those a superseded statement comes from and the statements that superseded it.
+Then:
+
+- a superseded memory (a fact, a fragment shown as a memory) gets its interval:
+  "(until 30 May 2023)";
+- a turn a superseded statement comes from gets its interval and where the current
+  value was said: "(until 30 May 2023, then [D5:3])";
+- the turn of the current value is put right before the hit of the superseded one (when no
+  better-ranked hit brings it already), so within a budget the current value is packed
+  first and the reader sees both, marked.
+
+``now`` (``RetrievalContext.now``: a question's date, ``graphmem query --as-of``) bounds
+it all: a turn said after it is not shown, and a statement superseded only after it is
+current then.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import date, datetime
+from typing import Any
+
+from graphmem.retrieval.base import RetrievalContext, Retriever
+from graphmem.retrieval.packer import PackedContext
+from graphmem.retrieval.types import Hit, PassageRef, RetrievalResult
+from graphmem.rows import native
+
+ANNOTATE = "validity.annotate"
+
+
+class ValidTimeRetriever(Retriever):
+    """``inner``'s hits, bounded by ``now`` and marked with valid time (module docstring)."""
+
+    def __init__(self, ctx: RetrievalContext, inner: Retriever) -> None:
+        super().__init__(ctx)
+        self.inner = inner
+        self.prefix_consistent = inner.prefix_consistent
+
+    def retrieve(self, query: str, budget: int) -> RetrievalResult:
+        found = self.inner.retrieve(query, budget)
+        now = self.ctx.now
+        hits = [h for h in (_before(h, now) for h in found.hits) if h is not None]
+        ids = list(dict.fromkeys(p.id for h in hits for p in h.passages))
+        rows = self.ctx.store.read(ANNOTATE, space=self.ctx.space, passage_ids=ids, as_of=now)
+        if rows:
+            hits = annotate(hits, rows)
+        return found.model_copy(update={"hits": hits})
+
+    def answer_messages(self, question: str, context: PackedContext) -> Any:
+        return self.inner.answer_messages(question, context)
+
+    def refresh(self) -> None:
+        self.inner.refresh()
+
+    def prepare(self) -> None:
+        self.inner.prepare()
+
+
+def _before(hit: Hit, now: datetime | None) -> Hit | None:
+    """``hit`` without the turns said after ``now``; None when it cites only such turns."""
+    if now is None:
+        return hit
+    kept = [p for p in hit.passages if p.ts is None or p.ts <= now]
+    if len(kept) == len(hit.passages):
+        return hit
+    return hit.model_copy(update={"passages": kept}) if kept else None
+
+
+def _day(value: Any) -> str:
+    day = native(value)
+    if isinstance(day, datetime):
+        day = day.date()
+    return f"{day.day} {day:%B %Y}" if isinstance(day, date) else str(day)
+
+
+def annotate(hits: list[Hit], rows: list[dict[str, Any]]) -> list[Hit]:
+    """Mark the superseded memories and turns of ``hits`` and bring each current value's
+    turn before them (module docstring). ``rows``: ``validity.annotate``'s."""
+    by_turn: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    by_node: dict[tuple[str, str], dict[str, Any]] = {}
+    for row in rows:
+        by_turn[row["passage_id"]].append(row)
+        by_node[(row["old_label"], row["old_id"])] = row
+    out: list[Hit] = []
+    shown: set[str] = set()
+    for hit in hits:
+        old = by_node.get((hit.label, hit.node_id))
+        marked = [r for p in hit.passages for r in by_turn.get(p.id, [])]
+        for row in marked:
+            newer = [PassageRef.from_row(t) for t in row["newer"]]
+            fresh = [t for t in newer if t.id not in shown]
+            if fresh:
+                out.append(_current(hit, fresh))
+                shown.update(t.id for t in fresh)
+        text = f"{hit.text} (until {_day(old['valid_to'])})" if old and hit.text else hit.text
+        passages = [_noted(p, by_turn.get(p.id, [])) for p in hit.passages]
+        out.append(hit.model_copy(update={"text": text, "passages": passages}))
+        shown.update(p.id for p in hit.passages)
+    return out
+
+
+def _current(hit: Hit, turns: list[PassageRef]) -> Hit:
+    return Hit(
+        node_id=turns[0].id,
+        label="Passage",
+        score=hit.score,
+        strategy=hit.strategy,
+        path=[*hit.path, "supersedes"],
+        passages=turns,
+    )
+
+
+def _noted(passage: PassageRef, rows: list[dict[str, Any]]) -> PassageRef:
+    if not rows or passage.note:
+        return passage
+    until = min(native(r["valid_to"]) for r in rows)
+    later = sorted({str(t["source_id"]) for r in rows for t in r["newer"][:1]})
+    cites = ", ".join(f"[{s}]" for s in later)
+    # Built anew, not copied: a copy would keep the rendered line cached without the note.
+    return PassageRef.model_validate(
+        {**passage.model_dump(), "note": f"(until {_day(until)}, then {cites})"}
+    )
