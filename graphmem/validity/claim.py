@@ -17,9 +17,9 @@ into a :class:`~graphmem.validity.types.Claim`:
 - ``values``: amounts, times and scores (``num:``), how often (``freq:``), places
   (``place:``), organisations and products (``name:``).
 - ``cues``: ``change`` (words that say a value changed: "no longer", "switched", "moved
-  back"), ``done`` (the main verb is in the past: "launched", "has finished"), ``plan``
-  (a plan, a wish, a condition), ``negated``, ``question`` (a reported question or
-  request).
+  back"), ``past`` (the main verb in the simple past: an event, "won a tournament";
+  "has made six bowls" is a state), ``picture`` (what a shared photo shows), ``plan`` (a
+  plan, a wish, a condition), ``negated``, ``question`` (a reported question or request).
 - ``valid_from``: when it became true: the date its words resolve to when that lies in the
   past of the turn (``graphmem.nlp.temporal``), else the day it was said.
 """
@@ -39,7 +39,7 @@ from graphmem.nlp.things import thing_names
 from graphmem.validity.types import Claim, Statement
 
 # Stored with each claim: a claim read by other rules than these is read again.
-CLAIM_VERSION = 1
+CLAIM_VERSION = 2
 # "user asked: ...", "Maya: ...": the designs' way of saying who said it.
 _PREFIX = re.compile(
     r"^(?P<who>[^:\n]{1,60}?)(?:\s+(?P<verb>asked|requested|said|added|replied))?:\s+"
@@ -73,6 +73,8 @@ _PLAN_VERBS = frozenset(
     }
 )
 _SECOND_PERSON = frozenset({"you", "your", "yours", "yourself"})
+_SHOWING = frozenset({"share", "show", "send", "post", "take"})
+_PICTURES = frozenset({"photo", "picture", "pic", "image", "selfie", "snapshot", "photograph"})
 _ARTICLES = frozenset({"a", "an", "the", "this", "that", "these", "those", "some", "any"})
 # spaCy's small model lemmatises "hoping" as "hop": the surface forms of the plan verbs too.
 _PLAN_FORMS = frozenset(
@@ -179,10 +181,10 @@ def _claim(statement: Statement, doc: Doc, reported: bool) -> Claim:
         cues.add("negated")
     if _CHANGE.search(doc.text):
         cues.add("change")
-    if root.tag_ == "VBD" or (
-        root.tag_ == "VBN" and any(c.lemma_ == "have" for c in root.children)
-    ):
-        cues.add("done")
+    if root.tag_ == "VBD":  # "won a tournament"; "has made six bowls" is a state
+        cues.add("past")
+    if _shows_a_picture(root):
+        cues.add("picture")
     return Claim(
         subject=subject,
         predicate=predicate,
@@ -190,6 +192,13 @@ def _claim(statement: Statement, doc: Doc, reported: bool) -> Claim:
         values=_values(doc),
         cues=tuple(sorted(cues)),
         valid_from=_valid_from(doc.text, statement),
+    )
+
+
+def _shows_a_picture(root: Token) -> bool:
+    """ "shares a photo of three dogs": what a picture shows is no state of anyone."""
+    return root.lemma_.lower() in _SHOWING and any(
+        c.dep_ in ("dobj", "obj") and c.lemma_.lower() in _PICTURES for c in root.children
     )
 
 

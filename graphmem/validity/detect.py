@@ -8,15 +8,15 @@ A statement whose subject is an unresolved pronoun has no candidates (``claim``)
 **Offline verdict**, precision first (a wrong "update" hides a true memory behind "(until
 ...)"; a missed one leaves two values side by side, as before):
 
-- a question or a request states nothing: ``unrelated``;
+- a question or a request states nothing, nor what a shared picture shows: ``unrelated``;
 - the same predicate and the same values: ``same``;
 - a time or score, or how often, of the topic both name differs: ``update`` ("set a best
   time of 27:12", later "hoping to beat my best time of 25:50"; "yoga twice a week", later
   "yoga classes three times a week");
 - the later is a plan or a wish: ``unrelated`` (a plan replaces no state);
-- the same predicate (not a light verb such as "be", "have", "get") and, for a kind of
-  value both give (an amount, a time, how often, a place, a name), different values:
-  ``update`` ("set a best time of 27:12", later "a best
+- the same predicate (not a light verb such as "be", "have", "get"), neither an event
+  told in the simple past, and, for a kind of value both give (an amount, a time, how
+  often, a place, a name), different values: ``update`` ("set a best time of 27:12", later "a best
   time of 25:50");
 - the later says a change ("no longer", "switched", "moved back") with the same
   predicate or different values of one kind: ``update``;
@@ -109,6 +109,8 @@ def judge(pair: Candidate) -> Judgement:
     a, b = pair.earlier_claim, pair.later_claim
     if a.has("question") or b.has("question"):
         return Judgement(verdict="unrelated", reason="a question or a request states nothing")
+    if a.has("picture") or b.has("picture"):
+        return Judgement(verdict="unrelated", reason="what a picture shows is no state")
     same_predicate = a.predicate == b.predicate
     if (
         same_predicate
@@ -126,7 +128,9 @@ def judge(pair: Candidate) -> Judgement:
         return Judgement(verdict="update", reason=f"{topic}: another {measured[0]} value")
     if b.has("plan"):
         return Judgement(verdict="unrelated", reason="the later is a plan or a wish")
-    specific = same_predicate and b.predicate not in LIGHT_VERBS
+    # Two events ("won a tournament", later "won another") are two facts, not a change.
+    events = a.has("past") or b.has("past")
+    specific = same_predicate and b.predicate not in LIGHT_VERBS and not events
     if specific and differing and not a.has("plan"):
         return Judgement(
             verdict="update", reason=f"{b.predicate} {topic}: another {differing[0]} value"
