@@ -11,7 +11,9 @@ into a :class:`~graphmem.validity.types.Claim`:
   otherwise the subject noun's key. An unresolved pronoun ("she", "it") leaves it empty:
   such a claim is compared with none (a guess at whom "she" is would pair strangers).
 - ``predicate``: the main verb's lemma; for a plan or a wish ("is hoping to beat") the verb
-  planned, with the ``plan`` cue.
+  planned, with the ``plan`` cue; for a report ("Rosa thinks Tom should open a shop") the
+  reported clause's; ``object``: its direct object's key ("online shop"); ``done``: the
+  things a verb in the simple past has as subject or object ("the shop launched": "shop").
 - ``topics``: the things it names (``graphmem.nlp.things``), with the head word's lemma
   ("bowls" and "bowl" are one topic), and the design's own key where it has one.
 - ``values``: amounts, times and scores (``num:``), how often (``freq:``), places
@@ -39,7 +41,7 @@ from graphmem.nlp.things import thing_names
 from graphmem.validity.types import Claim, Statement
 
 # Stored with each claim: a claim read by other rules than these is read again.
-CLAIM_VERSION = 2
+CLAIM_VERSION = 5
 # "user asked: ...", "Maya: ...": the designs' way of saying who said it.
 _PREFIX = re.compile(
     r"^(?P<who>[^:\n]{1,60}?)(?:\s+(?P<verb>asked|requested|said|added|replied))?:\s+"
@@ -73,6 +75,8 @@ _PLAN_VERBS = frozenset(
     }
 )
 _SECOND_PERSON = frozenset({"you", "your", "yours", "yourself"})
+# Verbs that report what someone thinks or says: the claim is the reported clause.
+_REPORTING = frozenset({"think", "say", "tell", "suggest", "believe", "mention", "recommend"})
 _SHOWING = frozenset({"share", "show", "send", "post", "take"})
 _PICTURES = frozenset({"photo", "picture", "pic", "image", "selfie", "snapshot", "photograph"})
 _ARTICLES = frozenset({"a", "an", "the", "this", "that", "these", "those", "some", "any"})
@@ -168,8 +172,8 @@ def claims(statements: Sequence[Statement]) -> list[Claim]:
 def _claim(statement: Statement, doc: Doc, reported: bool) -> Claim:
     speaker = statement.speaker.strip().lower()
     sentence = next(iter(doc.sents), doc[:])
-    root = sentence.root
-    predicate, planned = _predicate(root)
+    root = _content(sentence.root)
+    verb, predicate, planned = _predicate(root)
     subject_token = _subject_of(root)
     subject = _subject(subject_token, speaker)
     cues = set()
@@ -188,6 +192,8 @@ def _claim(statement: Statement, doc: Doc, reported: bool) -> Claim:
     return Claim(
         subject=subject,
         predicate=predicate,
+        object=_object(verb, doc),
+        done=_done(doc),
         topics=tuple(t for t in _topics(doc, subject_token, statement.key) if t != subject),
         values=_values(doc),
         cues=tuple(sorted(cues)),
@@ -202,8 +208,9 @@ def _shows_a_picture(root: Token) -> bool:
     )
 
 
-def _predicate(root: Token) -> tuple[str, bool]:
-    """The main verb's lemma; for "hopes to beat", "is going to open": the verb planned."""
+def _predicate(root: Token) -> tuple[Token, str, bool]:
+    """The main verb, its lemma, and whether it is planned; for "hopes to beat", "is going
+    to open": the verb planned."""
     lemma = root.lemma_.lower()
     modal = any(c.dep_ == "aux" and c.lower_ in _MODALS for c in root.children)
     going = any(c.lower_ == "going" for c in root.children) or (
@@ -214,9 +221,45 @@ def _predicate(root: Token) -> tuple[str, bool]:
     if lemma in _PLAN_VERBS or (lemma == "go" and going):
         for child in root.children:
             if child.dep_ in ("xcomp", "ccomp") and child.pos_ in ("VERB", "AUX"):
-                return child.lemma_.lower(), True
-        return lemma, lemma in _PLAN_VERBS - {"like", "love", "need", "look"}
-    return lemma, modal
+                return child, child.lemma_.lower(), True
+        return root, lemma, lemma in _PLAN_VERBS - {"like", "love", "need", "look"}
+    return root, lemma, modal
+
+
+def _done(doc: Doc) -> tuple[str, ...]:
+    """The things a verb in the simple past has as subject or object ("Tom's online shop
+    launched": "online shop"): what the statement tells done."""
+    chunks = {c.root.i: c for c in doc.noun_chunks}
+    told = [
+        c
+        for verb in doc
+        if verb.tag_ == "VBD" and verb.pos_ == "VERB"
+        for c in verb.children
+        if c.dep_ in ("nsubj", "nsubjpass", "dobj", "obj")
+    ]
+    # "the shop launched in May" parsed as a reduced clause on "shop" ("the shop, launched")
+    told += [v.head for v in doc if v.tag_ == "VBN" and v.dep_ == "acl"]
+    return tuple(sorted({_chunk_key(chunks[c.i], chunks[c.i].text) for c in told if c.i in chunks}))
+
+
+def _content(root: Token) -> Token:
+    """What a report is about: "Rosa thinks Tom should open a shop" claims Tom's plan."""
+    if root.lemma_.lower() not in _REPORTING:
+        return root
+    for child in root.children:
+        if child.dep_ == "ccomp" and child.pos_ in ("VERB", "AUX"):
+            return child
+    return root
+
+
+def _object(verb: Token, doc: Doc) -> str:
+    """The key of the verb's direct object ("open an online shop": "online shop")."""
+    for child in verb.children:
+        if child.dep_ in ("dobj", "obj"):
+            for chunk in doc.noun_chunks:
+                if chunk.root.i == child.i:
+                    return _chunk_key(chunk, chunk.text)
+    return ""
 
 
 def _conditional(root: Token) -> bool:
@@ -267,7 +310,7 @@ def _topics(doc: Doc, subject: Token | None, key: str) -> tuple[str, ...]:
     chunks = [
         c
         for c in doc.noun_chunks
-        if (subject is None or subject.i not in range(c.start, c.end))
+        if (subject is None or subject.i not in range(c.start, c.end) or _owned(subject))
         and c.root.ent_type_ not in _NOT_TOPICS
     ]
     names = thing_names([c.text for c in chunks])
@@ -295,6 +338,11 @@ def _qualified(chunk: Span) -> str | None:
         return None
     modifiers = [t for t in chunk if t.head.i == root.i and t.dep_ == "amod"]
     return chunk.text if modifiers else None
+
+
+def _owned(subject: Token) -> bool:
+    """ "Tom's online shop launched": the shop is Tom's state, and what the claim is about."""
+    return subject.pos_ == "NOUN" and any(c.dep_ == "poss" for c in subject.children)
 
 
 def _chunk_key(chunk: Span, name: str) -> str:

@@ -22,6 +22,9 @@ A statement whose subject is an unresolved pronoun has no candidates (``claim``)
   predicate or different values of one kind: ``update``;
 - the same predicate (not a light verb), one negated and the other not: ``update``
   ("doesn't own a car", later "owns a car");
+- the earlier is a plan whose object the later tells done (the subject or object of a
+  verb in the simple past): ``update`` ("should open an online shop", later "the online
+  shop launched");
 - anything else: ``unrelated``.
 
 **Chains.** A statement is superseded by the earliest later statement judged an update
@@ -139,6 +142,8 @@ def judge(pair: Candidate) -> Judgement:
         return Judgement(verdict="update", reason=f"{topic}: the later says it changed")
     if specific and a.has("negated") != b.has("negated") and not a.has("plan"):
         return Judgement(verdict="update", reason=f"{b.predicate} {topic}: negated in one")
+    if a.has("plan") and a.object and a.object in b.done and not b.has("negated"):
+        return Judgement(verdict="update", reason=f"{a.object}: the plan, then told done")
     return Judgement(verdict="unrelated", reason="nothing says one replaces the other")
 
 

@@ -39,7 +39,8 @@ class Statement(BaseModel):
 
 class Claim(BaseModel):
     """What a statement says, normalised for comparison (``validity.claim``): whose state
-    (``subject``), the verb (``predicate``), the things it is about (``topics``), the values
+    (``subject``), the verb (``predicate``) and its object's key (``object``), the things it
+    is about (``topics``), the values
     it gives (``values``, each ``kind:value``), and the cues that qualify it (``cues``:
     ``change``, ``plan``, ``negated``, ``question``). ``valid_from`` is when it became true:
     the date its words resolve to, else the day it was said."""
@@ -48,6 +49,8 @@ class Claim(BaseModel):
 
     subject: str
     predicate: str
+    object: str = ""
+    done: tuple[str, ...] = ()
     topics: tuple[str, ...]
     values: tuple[str, ...]
     cues: tuple[str, ...]

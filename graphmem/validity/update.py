@@ -130,6 +130,8 @@ def _stored_claim(row: dict[str, Any]) -> Claim | None:
     return Claim(
         subject=row["claim_subject"],
         predicate=row["claim_predicate"] or "",
+        object=row["claim_object"] or "",
+        done=tuple(row["claim_done"] or ()),
         topics=tuple(row["claim_topics"] or ()),
         values=tuple(row["claim_values"] or ()),
         cues=tuple(row["claim_cues"] or ()),
@@ -185,6 +187,8 @@ def _claim_row(row: dict[str, Any], claim: Claim) -> dict[str, Any]:
         "valid_from": claim.valid_from.isoformat(),
         "subject": claim.subject,
         "predicate": claim.predicate,
+        "object": claim.object,
+        "done": list(claim.done),
         "topics": list(claim.topics),
         "values": list(claim.values),
         "cues": list(claim.cues),

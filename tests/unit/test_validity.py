@@ -95,6 +95,26 @@ def test_a_said_change_of_the_same_verb_is_an_update_and_a_plan_is_not() -> None
     ) == [("s0", "s1", "unrelated")]
 
 
+def test_a_plan_told_done_later_is_an_update_and_two_events_are_not() -> None:
+    found = _statements(
+        "Tom: Rosa thinks Tom should open an online shop next month, so Tom is going to try.",
+        "Tom's online shop launched in May and Tom already has twelve orders.",
+        speaker="Tom",
+    )
+    pairs = candidates(found, claims(found))
+    assert [(p.earlier.id, p.later.id, judge(p).verdict) for p in pairs] == [
+        ("s0", "s1", "update")
+    ]
+    assert _verdicts(
+        "user won the first chess tournament of the club.",
+        "user won the fourth chess tournament of the club.",
+    ) == [("s0", "s1", "unrelated")]
+    assert _verdicts(
+        "user shares a photo of two dogs in the park.",
+        "user shares a photo of three dogs in the park.",
+    ) == [("s0", "s1", "unrelated")]
+
+
 def test_questions_and_unrelated_statements_replace_nothing() -> None:
     assert _verdicts(
         "user plays the guitar twice a week.",
