@@ -102,9 +102,7 @@ def test_a_plan_told_done_later_is_an_update_and_two_events_are_not() -> None:
         speaker="Tom",
     )
     pairs = candidates(found, claims(found))
-    assert [(p.earlier.id, p.later.id, judge(p).verdict) for p in pairs] == [
-        ("s0", "s1", "update")
-    ]
+    assert [(p.earlier.id, p.later.id, judge(p).verdict) for p in pairs] == [("s0", "s1", "update")]
     assert _verdicts(
         "user won the first chess tournament of the club.",
         "user won the fourth chess tournament of the club.",
