@@ -41,39 +41,53 @@ from graphmem.nlp.things import thing_names
 from graphmem.validity.types import Claim, Statement
 
 # Stored with each claim: a claim read by other rules than these is read again.
-CLAIM_VERSION = 5
+CLAIM_VERSION = 6
 # "user asked: ...", "Maya: ...": the designs' way of saying who said it.
 _PREFIX = re.compile(
     r"^(?P<who>[^:\n]{1,60}?)(?:\s+(?P<verb>asked|requested|said|added|replied))?:\s+"
 )
 _REPORTED = frozenset({"asked", "requested"})
 _CHANGE = re.compile(
-    r"\b(?:no longer|any ?more|used to|switched|switching|changed|quit|quitting|stopped"
+    # "used to" as a past habit, not "getting used to" / "is used to" (accustomed)
+    r"(?<!get )(?<!gets )(?<!getting )(?<!got )(?<!be )(?<!is )(?<!am )(?<!are )(?<!was )"
+    r"(?<!were )(?<!been )\bused to\b|"
+    r"\b(?:no longer|any ?more|switched|switching|changed|quit|quitting|stopped"
     r"|instead|replaced|upgraded|downgraded|moved back|back to|not .{0,20}\bafter all)\b",
     re.IGNORECASE,
 )
-_PLAN_VERBS = frozenset(
-    {
-        "plan",
-        "hope",
-        "want",
-        "intend",
-        "consider",
-        "wish",
-        "aim",
-        "try",
-        "think",
-        "dream",
-        "expect",
-        "look",
-        "need",
-        "would",
-        "like",
-        "love",
-        "prefer",
-        "wonder",
-    }
+# A plan (it may be carried out: "plans to open a shop") and a wish (it replaces nothing
+# even once it comes true: "would love to take the dogs").
+_PLAN_VERBS = frozenset({"plan", "intend", "consider", "aim", "try", "think", "expect", "need"})
+_WISH_VERBS = frozenset(
+    {"hope", "want", "wish", "dream", "look", "would", "like", "love", "prefer", "wonder"}
 )
+_WISH_MODALS = frozenset({"would", "could", "might", "may"})
+_SECOND_PERSON = frozenset({"you", "your", "yours", "yourself"})
+# Verbs that report what someone thinks or says: the claim is the reported clause.
+_REPORTING = frozenset({"think", "say", "tell", "suggest", "believe", "mention", "recommend"})
+_SHOWING = frozenset({"share", "show", "send", "post", "take"})
+_PICTURES = frozenset({"photo", "picture", "pic", "image", "selfie", "snapshot", "photograph"})
+_ARTICLES = frozenset({"a", "an", "the", "this", "that", "these", "those", "some", "any"})
+# spaCy's small model lemmatises "hoping" as "hop": the surface forms of these verbs too.
+_FORMS = {
+    "hoping": "hope",
+    "hopes": "hope",
+    "hoped": "hope",
+    "planning": "plan",
+    "plans": "plan",
+    "planned": "plan",
+    "wants": "want",
+    "wanted": "want",
+    "wanting": "want",
+    "intends": "intend",
+    "intending": "intend",
+    "considering": "consider",
+    "wishing": "wish",
+    "aiming": "aim",
+    "trying": "try",
+    "thinking": "think",
+}
+_MODALS = frozenset({"would", "could", "might", "may"})
 _SECOND_PERSON = frozenset({"you", "your", "yours", "yourself"})
 # Verbs that report what someone thinks or says: the claim is the reported clause.
 _REPORTING = frozenset({"think", "say", "tell", "suggest", "believe", "mention", "recommend"})
@@ -173,14 +187,16 @@ def _claim(statement: Statement, doc: Doc, reported: bool) -> Claim:
     speaker = statement.speaker.strip().lower()
     sentence = next(iter(doc.sents), doc[:])
     root = _content(sentence.root)
-    verb, predicate, planned = _predicate(root)
-    subject_token = _subject_of(root)
+    verb, predicate, intent = _predicate(root)
+    subject_token = _subject_of(verb)  # "hopes Andrew finds a spot": Andrew's
     subject = _subject(subject_token, speaker)
     cues = set()
     if reported or doc.text.rstrip().endswith("?"):
         cues.add("question")
-    if planned or _conditional(root):
+    if intent or _conditional(root):
         cues.add("plan")
+    if intent == "wish":
+        cues.add("wish")
     if any(c.dep_ == "neg" for c in root.children):
         cues.add("negated")
     if _CHANGE.search(doc.text):
@@ -208,22 +224,26 @@ def _shows_a_picture(root: Token) -> bool:
     )
 
 
-def _predicate(root: Token) -> tuple[Token, str, bool]:
-    """The main verb, its lemma, and whether it is planned; for "hopes to beat", "is going
-    to open": the verb planned."""
-    lemma = root.lemma_.lower()
-    modal = any(c.dep_ == "aux" and c.lower_ in _MODALS for c in root.children)
+def _predicate(root: Token) -> tuple[Token, str, str]:
+    """The main verb, its lemma, and what it intends ("", "plan" or "wish"); for "hopes to
+    beat", "is going to open": the verb planned."""
+    lemma = _FORMS.get(root.lower_, root.lemma_.lower())
+    modals = {c.lower_ for c in root.children if c.dep_ == "aux" and c.lower_ in _MODALS}
     going = any(c.lower_ == "going" for c in root.children) or (
         lemma == "go" and any(c.dep_ == "xcomp" for c in root.children)
     )
-    if root.lower_ in _PLAN_FORMS:
-        lemma = "plan"
-    if lemma in _PLAN_VERBS or (lemma == "go" and going):
+    intent = "wish" if modals & _WISH_MODALS else "plan" if modals else ""
+    if lemma in _WISH_VERBS:
+        intent = "wish"
+    elif lemma in _PLAN_VERBS or going:
+        intent = "plan"
+    if lemma in _PLAN_VERBS | _WISH_VERBS or going:
         for child in root.children:
             if child.dep_ in ("xcomp", "ccomp") and child.pos_ in ("VERB", "AUX"):
-                return child, child.lemma_.lower(), True
-        return root, lemma, lemma in _PLAN_VERBS - {"like", "love", "need", "look"}
-    return root, lemma, modal
+                return child, child.lemma_.lower(), intent
+        if lemma in ("like", "love", "need", "look", "think", "try"):
+            intent = "wish" if modals & _WISH_MODALS else "plan" if modals else ""
+    return root, lemma, intent
 
 
 def _done(doc: Doc) -> tuple[str, ...]:
@@ -255,7 +275,7 @@ def _content(root: Token) -> Token:
 def _object(verb: Token, doc: Doc) -> str:
     """The key of the verb's direct object ("open an online shop": "online shop")."""
     for child in verb.children:
-        if child.dep_ in ("dobj", "obj"):
+        if child.dep_ in ("dobj", "obj") and child.pos_ != "PRON":
             for chunk in doc.noun_chunks:
                 if chunk.root.i == child.i:
                     return _chunk_key(chunk, chunk.text)

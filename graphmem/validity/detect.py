@@ -22,7 +22,7 @@ A statement whose subject is an unresolved pronoun has no candidates (``claim``)
   predicate or different values of one kind: ``update``;
 - the same predicate (not a light verb), one negated and the other not: ``update``
   ("doesn't own a car", later "owns a car");
-- the earlier is a plan whose object the later tells done (the subject or object of a
+- the earlier is a plan (not a wish) whose object the later tells done (the subject or object of a
   verb in the simple past): ``update`` ("should open an online shop", later "the online
   shop launched");
 - anything else: ``unrelated``.
@@ -47,32 +47,9 @@ from graphmem.validity.types import SUPERSEDING, Candidate, Claim, Judgement, St
 MAX_TOPIC_STATEMENTS = 40
 # Verbs that carry almost any state ("is in Paris", "has a meeting"): that two statements
 # share one says nothing of their being about the same attribute.
-LIGHT_VERBS = frozenset(
-    {
-        "be",
-        "have",
-        "do",
-        "get",
-        "go",
-        "make",
-        "take",
-        "want",
-        "like",
-        "love",
-        "think",
-        "say",
-        "feel",
-        "try",
-        "see",
-        "know",
-        "need",
-        "plan",
-        "use",
-        "find",
-        "give",
-        "come",
-    }
-)
+_LIGHT = """be have do get go make take want like love think say feel try see know need plan
+    use find give come imagine remember believe wonder guess hope wish mean seem look sound can"""
+LIGHT_VERBS = frozenset(_LIGHT.split())
 # Value kinds that measure the topic itself: a time or score (``clock``), how often (``freq``).
 _MEASURES = frozenset({"clock", "freq"})
 
@@ -142,7 +119,8 @@ def judge(pair: Candidate) -> Judgement:
         return Judgement(verdict="update", reason=f"{topic}: the later says it changed")
     if specific and a.has("negated") != b.has("negated") and not a.has("plan"):
         return Judgement(verdict="update", reason=f"{b.predicate} {topic}: negated in one")
-    if a.has("plan") and a.object and a.object in b.done and not b.has("negated"):
+    planned = a.has("plan") and not a.has("wish")
+    if planned and a.object and a.object in b.done and not b.has("negated"):
         return Judgement(verdict="update", reason=f"{a.object}: the plan, then told done")
     return Judgement(verdict="unrelated", reason="nothing says one replaces the other")
 
