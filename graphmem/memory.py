@@ -49,6 +49,7 @@ from graphmem.schema import (
 from graphmem.store import GraphStore
 from graphmem.threads import limit_blas_threads
 from graphmem.types import AskResult, IngestResult, QueryResult
+from graphmem.validity.history import Change, history
 from graphmem.validity.llm import LLMJudge
 from graphmem.validity.update import refresh as refresh_validity
 
@@ -300,17 +301,24 @@ class Memory:
 
     # --- reading -------------------------------------------------------------------
     def query(
-        self, question: str, space: str, strategy: str = DEFAULT_STRATEGY, budget: int = 1000
+        self,
+        question: str,
+        space: str,
+        strategy: str = DEFAULT_STRATEGY,
+        budget: int = 1000,
+        *,
+        as_of: datetime | None = None,
     ) -> QueryResult:
-        """The cited context for ``question`` from ``space`` within ``budget`` tokens."""
+        """The cited context for ``question`` from ``space`` within ``budget`` tokens;
+        ``as_of``: as it stood then (only what was said by then, superseded as of then)."""
         check_question(question)
         check_space(space)
         check_budget(budget)
         with self.nlp_context():
             self._ready()
             check_ready(self.store, space, strategy)
-            fresh = (strategy, space) not in self._retrievers
-            result = self.retriever(strategy, space).retrieve(question, budget)
+            fresh = as_of is None and (strategy, space) not in self._retrievers
+            result = self._retriever_at(strategy, space, as_of).retrieve(question, budget)
         if fresh:  # its first query prepared it
             self.settle()
         packed = pack(result.hits, budget, self.embedder.count_tokens)
@@ -338,6 +346,14 @@ class Memory:
         pack(warm.hits, 1000, self.embedder.count_tokens)
         self.settle()
         return time.perf_counter() - started
+
+    def _retriever_at(self, strategy: str, space: str, as_of: datetime | None) -> Retriever:
+        """The kept retriever, or for a date in the past one of its own (not kept: its
+        clock is that date)."""
+        if as_of is None:
+            return self.retriever(strategy, space)
+        check_space_embedder(self.store, space, self.embedder)
+        return build_retriever(strategy, self.retrieval_context(space, now=as_of))
 
     def retriever(self, strategy: str, space: str) -> Retriever:
         """The retriever of ``strategy`` over ``space``, kept for the next query."""
@@ -369,14 +385,27 @@ class Memory:
             expected_queries=expected_queries,
         )
 
+    def history(self, space: str, subject: str) -> list[Change]:
+        """The changes of ``subject`` in ``space``: each superseded statement about it and
+        what replaced it, with citations (docs/validity.md)."""
+        check_space(space)
+        self._ready()
+        return history(self.store, space, subject)
+
     def ask(
-        self, question: str, space: str, strategy: str = DEFAULT_STRATEGY, budget: int = 1000
+        self,
+        question: str,
+        space: str,
+        strategy: str = DEFAULT_STRATEGY,
+        budget: int = 1000,
+        *,
+        as_of: datetime | None = None,
     ) -> AskResult:
         """The query's result and context, and the LLM's answer from that context: ``None``
         without an LLM, or when the model gives no valid answer (logged)."""
-        found = self.query(question, space, strategy, budget)
+        found = self.query(question, space, strategy, budget, as_of=as_of)
         with self.nlp_context():
-            answer = self._answer(question, self.retriever(strategy, space), found)
+            answer = self._answer(question, self._retriever_at(strategy, space, as_of), found)
         return AskResult(result=found.result, context=found.context, answer=answer)
 
     def _answer(self, question: str, retriever: Retriever, found: QueryResult) -> str | None:

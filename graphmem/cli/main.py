@@ -85,6 +85,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     ),
     "ask": ("memory_cmds", "ask", "Answer QUESTION from memory with the configured LLM."),
     "forget": ("memory_cmds", "forget", "Delete everything stored in a space."),
+    "history": (
+        "history_cmds",
+        "history",
+        "List a subject's changes: superseded statements, what replaced them, with citations.",
+    ),
     "reembed": (
         "reembed_cmds",
         "reembed",

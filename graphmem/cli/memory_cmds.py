@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime, time
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -45,6 +46,22 @@ budget_option = click.option(
     type=click.IntRange(min=1),
     help="Context budget in tokens.",
 )
+
+
+as_of_option = click.option(
+    "--as-of",
+    "as_of",
+    type=click.DateTime(formats=["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]),
+    help="Answer as of this date (YYYY-MM-DD: the end of that day): only what was said by "
+    "then, and a memory superseded later shown as it stood then.",
+)
+
+
+def _as_of(value: datetime | None) -> datetime | None:
+    """A bare date means the whole day."""
+    if value is not None and value.time() == time(0, 0):
+        return datetime.combine(value.date(), time(23, 59, 59))
+    return value
 
 
 def _known_strategy(_: click.Context, __: click.Parameter, value: str) -> str:
@@ -192,6 +209,7 @@ def _opening(text: str, words: int = 6) -> str:
 @strategy_option()
 @budget_option
 @click.option("--explain", is_flag=True, help="Show which strategy and path gave each item.")
+@as_of_option
 @preset_option
 @json_option
 @click.pass_context
@@ -203,11 +221,13 @@ def query(
     strategy: str,
     budget: int,
     explain: bool,
+    as_of: datetime | None,
     as_json: bool,
 ) -> None:
-    """Retrieve a cited, chronological context for QUESTION within a token budget."""
+    """Retrieve a cited, chronological context for QUESTION within a token budget. A memory
+    a later one superseded is marked "(until DATE)" (docs/validity.md)."""
     with app(ctx).memory() as memory:
-        found: QueryResult = memory.query(question, space, strategy, budget)
+        found: QueryResult = memory.query(question, space, strategy, budget, as_of=_as_of(as_of))
     data = found.as_dict(explain)
     emit(data, as_json, lambda d: _render_query(d, explain))
 
@@ -217,17 +237,24 @@ def query(
 @space_option
 @strategy_option()
 @budget_option
+@as_of_option
 @preset_option
 @json_option
 @click.pass_context
 @handle_errors
 def ask(
-    ctx: click.Context, question: str, space: str, strategy: str, budget: int, as_json: bool
+    ctx: click.Context,
+    question: str,
+    space: str,
+    strategy: str,
+    budget: int,
+    as_of: datetime | None,
+    as_json: bool,
 ) -> None:
     """Answer QUESTION from memory with the configured LLM. Without an LLM, prints the
     context an LLM would get and says so."""
     with app(ctx).memory() as memory:
-        asked = memory.ask(question, space, strategy, budget)
+        asked = memory.ask(question, space, strategy, budget, as_of=_as_of(as_of))
     data = {**asked.as_dict(), "llm": memory.settings.llm_model}
 
     def text(d: dict[str, Any]) -> str:

@@ -23,11 +23,13 @@ from graphmem.designs.label_statements import (
     LABEL_TOTALS,
     SPACE_LABEL_COUNTS,
     STATEMENT_TEXTS,
+    VALIDITY_HISTORY,
     VALIDITY_STATEMENTS,
     delete_space_labelled_source,
     label_totals_source,
     space_label_counts_source,
     statement_texts_source,
+    validity_history_source,
     validity_statements_source,
 )
 from graphmem.errors import ConfigError
@@ -110,6 +112,7 @@ def _merged() -> dict[str, Design]:
     register_statement(STATEMENT_TEXTS, statement_texts_source(stated))
     timed = [(label, d.statements[label]) for d in out.values() for label in d.valid_time]
     register_statement(VALIDITY_STATEMENTS, validity_statements_source(timed))
+    register_statement(VALIDITY_HISTORY, validity_history_source(timed))
     return out
 
 

@@ -3,10 +3,11 @@
 Selection goes in rank order (best hits first) and skips an item that would exceed the
 budget (a smaller later one may still fit); each passage is included once however many hits
 point at it. The chosen items are then shown in conversation order: derived memories (facts,
-frames, events) first as a short "Memories" block, then the turns grouped by session under
-one date header per session, each turn cited as ``[source_id]``. A date header costs its
-tokens once, when the first turn of its session is chosen; repeating it on every turn would
-spend about a quarter of the budget on dates.
+frames, events) first as a short "Memories" block (a superseded one after the current
+ones), then the turns grouped by session under one date header per session, each turn
+cited as ``[source_id]``. A date header costs its tokens once, when the first turn of its
+session is chosen; repeating it on every turn would spend about a quarter of the budget on
+dates.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ class PackedItem:
     path: list[str] = field(default_factory=list)
     cites: list[PassageRef] = field(default_factory=list)  # a cite-only item's unshown turns
     sources: list[PassageRef] = field(default_factory=list)  # the turns a memory comes from
+    superseded: bool = False  # shown after the current memories (Hit.superseded)
 
     @property
     def turns(self) -> list[PassageRef]:
@@ -82,10 +84,16 @@ class PackedContext:
 
     def render(self) -> str:
         # Cite-only items replace their turns, so they take their turns' place: conversation
-        # order. Other derived memories keep rank order.
+        # order. Other derived memories keep rank order. Superseded ones come after the
+        # current ones: the current value first.
         memories = sorted(
             (i for i in self.items if i.passage is None),
-            key=lambda m: (bool(m.cites), m.position if m.cites else (0, 0), m.rank),
+            key=lambda m: (
+                m.superseded,
+                bool(m.cites),
+                m.position if m.cites else (0, 0),
+                m.rank,
+            ),
         )
         turns = sorted(self.passages, key=lambda p: (p.session_index, p.turn_index))
         parts: list[str] = []
@@ -164,6 +172,7 @@ def pack(hits: Sequence[Hit], budget: int, count: TokenCounter) -> PackedContext
                         hit.path,
                         cites,
                         list(hit.passages),
+                        hit.superseded,
                     )
                 )
         for passage in [] if hit.cite_only else hit.passages:

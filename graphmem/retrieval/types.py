@@ -69,6 +69,9 @@ class Hit(BaseModel):
     # The reader sees only ``text``: the passages are what the item stands in for (PREMem's
     # fragments). They count as citations and evidence but are neither shown nor charged.
     cite_only: bool = False
+    # A later memory replaced this one (graphmem/validity/retrieval.py): the context shows
+    # it after the current ones, marked with its interval.
+    superseded: bool = False
 
 
 class RetrievalResult(BaseModel):

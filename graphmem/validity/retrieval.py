@@ -5,7 +5,8 @@ they cite, those a superseded statement comes from and the statements that super
 Then:
 
 - a superseded memory (a fact, a fragment shown as a memory) gets its interval:
-  "(until 30 May 2023)";
+  "(until 30 May 2023)" and is shown after the current memories; the memory that
+  replaced it, when found too, is ranked just before it;
 - a turn a superseded statement comes from gets its interval and where the current
   value was said: "(until 30 May 2023, then [D5:3])";
 - the turn of the current value is put right before the hit of the superseded one (when no
@@ -84,6 +85,7 @@ def annotate(hits: list[Hit], rows: list[dict[str, Any]]) -> list[Hit]:
     for row in rows:
         by_turn[row["passage_id"]].append(row)
         by_node[(row["old_label"], row["old_id"])] = row
+    hits = _current_first(hits, by_node)
     out: list[Hit] = []
     shown: set[str] = set()
     for hit in hits:
@@ -97,8 +99,26 @@ def annotate(hits: list[Hit], rows: list[dict[str, Any]]) -> list[Hit]:
                 shown.update(t.id for t in fresh)
         text = f"{hit.text} (until {_day(old['valid_to'])})" if old and hit.text else hit.text
         passages = [_noted(p, by_turn.get(p.id, [])) for p in hit.passages]
-        out.append(hit.model_copy(update={"text": text, "passages": passages}))
+        update = {"text": text, "passages": passages, "superseded": old is not None}
+        out.append(hit.model_copy(update=update))
         shown.update(p.id for p in hit.passages)
+    return out
+
+
+def _current_first(hits: list[Hit], by_node: dict[tuple[str, str], dict[str, Any]]) -> list[Hit]:
+    """A memory ranked below the one it replaced moves up to just before it."""
+    out = list(hits)
+    for hit in hits:
+        row = by_node.get((hit.label, hit.node_id))
+        if row is None:
+            continue
+        at = out.index(hit)
+        newer = next(
+            (i for i, h in enumerate(out) if (h.label, h.node_id) == (hit.label, row["new_id"])),
+            None,
+        )
+        if newer is not None and newer > at:
+            out.insert(at, out.pop(newer))
     return out
 
 

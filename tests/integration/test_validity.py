@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -108,3 +109,30 @@ def test_a_rerun_changes_nothing_and_replacing_the_session_releases_it(
     assert _read(store, SUPERSEDED, space) == []
     marked = "MATCH (n {space: $space}) WHERE n:Superseded OR n.valid_to IS NOT NULL RETURN n"
     assert _read(store, marked, space) == []
+
+
+@pytest.mark.parametrize("strategy", ["fulltext", "premem", "graphmem"])
+def test_the_context_marks_the_superseded_turn_and_as_of_shows_it_as_it_stood(
+    memory: Memory, space: str, tmp_path: Path, strategy: str
+) -> None:
+    memory.ingest(_file(tmp_path, SESSIONS), space, builders=["premem", "anchormem"])
+    question = "How often does Maya do yoga?"
+    now = memory.query(question, space, strategy, budget=300).context.render()
+    assert "(until 20 May 2024, then [s3:1])" in now, now
+    assert "three times a week" in now
+    then = memory.query(question, space, strategy, budget=300, as_of=datetime(2024, 4, 30))
+    shown = then.context.render()
+    assert "until" not in shown and "three times" not in shown and "twice a week" in shown
+    assert "s3:1" not in then.context.source_ids
+
+
+def test_history_lists_a_subjects_changes_with_their_turns(
+    memory: Memory, space: str, tmp_path: Path
+) -> None:
+    memory.ingest(_file(tmp_path, SESSIONS), space, builders=["premem"])
+    (change,) = memory.history(space, "Maya")
+    assert change.label == "Fragment" and change.verdict == "update"
+    assert change.earlier_turns == ["s1:1"] and change.later_turns == ["s3:1"]
+    assert str(change.until) == "2024-05-20"
+    assert memory.history(space, "yoga") == [change]  # a thing it is about
+    assert memory.history(space, "Tom") == []

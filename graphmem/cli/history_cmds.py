@@ -1,0 +1,56 @@
+"""``graphmem history``: a subject's changes, each with the turns it cites."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from graphmem.cli.common import app, emit, handle_errors, json_option, space_param
+
+
+def _day(value: Any) -> str:
+    return "?" if value is None else str(value)
+
+
+def _render(rows: list[dict[str, Any]], subject: str) -> str:
+    if not rows:
+        return f"no change of {subject!r} is recorded (docs/validity.md)"
+    lines = []
+    for r in rows:
+        lines.append(
+            f"{_day(r['earlier_from'])} .. {_day(r['until'])}  {r['label']}: {r['earlier']} "
+            f"[{', '.join(r['earlier_turns'])}]"
+        )
+        lines.append(
+            f"  -> {_day(r['later_from'])}  {r['later']} [{', '.join(r['later_turns'])}]"
+            f"  ({r['verdict']}: {r['reason']})"
+        )
+    return "\n".join(lines)
+
+
+@click.command("history")
+@click.option(
+    "--space",
+    required=True,
+    envvar="GRAPHMEM_SPACE",
+    show_envvar=True,
+    callback=space_param,
+    help="The memory space (tenant): a user, agent or dataset.",
+)
+@click.option(
+    "--subject",
+    required=True,
+    help="Whose changes (a speaker or a person, e.g. user, Maya), or a thing they are about "
+    "(e.g. 'online shop'); case is ignored.",
+)
+@json_option
+@click.pass_context
+@handle_errors
+def history(ctx: click.Context, space: str, subject: str, as_json: bool) -> None:
+    """List a subject's changes: each statement a later one superseded, when it held
+    (valid from .. until), what replaced it, and the turns both cite."""
+    with app(ctx).memory() as memory:
+        found = memory.history(space, subject)
+    rows = [c.model_dump(mode="json") for c in found]
+    emit(rows, as_json, lambda data: _render(data, subject))
