@@ -14,7 +14,7 @@ validation library's report.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -24,12 +24,14 @@ from pydantic import BaseModel, Field, ValidationError
 
 from graphmem import __version__
 from graphmem.builders.registry import builder_names
+from graphmem.cli.history_cmds import render_history
 from graphmem.cli.memory_cmds import _render_query
 from graphmem.errors import ConfigError, GraphmemError
 from graphmem.memory import Memory
 from graphmem.readiness import check_stored
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, strategy_names
 from graphmem.stats import space_list, space_stats
+from graphmem.validity.history import as_of_moment
 
 T = TypeVar("T")
 
@@ -38,7 +40,8 @@ INSTRUCTIONS = (
     "agent or data set). `query` returns a cited, chronological context for a question within "
     "a token budget; `ask` answers with the server's LLM when one is configured (otherwise it "
     "returns the same context and answer=null). Citations are the turn ids of the stored "
-    "conversation."
+    "conversation. A memory a later one replaced is marked with its interval ('until DATE'); "
+    "`as_of` answers as things stood on a date; `history` lists a subject's changes."
 )
 
 
@@ -104,15 +107,44 @@ class MemoryTools:
         return strategy
 
     def query(
-        self, question: str, space: str, strategy: str, budget: int, explain: bool = False
+        self,
+        question: str,
+        space: str,
+        strategy: str,
+        budget: int,
+        explain: bool = False,
+        as_of: date | datetime | None = None,
     ) -> dict[str, Any]:
         """``graphmem query --json``: the items' strategy and path only with ``explain``."""
-        found = self.memory.query(question, self._space(space), self._strategy(strategy), budget)
+        found = self.memory.query(
+            question,
+            self._space(space),
+            self._strategy(strategy),
+            budget,
+            as_of=as_of_moment(as_of),
+        )
         return found.as_dict(explain=explain)
 
-    def ask(self, question: str, space: str, strategy: str, budget: int) -> dict[str, Any]:
-        asked = self.memory.ask(question, self._space(space), self._strategy(strategy), budget)
+    def ask(
+        self,
+        question: str,
+        space: str,
+        strategy: str,
+        budget: int,
+        as_of: date | datetime | None = None,
+    ) -> dict[str, Any]:
+        asked = self.memory.ask(
+            question,
+            self._space(space),
+            self._strategy(strategy),
+            budget,
+            as_of=as_of_moment(as_of),
+        )
         return {"answer": asked.answer, "llm": self.memory.settings.llm_model, **asked.as_dict()}
+
+    def history(self, space: str, subject: str) -> dict[str, Any]:
+        found = self.memory.history(self._space(space), subject)
+        return {"changes": [c.model_dump(mode="json") for c in found]}
 
     def stats(self, space: str) -> dict[str, Any]:
         allowed = self._space(space)
@@ -167,6 +199,11 @@ def ask_text(data: dict[str, Any]) -> str:
     return f"No answer ({why}); the context from memory:\n\n{data['context']}"
 
 
+def history_text(changes: list[dict[str, Any]], subject: str) -> str:
+    """The changes as ``graphmem history`` prints them."""
+    return render_history(changes, subject)
+
+
 def plain_validation_message(tool: str, exc: ValidationError) -> str:
     """One sentence naming each bad argument, from pydantic's per-field messages (its own
     report spans lines, repeats the value and links to its website)."""
@@ -218,6 +255,13 @@ ExplainArg = Annotated[
     Field(description="Also give the strategy and retrieval path of each item (longer)."),
 ]
 BudgetArg = Annotated[int, Field(ge=50, le=32000, description="Context budget in tokens.")]
+AsOfArg = Annotated[
+    date | datetime | None,
+    Field(
+        description="Answer as of this date (YYYY-MM-DD: the end of that day): only what was "
+        "said by then, superseded memories as they stood then. Default: now."
+    ),
+]
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
@@ -238,8 +282,9 @@ def _add_retrieval_tools(server: MCPServer, tools: MemoryTools) -> None:
         strategy: StrategyArg = DEFAULT_STRATEGY,
         budget: BudgetArg = 1000,
         explain: ExplainArg = False,
+        as_of: AsOfArg = None,
     ) -> CallToolResult:
-        data = _guarded(lambda: tools.query(question, space, strategy, budget, explain))
+        data = _guarded(lambda: tools.query(question, space, strategy, budget, explain, as_of))
         return _result(query_text(data, explain), data)
 
     server.add_tool(
@@ -256,8 +301,9 @@ def _add_retrieval_tools(server: MCPServer, tools: MemoryTools) -> None:
         space: SpaceArg,
         strategy: StrategyArg = DEFAULT_STRATEGY,
         budget: BudgetArg = 1000,
+        as_of: AsOfArg = None,
     ) -> CallToolResult:
-        data = _guarded(lambda: tools.ask(question, space, strategy, budget))
+        data = _guarded(lambda: tools.ask(question, space, strategy, budget, as_of))
         return _result(ask_text(data), data)
 
     server.add_tool(
@@ -278,6 +324,22 @@ def _add_inventory_tools(server: MCPServer, tools: MemoryTools) -> None:
 
     def spaces() -> dict[str, Any]:
         return _guarded(tools.spaces)
+
+    def history(
+        space: SpaceArg,
+        subject: Annotated[
+            str, Field(description="Whose changes (user, a person) or a thing they are about.")
+        ],
+    ) -> CallToolResult:
+        data = _guarded(lambda: tools.history(space, subject))
+        return _result(history_text(data["changes"], subject), data)
+
+    server.add_tool(
+        history,
+        annotations=READ_ONLY,
+        description="A subject's changes over time: each statement a later one superseded, "
+        "when it held, what replaced it, and the turns both cite.",
+    )
 
     server.add_tool(
         spaces,

@@ -13,7 +13,7 @@ def _day(value: Any) -> str:
     return "?" if value is None else str(value)
 
 
-def _render(rows: list[dict[str, Any]], subject: str) -> str:
+def render_history(rows: list[dict[str, Any]], subject: str) -> str:
     if not rows:
         return f"no change of {subject!r} is recorded (docs/validity.md)"
     lines = []
@@ -53,4 +53,4 @@ def history(ctx: click.Context, space: str, subject: str, as_json: bool) -> None
     with app(ctx).memory() as memory:
         found = memory.history(space, subject)
     rows = [c.model_dump(mode="json") for c in found]
-    emit(rows, as_json, lambda data: _render(data, subject))
+    emit(rows, as_json, lambda data: render_history(data, subject))

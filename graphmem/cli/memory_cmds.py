@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, time
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,6 +28,7 @@ from graphmem.memory import QueryResult
 from graphmem.readiness import check_stored
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, strategy_names
 from graphmem.stats import space_list, space_stats
+from graphmem.validity.history import as_of_moment
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -55,13 +56,6 @@ as_of_option = click.option(
     help="Answer as of this date (YYYY-MM-DD: the end of that day): only what was said by "
     "then, and a memory superseded later shown as it stood then.",
 )
-
-
-def _as_of(value: datetime | None) -> datetime | None:
-    """A bare date means the whole day."""
-    if value is not None and value.time() == time(0, 0):
-        return datetime.combine(value.date(), time(23, 59, 59))
-    return value
 
 
 def _known_strategy(_: click.Context, __: click.Parameter, value: str) -> str:
@@ -227,7 +221,9 @@ def query(
     """Retrieve a cited, chronological context for QUESTION within a token budget. A memory
     a later one superseded is marked "(until DATE)" (docs/validity.md)."""
     with app(ctx).memory() as memory:
-        found: QueryResult = memory.query(question, space, strategy, budget, as_of=_as_of(as_of))
+        found: QueryResult = memory.query(
+            question, space, strategy, budget, as_of=as_of_moment(as_of)
+        )
     data = found.as_dict(explain)
     emit(data, as_json, lambda d: _render_query(d, explain))
 
@@ -254,7 +250,7 @@ def ask(
     """Answer QUESTION from memory with the configured LLM. Without an LLM, prints the
     context an LLM would get and says so."""
     with app(ctx).memory() as memory:
-        asked = memory.ask(question, space, strategy, budget, as_of=_as_of(as_of))
+        asked = memory.ask(question, space, strategy, budget, as_of=as_of_moment(as_of))
     data = {**asked.as_dict(), "llm": memory.settings.llm_model}
 
     def text(d: dict[str, Any]) -> str:

@@ -8,7 +8,7 @@ on the server's thread pool, because ``Memory`` is synchronous.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Query
@@ -32,6 +32,11 @@ class QueryIn(Strict):
     space: Space
     strategy: str = Field(default=DEFAULT_STRATEGY, description="Retrieval strategy.")
     budget: int = Field(default=1000, ge=50, le=32000, description="Context budget in tokens.")
+    as_of: datetime | date | None = Field(
+        default=None,
+        description="Answer as of this date or moment (a date: the end of that day): only "
+        "what was said by then, superseded memories as they stood then.",
+    )
 
 
 class QueryOptions(QueryIn):
@@ -122,15 +127,25 @@ def _routes(api: FastAPI, service: MemoryService) -> None:
         """Counts of every kind of memory in a space."""
         return service.stats(space)
 
+    @api.get("/v1/history", tags=["read"])
+    def history(
+        space: Annotated[str, Query(description="The space.")],
+        subject: Annotated[str, Query(description="Whose changes, or a thing they are about.")],
+    ) -> dict[str, Any]:
+        """A subject's changes: each superseded statement, what replaced it, citations."""
+        return {"changes": service.history(space, subject)}
+
     @api.post("/v1/query", tags=["read"])
     def query(body: QueryOptions) -> dict[str, Any]:
         """A cited, chronological context for a question within a token budget."""
-        return service.query(body.question, body.space, body.strategy, body.budget, body.explain)
+        return service.query(
+            body.question, body.space, body.strategy, body.budget, body.explain, body.as_of
+        )
 
     @api.post("/v1/ask", tags=["read"])
     def ask(body: QueryIn) -> dict[str, Any]:
         """An answer from the server's LLM (null without one) and the context it read."""
-        return service.ask(body.question, body.space, body.strategy, body.budget)
+        return service.ask(body.question, body.space, body.strategy, body.budget, body.as_of)
 
     @api.post("/v1/messages", tags=["write"])
     def messages(body: MessagesIn) -> dict[str, Any]:

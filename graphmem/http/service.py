@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import date, datetime
 from functools import partial
 from typing import Any, TypeVar
 
@@ -27,6 +27,7 @@ from graphmem.memory import Memory
 from graphmem.readiness import check_stored
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, strategy_names
 from graphmem.stats import space_list, space_stats
+from graphmem.validity.history import as_of_moment
 
 T = TypeVar("T")
 
@@ -131,16 +132,38 @@ class MemoryService:
 
     # --- the operations ----------------------------------------------------------------
     def query(
-        self, question: str, space: str, strategy: str, budget: int, explain: bool
+        self,
+        question: str,
+        space: str,
+        strategy: str,
+        budget: int,
+        explain: bool,
+        as_of: date | datetime | None = None,
     ) -> dict[str, Any]:
-        space, strategy = self._space(space), self._strategy(strategy)
-        found = self._in(space, lambda: self.memory.query(question, space, strategy, budget))
+        space, strategy, moment = self._space(space), self._strategy(strategy), as_of_moment(as_of)
+        found = self._in(
+            space, lambda: self.memory.query(question, space, strategy, budget, as_of=moment)
+        )
         return found.as_dict(explain=explain)
 
-    def ask(self, question: str, space: str, strategy: str, budget: int) -> dict[str, Any]:
-        space, strategy = self._space(space), self._strategy(strategy)
-        asked = self._in(space, lambda: self.memory.ask(question, space, strategy, budget))
+    def ask(
+        self,
+        question: str,
+        space: str,
+        strategy: str,
+        budget: int,
+        as_of: date | datetime | None = None,
+    ) -> dict[str, Any]:
+        space, strategy, moment = self._space(space), self._strategy(strategy), as_of_moment(as_of)
+        asked = self._in(
+            space, lambda: self.memory.ask(question, space, strategy, budget, as_of=moment)
+        )
         return {"answer": asked.answer, "llm": self.memory.settings.llm_model, **asked.as_dict()}
+
+    def history(self, space: str, subject: str) -> list[dict[str, Any]]:
+        space = self._space(space)
+        found = self._in(space, lambda: self.memory.history(space, subject))
+        return [c.model_dump(mode="json") for c in found]
 
     def stats(self, space: str) -> dict[str, Any]:
         space = self._space(space)

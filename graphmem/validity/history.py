@@ -3,7 +3,7 @@ turns both come from (``graphmem history``, ``Memory.history``, the MCP tool ``h
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime, time
 from typing import Any
 
 from pydantic import BaseModel, field_validator
@@ -41,3 +41,14 @@ def history(store: GraphStore, space: str, subject: str) -> list[Change]:
     registry()  # the generated statement
     rows = store.read(VALIDITY_HISTORY, space=space, subject=" ".join(subject.split()).lower())
     return [Change.model_validate(r) for r in rows]
+
+
+def as_of_moment(value: date | datetime | None) -> datetime | None:
+    """``--as-of`` as a moment: a date (or a midnight) means the whole of that day."""
+    if value is None:
+        return None
+    if not isinstance(value, datetime):
+        return datetime.combine(value, time(23, 59, 59))
+    if value.time() == time(0, 0):
+        return datetime.combine(value.date(), time(23, 59, 59))
+    return value.replace(tzinfo=None)

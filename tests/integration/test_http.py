@@ -46,6 +46,11 @@ def test_the_api_over_a_real_server(store: GraphStore) -> None:
             assert explained["items"][0]["path"]
             asked = http.post("/v1/ask", json={**q, "question": "Where is Maya moving?"}).json()
             assert asked["answer"] is None and "s3:1" in asked["citations"]  # no LLM here
+            then = {**q, "question": "Where is Maya moving?", "as_of": "2024-04-30"}
+            cited = http.post("/v1/ask", json=then).json()["citations"]
+            assert cited and not any(c.startswith("s3:") for c in cited)
+            changes = http.get("/v1/history", params={"space": space, "subject": "Maya"})
+            assert changes.status_code == 200 and changes.json() == {"changes": []}
             counts = http.get("/v1/stats", params={"space": space}).json()["nodes"]
             assert counts["Passage"] == 19 and counts["EventFrame"] > 0
             listed = http.get("/v1/spaces").json()["spaces"]

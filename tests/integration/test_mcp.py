@@ -68,7 +68,7 @@ async def _call(client: Client, tool: str, **args: Any) -> dict[str, Any]:
 def test_read_only_by_default_and_spaces_are_enforced(settings: Settings) -> None:
     async def body(client: Client) -> None:
         names = {tool.name for tool in (await client.list_tools()).tools}
-        assert names == {"query", "ask", "stats", "spaces"}
+        assert names == {"query", "ask", "stats", "spaces", "history"}
         refused = await client.call_tool(
             "ingest_messages", {"space": "only-this", "conversation": "c", "session": "s"}
         )
@@ -90,7 +90,15 @@ def test_ingest_query_ask_stats_forget_over_stdio(
 
     async def body(client: Client) -> None:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-        assert set(tools) == {"query", "ask", "stats", "spaces", "ingest_messages", "forget_space"}
+        assert set(tools) == {
+            "query",
+            "ask",
+            "stats",
+            "spaces",
+            "history",
+            "ingest_messages",
+            "forget_space",
+        }
         assert tools["forget_space"].annotations.destructive_hint  # type: ignore[union-attr]
         assert tools["query"].annotations.read_only_hint  # type: ignore[union-attr]
         for session, messages in _sessions().items():
@@ -113,6 +121,14 @@ def test_ingest_query_ask_stats_forget_over_stdio(
         assert _text(answered).startswith("No answer (no LLM is configured)")
         assert answered.structured_content["context"] in _text(answered)
         await _bad_arguments(client, space)
+        # As of the end of the second session: nothing of the third is cited.
+        then = await _call(
+            client, "query", question="Where is Maya moving?", space=space, as_of="2024-04-30"
+        )
+        assert then["citations"] and not any(c.startswith("s3:") for c in then["citations"])
+        changes = await client.call_tool("history", {"space": space, "subject": "Maya"})
+        assert not changes.is_error and changes.structured_content == {"changes": []}
+        assert _text(changes) == "no change of 'Maya' is recorded (docs/validity.md)"
         counts = (await _call(client, "stats", space=space))["nodes"]
         assert counts["Passage"] == 19 and counts["EventFrame"] > 0
         listed = (await _call(client, "spaces"))["spaces"]
