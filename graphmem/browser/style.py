@@ -15,6 +15,7 @@ from graphmem.build_cost import STYLE as BUILD_COST_STYLE
 from graphmem.config import Settings
 from graphmem.designs.registry import registry
 from graphmem.designs.style import NodeStyle
+from graphmem.validity.types import FADED, SUPERSEDED
 
 STYLE_FILE = "graphmem.grass"
 _HEAD = """node {
@@ -71,6 +72,10 @@ def grass(labels: list[StyledLabel] | None = None) -> str:
             f"  caption: '{s.caption}';\n"
             "}\n"
         )
+    # Last, so that it wins on a superseded Fact or Fragment: colours only, the node keeps
+    # its own label's caption and size.
+    faded = "".join(f"  {prop}: {value};\n" for prop, value in FADED.items())
+    rules.append(f"node.{SUPERSEDED} {{\n{faded}}}\n")
     return "".join(rules)
 
 
@@ -82,6 +87,8 @@ def legend_html(labels: list[StyledLabel] | None = None) -> str:
     columns = []
     for part in (items[:half], items[half:]):
         rows = "\n".join(_legend_row(item) for item in part)
+        if part is items[half:]:
+            rows += "\n" + _faded_row()
         columns.append(
             f'<div class="col-sm-6"><table class="table table-condensed">\n{rows}\n</table></div>'
         )
@@ -103,13 +110,25 @@ def _legend_row(item: StyledLabel) -> str:
     )
 
 
+def _faded_row() -> str:
+    swatch = (
+        '<span style="display:inline-block;width:14px;height:14px;border-radius:7px;'
+        f'background:{FADED["color"]};border:2px solid {FADED["border-color"]}"></span>'
+    )
+    return (
+        f"<tr><td>{swatch}</td><td><code>{SUPERSEDED}</code></td><td>faded: a statement a "
+        "later one replaced (valid_to, SUPERSEDES) <small>(core)</small></td></tr>"
+    )
+
+
 def label_counts_query(labels: list[StyledLabel] | None = None) -> str:
     """The guide's "nodes per label" query, one indexed count per styled label: a dynamic
     label (``MATCH (n:$(label))``) is not served by the per-label ``space`` indexes and
     scans every node of every space (seconds on a server holding benchmarks)."""
     items = labels if labels is not None else styled_labels()
+    names = [item.label for item in items] + [SUPERSEDED]
     rows = ",\n".join(
-        f"  ['{item.label}', COUNT {{ MATCH (:{item.label} {{space: $space}}) }}]" for item in items
+        f"  ['{name}', COUNT {{ MATCH (:{name} {{space: $space}}) }}]" for name in names
     )
     return (
         f"UNWIND [\n{rows}\n] AS row\n"

@@ -13,6 +13,10 @@ from pydantic import BaseModel, ConfigDict
 # corrects the earlier (it was never true); unrelated: both may hold.
 Verdict = Literal["same", "update", "contradiction", "unrelated"]
 SUPERSEDING: frozenset[str] = frozenset({"update", "contradiction"})
+# The extra label of a statement a later one replaced, and how the Browser fades it: its
+# own label's rule gives the caption and size, this later rule only the colours.
+SUPERSEDED = "Superseded"
+FADED = {"color": "#EEEEEE", "border-color": "#C4C4C4", "text-color-internal": "#8C8C8C"}
 
 
 class Statement(BaseModel):

@@ -59,7 +59,7 @@ def _captions() -> dict[str, str]:
     return {
         selector.removeprefix("node."): props["caption"]
         for selector, props in rules.items()
-        if selector.startswith("node.")
+        if selector.startswith("node.") and "caption" in props  # not the faded Superseded
     }
 
 

@@ -91,8 +91,11 @@ def test_the_generated_grass_parses_and_covers_every_declared_label() -> None:
     } - {"Meta"}
     styled = {selector.removeprefix("node.") for selector in rules if selector.startswith("node.")}
     assert declared | schema <= styled, f"no style for {sorted((declared | schema) - styled)}"
+    # Superseded statements are faded: a rule of colours only, after every label's.
+    assert list(rules)[-1] == "node.Superseded"
+    assert set(rules["node.Superseded"]) == {"color", "border-color", "text-color-internal"}
     for selector, props in rules.items():
-        if selector.startswith("node."):
+        if selector.startswith("node.") and selector != "node.Superseded":
             assert {"color", "border-color", "text-color-internal", "diameter", "caption"} <= set(
                 props
             ), selector
