@@ -34,6 +34,7 @@ MODULES = {
     "http-load": "load on `graphmem serve`: concurrent clients, queries and writes",
     "llm-local": "LLM cost and throughput of every design's builder against a model server",
     "profile-builders": "where an ingest's builder time goes",
+    "runs-paired": "two evaluation runs question by question: paired bootstrap per group",
     "server-bench": "server figures: warm start to Bolt-ready, idle RSS, PageRank",
     "strategy-parts": "where a graphmem query's time goes: members, fusion, total",
 }
