@@ -15,8 +15,6 @@ from graphmem.llm import Message, StructuredLLM, map_attempts
 from graphmem.validity.detect import judge as offline_judge
 from graphmem.validity.types import Candidate, Judgement, Statement, Verdict
 
-PROMPT_VERSION = "validity-1"
-
 _SYSTEM = """You keep a memory of what people said in a conversation. Two statements \
 from it follow, the earlier one first, each with the day it was said and who said it. \
 Decide how the later statement relates to the earlier one:
