@@ -88,7 +88,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "history": (
         "history_cmds",
         "history",
-        "List a subject's changes: superseded statements, what replaced them, with citations.",
+        "List a subject's changes: each statement a later one superseded, when it held (valid "
+        "from .. until), what replaced it, and the turns both cite.",
     ),
     "reembed": (
         "reembed_cmds",

@@ -40,8 +40,6 @@ from graphmem.nlp.temporal import normalise_temporal
 from graphmem.nlp.things import thing_names
 from graphmem.validity.types import Claim, Statement
 
-# Stored with each claim: a claim read by other rules than these is read again.
-CLAIM_VERSION = 6
 # "user asked: ...", "Maya: ...": the designs' way of saying who said it.
 _PREFIX = re.compile(
     r"^(?P<who>[^:\n]{1,60}?)(?:\s+(?P<verb>asked|requested|said|added|replied))?:\s+"

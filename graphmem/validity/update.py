@@ -21,18 +21,19 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from graphmem.designs.label_statements import VALIDITY_STATEMENTS
-from graphmem.nlp.roles import SpeakerRoles
 from graphmem.rows import chunks, native
 from graphmem.store import GraphStore
-from graphmem.validity.claim import CLAIM_VERSION, claims
 from graphmem.validity.detect import Supersession, candidates, chains
 from graphmem.validity.detect import judge as offline_judge
-from graphmem.validity.types import Candidate, Claim, Judgement, Statement
+from graphmem.validity.types import CLAIM_VERSION, Candidate, Claim, Judgement, Statement
+
+if TYPE_CHECKING:
+    from graphmem.nlp.roles import SpeakerRoles
 
 Judge = Callable[[Sequence[Candidate]], list[Judgement]]
 _WRITE_BATCH = 500
@@ -65,7 +66,9 @@ def refresh(
     fresh = [
         (s, r["node"]) for s, r in zip(statements, people, strict=True) if known[r["node"]] is None
     ]
-    read = claims([s for s, _ in fresh])
+    from graphmem.validity.claim import claims  # spaCy: when there is something to read
+
+    read = claims([s for s, _ in fresh]) if fresh else []
     for (_, node), claim in zip(fresh, read, strict=True):
         known[node] = claim
     report.claimed = _write_claims(store, space, rows, people, known, roles)
@@ -97,6 +100,9 @@ def _offline(pairs: Sequence[Candidate]) -> list[Judgement]:
 
 
 def _roles(rows: Sequence[dict[str, Any]], assistants: str) -> dict[str, SpeakerRoles]:
+    # graphmem.nlp loads spaCy: here, when a space has statements, not at import.
+    from graphmem.nlp.roles import SpeakerRoles
+
     speakers: dict[str, list[str]] = defaultdict(list)
     for r in rows:
         speakers[r["conversation"]].append(r["speaker"])
