@@ -189,6 +189,12 @@ class Settings(BaseSettings):
     # Valid time (graphmem/validity/): after every build, statements get valid_from, and a
     # later statement that changes a value SUPERSEDES the earlier one (docs/validity.md).
     validity: bool = Field(default=True, description="track superseded statements after builds")
+    # Which later statement replaces which: the LLM's verdict per candidate pair when an LLM
+    # is configured; without one, the offline rules (graphmem/validity/detect.py) only when
+    # this is on: on hand-labelled dev pairs they were right too rarely to run by default.
+    validity_offline: bool = Field(
+        default=False, description="judge candidate pairs with the offline rules (no LLM)"
+    )
     # The designs parse an assistant's answer up to its opening: this many sentences with
     # content (graphmem/nlp/openings.py); its facts, phrases and events come from there.
     # 0: the whole answer.

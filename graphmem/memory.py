@@ -51,6 +51,7 @@ from graphmem.threads import limit_blas_threads
 from graphmem.types import AskResult, IngestResult, QueryResult
 from graphmem.validity.history import Change, history
 from graphmem.validity.llm import LLMJudge
+from graphmem.validity.update import Judge, offline_judge
 from graphmem.validity.update import refresh as refresh_validity
 
 _MAX_RETRIEVERS = 32
@@ -215,8 +216,7 @@ class Memory:
             for builder in active:
                 builder.finish()
             if self.settings.validity and dataset.conversations:
-                judge = LLMJudge(self.llm) if self.llm is not None else None
-                refresh_validity(self.store, space, self.settings.assistant_speakers, judge)
+                refresh_validity(self.store, space, self.settings.assistant_speakers, self._judge())
         finally:  # even a failed ingest may have written: the kept retrievers look again
             for key, retriever in self._retrievers.items():
                 if key[1] == space:
@@ -224,6 +224,12 @@ class Memory:
         return IngestResult(
             report=report, builds=list(build_reports.values()), skipped=dataset.skipped
         )
+
+    def _judge(self) -> Judge | None:
+        """Who decides which statement replaces which (``Settings.validity_offline``)."""
+        if self.llm is not None:
+            return LLMJudge(self.llm)
+        return offline_judge if self.settings.validity_offline else None
 
     def _build(
         self, space: str, conv: ConversationIn, builder: Builder, into: BuildReport, backend: str

@@ -65,7 +65,7 @@ _SECOND_PERSON = frozenset({"you", "your", "yours", "yourself"})
 _REPORTING = frozenset({"think", "say", "tell", "suggest", "believe", "mention", "recommend"})
 _SHOWING = frozenset({"share", "show", "send", "post", "take"})
 _PICTURES = frozenset({"photo", "picture", "pic", "image", "selfie", "snapshot", "photograph"})
-_ARTICLES = frozenset({"a", "an", "the", "this", "that", "these", "those", "some", "any"})
+
 # spaCy's small model lemmatises "hoping" as "hop": the surface forms of these verbs too.
 _FORMS = {
     "hoping": "hope",
@@ -91,7 +91,12 @@ _SECOND_PERSON = frozenset({"you", "your", "yours", "yourself"})
 _REPORTING = frozenset({"think", "say", "tell", "suggest", "believe", "mention", "recommend"})
 _SHOWING = frozenset({"share", "show", "send", "post", "take"})
 _PICTURES = frozenset({"photo", "picture", "pic", "image", "selfie", "snapshot", "photograph"})
-_ARTICLES = frozenset({"a", "an", "the", "this", "that", "these", "those", "some", "any"})
+_DETERMINERS = "a an the this that these those some any my our your his her their its"
+_ARTICLES = frozenset(_DETERMINERS.split())
+_NUMBERS = """one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+    fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy
+    eighty ninety hundred thousand few several many"""
+_AMOUNTS = frozenset(_NUMBERS.split())
 # spaCy's small model lemmatises "hoping" as "hop": the surface forms of the plan verbs too.
 _PLAN_FORMS = frozenset(
     {
@@ -367,11 +372,18 @@ def _chunk_key(chunk: Span, name: str) -> str:
     """The thing's key: the name ``thing_names`` kept, without its article or owner ("a
     charity 5K run", "user's best time"), its head word lemmatised."""
     words = name.lower().split()
-    while len(words) > 1 and (words[0] in _ARTICLES or words[0].endswith(("'s", "’s"))):
+    while len(words) > 1 and (
+        words[0] in _ARTICLES or words[0].endswith(("'s", "’s")) or _amount(words[0])
+    ):
         words.pop(0)
     if words and words[-1] == chunk.root.lower_:
         words[-1] = chunk.root.lemma_.lower()
     return " ".join(words)
+
+
+def _amount(word: str) -> bool:
+    """ "six bowls" and "twenty bowls" are one thing in two amounts (the amount is a value)."""
+    return word.isdigit() or word in _AMOUNTS
 
 
 def _plain(name: str) -> str:

@@ -5,26 +5,19 @@ with facts), one conversation and one subject that share a topic, the earlier sa
 earlier session: within a session a speaker elaborates, across sessions time has passed.
 A statement whose subject is an unresolved pronoun has no candidates (``claim``).
 
-**Offline verdict**, precision first (a wrong "update" hides a true memory behind "(until
-...)"; a missed one leaves two values side by side, as before):
+**Offline verdict** (``Settings.validity_offline``; off by default, docs/validity.md),
+precision first (a wrong "update" hides a true memory behind "(until ...)"; a missed one
+leaves two values side by side, as before):
 
 - a question or a request states nothing, nor what a shared picture shows: ``unrelated``;
 - the same predicate and the same values: ``same``;
-- a time or score, or how often, of the topic both name differs: ``update`` ("set a best
-  time of 27:12", later "hoping to beat my best time of 25:50"; "yoga twice a week", later
-  "yoga classes three times a week");
-- the later is a plan or a wish: ``unrelated`` (a plan replaces no state);
-- the same predicate (not a light verb such as "be", "have", "get"), neither an event
-  told in the simple past, and, for a kind of value both give (an amount, a time, how
-  often, a place, a name), different values: ``update`` ("set a best time of 27:12", later "a best
-  time of 25:50");
-- the later says a change ("no longer", "switched", "moved back") with the same
-  predicate or different values of one kind: ``update``;
-- the same predicate (not a light verb), one negated and the other not: ``update``
-  ("doesn't own a car", later "owns a car");
-- the earlier is a plan (not a wish) whose object the later tells done (the subject or object of a
-  verb in the simple past): ``update`` ("should open an online shop", later "the online
-  shop launched");
+- not the same thing acted on (the verbs' direct objects, amounts aside): ``unrelated``;
+- a time or score (``clock``), or how often (``freq``), of that thing differs: ``update``
+  ("set a best time of 27:12", later "hoping to beat my best time of 25:50");
+- told as a state on both sides (no simple past, no plan), the same predicate, and another
+  count: ``update`` ("has made six bowls", later "has made twenty bowls");
+- the same, and the later says a change ("no longer", "switched", "moved back"):
+  ``update``;
 - anything else: ``unrelated``.
 
 **Chains.** A statement is superseded by the earliest later statement judged an update
@@ -45,13 +38,11 @@ from graphmem.validity.types import SUPERSEDING, Candidate, Claim, Judgement, St
 # conversation ("run" in a runner's chats), not an attribute: pairing all of them would
 # judge thousands of pairs that share only the theme.
 MAX_TOPIC_STATEMENTS = 40
-# Verbs that carry almost any state ("is in Paris", "has a meeting"): that two statements
-# share one says nothing of their being about the same attribute.
-_LIGHT = """be have do get go make take want like love think say feel try see know need plan
-    use find give come imagine remember believe wonder guess hope wish mean seem look sound can"""
-LIGHT_VERBS = frozenset(_LIGHT.split())
 # Value kinds that measure the topic itself: a time or score (``clock``), how often (``freq``).
 _MEASURES = frozenset({"clock", "freq"})
+_NUMBERS = """a an one two three four five six seven eight nine ten eleven twelve fifteen twenty
+    thirty forty fifty hundred few several many some first second third"""
+_NUMBER_WORDS = frozenset(_NUMBERS.split())
 
 
 def candidates(statements: Sequence[Statement], claims: Sequence[Claim]) -> list[Candidate]:
@@ -99,30 +90,33 @@ def judge(pair: Candidate) -> Judgement:
         and a.has("negated") == b.has("negated")
     ):
         return Judgement(verdict="same", reason=f"{b.predicate}: the same values again")
+    thing = bare(a.object)
+    if not thing or thing != bare(b.object):
+        return Judgement(verdict="unrelated", reason="not the same thing acted on")
     differing = sorted(k for k in a.value_kinds() & b.value_kinds() if a.of_kind(k) != b.of_kind(k))
-    topic = pair.shared[0]
-    # A score or a rate of the thing both name is its state, whatever verb carries it
-    # ("set a best time of 27:12", later "hoping to beat my best time of 25:50").
+    # A score or a rate of the thing is its state, whatever verb carries it ("set a best
+    # time of 27:12", later "hoping to beat my best time of 25:50").
     measured = [k for k in differing if k in _MEASURES]
     if measured:
-        return Judgement(verdict="update", reason=f"{topic}: another {measured[0]} value")
-    if b.has("plan"):
-        return Judgement(verdict="unrelated", reason="the later is a plan or a wish")
-    # Two events ("won a tournament", later "won another") are two facts, not a change.
-    events = a.has("past") or b.has("past")
-    specific = same_predicate and b.predicate not in LIGHT_VERBS and not events
-    if specific and differing and not a.has("plan"):
+        return Judgement(verdict="update", reason=f"{thing}: another {measured[0]}")
+    # A count of it, told as a state on both sides ("has made six bowls", later "has made
+    # twenty bowls"); two events ("won a tournament", "won another") are two facts.
+    states = not (a.has("past") or b.has("past") or a.has("plan") or b.has("plan"))
+    if states and same_predicate and "num" in differing:
+        return Judgement(verdict="update", reason=f"{b.predicate} {thing}: another count")
+    if states and same_predicate and b.has("change"):
         return Judgement(
-            verdict="update", reason=f"{b.predicate} {topic}: another {differing[0]} value"
+            verdict="update", reason=f"{b.predicate} {thing}: the later says it changed"
         )
-    if b.has("change") and (same_predicate or differing):
-        return Judgement(verdict="update", reason=f"{topic}: the later says it changed")
-    if specific and a.has("negated") != b.has("negated") and not a.has("plan"):
-        return Judgement(verdict="update", reason=f"{b.predicate} {topic}: negated in one")
-    planned = a.has("plan") and not a.has("wish")
-    if planned and a.object and a.object in b.done and not b.has("negated"):
-        return Judgement(verdict="update", reason=f"{a.object}: the plan, then told done")
     return Judgement(verdict="unrelated", reason="nothing says one replaces the other")
+
+
+def bare(key: str) -> str:
+    """A thing's key without the amount in front ("six bowl", "twenty bowl": "bowl")."""
+    words = key.split()
+    while len(words) > 1 and (words[0].isdigit() or words[0] in _NUMBER_WORDS):
+        words.pop(0)
+    return " ".join(words)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from graphmem.designs.label_statements import VALIDITY_STATEMENTS
 from graphmem.rows import chunks, native
 from graphmem.store import GraphStore
 from graphmem.validity.detect import Supersession, candidates, chains
-from graphmem.validity.detect import judge as offline_judge
+from graphmem.validity.detect import judge as judge_pair
 from graphmem.validity.types import CLAIM_VERSION, Candidate, Claim, Judgement, Statement
 
 if TYPE_CHECKING:
@@ -54,7 +54,8 @@ class ValidityReport(BaseModel):
 def refresh(
     store: GraphStore, space: str, assistants: str, judge: Judge | None = None
 ) -> ValidityReport:
-    """Bring ``space``'s valid time in step with its statements (module docstring)."""
+    """Bring ``space``'s valid time in step with its statements (module docstring);
+    ``judge`` None: claims and ``valid_from`` only, no statement supersedes another."""
     rows = store.read(VALIDITY_STATEMENTS, space=space)
     if not rows:
         return ValidityReport()
@@ -74,8 +75,7 @@ def refresh(
     report.claimed = _write_claims(store, space, rows, people, known, roles)
     pairs = candidates(statements, [_known(known, r["node"]) for r in people])
     report.candidates = len(pairs)
-    verdicts = (judge or _offline)(pairs)
-    wanted = chains(pairs, verdicts)
+    wanted = chains(pairs, judge(pairs)) if judge is not None else []
     report.released, report.written = _write_difference(store, space, rows, wanted)
     report.superseded = len(wanted)
     return report
@@ -92,11 +92,12 @@ def judged_pairs(
     stored = [(r, _stored_claim(r)) for r in people]
     kept = [(_statement(r), c) for r, c in stored if c is not None]
     pairs = candidates([s for s, _ in kept], [c for _, c in kept])
-    return list(zip(pairs, (judge or _offline)(pairs), strict=True))
+    return list(zip(pairs, (judge or offline_judge)(pairs), strict=True))
 
 
-def _offline(pairs: Sequence[Candidate]) -> list[Judgement]:
-    return [offline_judge(p) for p in pairs]
+def offline_judge(pairs: Sequence[Candidate]) -> list[Judgement]:
+    """The offline rules' verdicts (``validity.detect.judge``)."""
+    return [judge_pair(p) for p in pairs]
 
 
 def _roles(rows: Sequence[dict[str, Any]], assistants: str) -> dict[str, SpeakerRoles]:

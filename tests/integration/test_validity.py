@@ -19,7 +19,7 @@ from graphmem.digest import space_digest
 from graphmem.embed import Embedder
 from graphmem.memory import Memory
 from graphmem.store import GraphStore
-from graphmem.validity.update import refresh
+from graphmem.validity.update import offline_judge, refresh
 
 pytestmark = pytest.mark.integration
 
@@ -66,7 +66,9 @@ def _read(store: GraphStore, query: str, space: str) -> list[dict[str, Any]]:
 
 @pytest.fixture
 def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
-    return Memory(settings, store=store, embedder=embedder)
+    # The offline change rules are opt-in (Settings.validity_offline).
+    judged = settings.model_copy(update={"validity_offline": True})
+    return Memory(judged, store=store, embedder=embedder)
 
 
 @pytest.fixture
@@ -99,7 +101,7 @@ def test_a_rerun_changes_nothing_and_replacing_the_session_releases_it(
 ) -> None:
     memory.ingest(_file(tmp_path, SESSIONS), space, builders=["premem"])
     before = space_digest(store, space)
-    report = refresh(store, space, settings.assistant_speakers)
+    report = refresh(store, space, settings.assistant_speakers, offline_judge)
     assert report.claimed == report.written == report.released == 0
     assert report.superseded == len(_read(store, SUPERSEDED, space)) > 0
     assert space_digest(store, space).sha256 == before.sha256
@@ -136,3 +138,13 @@ def test_history_lists_a_subjects_changes_with_their_turns(
     assert str(change.until) == "2024-05-20"
     assert memory.history(space, "yoga") == [change]  # a thing it is about
     assert memory.history(space, "Tom") == []
+
+
+def test_without_an_llm_the_offline_rules_run_only_when_asked(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str, tmp_path: Path
+) -> None:
+    plain = Memory(settings, store=store, embedder=embedder)  # validity_offline off
+    plain.ingest(_file(tmp_path, SESSIONS), space, builders=["premem"])
+    assert _read(store, SUPERSEDED, space) == []
+    timed = _read(store, TIMED, space)[0]
+    assert timed["statements"] == timed["dated"] > 0  # valid_from all the same
