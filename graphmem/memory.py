@@ -15,6 +15,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -359,7 +360,8 @@ class Memory:
         if as_of is None:
             return self.retriever(strategy, space)
         check_space_embedder(self.store, space, self.embedder)
-        return build_retriever(strategy, self.retrieval_context(space, now=as_of))
+        context = replace(self.retrieval_context(space, now=as_of), as_of=as_of)
+        return build_retriever(strategy, context)
 
     def retriever(self, strategy: str, space: str) -> Retriever:
         """The retriever of ``strategy`` over ``space``, kept for the next query."""

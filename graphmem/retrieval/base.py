@@ -56,6 +56,10 @@ class RetrievalContext:
     # When the questions are asked: a relative date in a question ("last week") counts
     # from it. None: from the space's latest session.
     now: datetime | None = None
+    # Answer as things stood then (``graphmem query --as-of``): no turn said after it, and a
+    # statement superseded only later is current (graphmem/validity/retrieval.py). Unlike
+    # ``now``, which only dates the question, it hides what was said later.
+    as_of: datetime | None = None
     # How many questions the space is about to get, when known (an evaluation): one-off
     # work in ``prepare`` that only pays back over many queries is cut to what they can use.
     # None: a long-lived process, as many as come.

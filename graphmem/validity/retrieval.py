@@ -13,9 +13,11 @@ Then:
   better-ranked hit brings it already), so within a budget the current value is packed
   first and the reader sees both, marked.
 
-``now`` (``RetrievalContext.now``: a question's date, ``graphmem query --as-of``) bounds
-it all: a turn said after it is not shown, and a statement superseded only after it is
-current then.
+``as_of`` (``RetrievalContext.as_of``: ``graphmem query --as-of``) bounds it all: a turn
+said after it is not shown, and a statement superseded only after it is current then. A
+question's own date (``RetrievalContext.now``, an evaluation's ``question_date``) bounds
+nothing: it dates relative words only (LongMemEval dates answer sessions later on the day
+it asks).
 """
 
 from __future__ import annotations
@@ -42,10 +44,10 @@ class ValidTimeRetriever(Retriever):
 
     def retrieve(self, query: str, budget: int) -> RetrievalResult:
         found = self.inner.retrieve(query, budget)
-        now = self.ctx.now
-        hits = [h for h in (_before(h, now) for h in found.hits) if h is not None]
+        as_of = self.ctx.as_of
+        hits = [h for h in (_before(h, as_of) for h in found.hits) if h is not None]
         ids = list(dict.fromkeys(p.id for h in hits for p in h.passages))
-        rows = self.ctx.store.read(ANNOTATE, space=self.ctx.space, passage_ids=ids, as_of=now)
+        rows = self.ctx.store.read(ANNOTATE, space=self.ctx.space, passage_ids=ids, as_of=as_of)
         if rows:
             hits = annotate(hits, rows)
         return found.model_copy(update={"hits": hits})

@@ -18,6 +18,7 @@ from graphmem.config import Settings
 from graphmem.digest import space_digest
 from graphmem.embed import Embedder
 from graphmem.memory import Memory
+from graphmem.retrieval.registry import build_retriever
 from graphmem.store import GraphStore
 from graphmem.validity.update import offline_judge, refresh
 
@@ -148,3 +149,14 @@ def test_without_an_llm_the_offline_rules_run_only_when_asked(
     assert _read(store, SUPERSEDED, space) == []
     timed = _read(store, TIMED, space)[0]
     assert timed["statements"] == timed["dated"] > 0  # valid_from all the same
+
+
+def test_a_questions_own_date_hides_nothing_said_later(
+    memory: Memory, space: str, tmp_path: Path
+) -> None:
+    # LongMemEval dates answer sessions later on the day of the question: the question's
+    # date ("now") dates its relative words; only --as-of hides what was said after it.
+    memory.ingest(_file(tmp_path, SESSIONS), space, builders=["premem"])
+    dated = memory.retrieval_context(space, now=datetime(2024, 4, 30))
+    found = build_retriever("fulltext", dated).retrieve("How often does Maya do yoga?", 300)
+    assert "s3:1" in found.ranked_source_ids()
