@@ -6,7 +6,8 @@ from typing import Any
 
 import click
 
-from graphmem.cli.common import app, emit, handle_errors, json_option, space_param
+from graphmem.cli.common import app, emit, handle_errors, json_option
+from graphmem.cli.memory_cmds import space_option
 
 
 def _day(value: Any) -> str:
@@ -30,14 +31,7 @@ def render_history(rows: list[dict[str, Any]], subject: str) -> str:
 
 
 @click.command("history")
-@click.option(
-    "--space",
-    required=True,
-    envvar="GRAPHMEM_SPACE",
-    show_envvar=True,
-    callback=space_param,
-    help="The memory space (tenant): a user, agent or dataset.",
-)
+@space_option
 @click.option(
     "--subject",
     required=True,

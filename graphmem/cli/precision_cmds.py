@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -13,6 +14,7 @@ from graphmem.cli.common import app, emit, handle_errors, json_option
 from graphmem.eval.precision import PrecisionRow, load_labels, measure, todo_lines
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _table(rows: list[PrecisionRow]) -> str:
@@ -29,30 +31,52 @@ def _table(rows: list[PrecisionRow]) -> str:
     return "\n".join(lines)
 
 
+def labelled_run_options(labels_help: str, prefix: str, todo_help: str) -> Callable[[F], F]:
+    """The options of a command that scores hand labels on dev conversations it builds
+    (``eval precision``, ``eval validity``)."""
+
+    def wrap(command: F) -> F:
+        for option in reversed(
+            [
+                click.option(
+                    "--labels",
+                    "labels_dir",
+                    type=click.Path(exists=True, file_okay=False, path_type=Path),
+                    required=True,
+                    help=labels_help,
+                ),
+                click.option(
+                    "--locomo", type=_FILE, help="The LoCoMo file the locomo labels come from."
+                ),
+                click.option(
+                    "--longmemeval",
+                    type=_FILE,
+                    help="LongMemEval_S (`graphmem eval fetch longmemeval`); only its dev half "
+                    "is read.",
+                ),
+                click.option(
+                    "--space-prefix",
+                    default=prefix,
+                    show_default=True,
+                    help="Spaces <prefix>-<conversation>: built with every builder, reused "
+                    "when built.",
+                ),
+                click.option(
+                    "--todo", type=click.Path(dir_okay=False, path_type=Path), help=todo_help
+                ),
+            ]
+        ):
+            command = option(command)
+        return command
+
+    return wrap
+
+
 @click.command("precision")
-@click.option(
-    "--labels",
-    "labels_dir",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    required=True,
-    help="Folder of *.jsonl hand labels (tests/fixtures/precision).",
-)
-@click.option("--locomo", type=_FILE, help="The LoCoMo file the locomo labels come from.")
-@click.option(
-    "--longmemeval",
-    type=_FILE,
-    help="LongMemEval_S (`graphmem eval fetch longmemeval`); only its dev half is read.",
-)
-@click.option(
-    "--space-prefix",
-    default="precision",
-    show_default=True,
-    help="Spaces <prefix>-<conversation>: built with every builder, reused when built.",
-)
-@click.option(
-    "--todo",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the extractions no label covers to this JSON Lines file, to label.",
+@labelled_run_options(
+    "Folder of *.jsonl hand labels (tests/fixtures/precision).",
+    "precision",
+    "Write the extractions no label covers to this JSON Lines file, to label.",
 )
 @json_option
 @click.pass_context

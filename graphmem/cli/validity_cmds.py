@@ -9,9 +9,8 @@ from pathlib import Path
 import click
 
 from graphmem.cli.common import app, emit, handle_errors, json_option
+from graphmem.cli.precision_cmds import labelled_run_options
 from graphmem.eval.changes import ChangeScore, load_pair_labels, measure, todo_lines
-
-_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 
 
 def _shown(value: float | None) -> str:
@@ -40,29 +39,10 @@ _VERDICTS = ("same", "update", "contradiction", "unrelated")
 
 
 @click.command("validity")
-@click.option(
-    "--labels",
-    "labels_dir",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    required=True,
-    help="Folder of *.jsonl labelled pairs (tests/fixtures/validity).",
-)
-@click.option("--locomo", type=_FILE, help="The LoCoMo file the locomo labels come from.")
-@click.option(
-    "--longmemeval",
-    type=_FILE,
-    help="LongMemEval_S (`graphmem eval fetch longmemeval`); only its dev half is read.",
-)
-@click.option(
-    "--space-prefix",
-    default="validity",
-    show_default=True,
-    help="Spaces <prefix>-<conversation>: built with every builder, reused when built.",
-)
-@click.option(
-    "--todo",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the candidate pairs no label covers to this JSON Lines file, to label.",
+@labelled_run_options(
+    "Folder of *.jsonl labelled pairs (tests/fixtures/validity).",
+    "validity",
+    "Write the candidate pairs no label covers to this JSON Lines file, to label.",
 )
 @json_option
 @click.pass_context

@@ -69,6 +69,15 @@ def _each(labels: list[str]) -> list[dict[str, str]]:
     return [{"label": label} for label in _checked(labels)]
 
 
+def _labelled_props(statements: list[tuple[str, str]]) -> list[dict[str, str]]:
+    """One part's fields per ``(label, property)``, both names checked."""
+    props = dict(statements)
+    bad = [prop for prop in props.values() if not prop.isidentifier()]
+    if bad:
+        raise ConfigError(f"not a property name: {', '.join(map(repr, bad))}")
+    return [{"label": label, "prop": props[label]} for label in _checked(list(props))]
+
+
 def label_totals_source(labels: list[str]) -> str:
     """``core.label_totals`` for ``labels`` (the designs' ``indexed_labels``)."""
     empty = "RETURN '' AS label, 0 AS total, 0 AS in_space LIMIT 0"
@@ -102,11 +111,7 @@ _STATEMENTS_PART = """  MATCH (n:{label} {{space: $space}})-[:FROM]->(p:Passage)
 
 def statement_texts_source(statements: list[tuple[str, str]]) -> str:
     """``core.statement_texts`` for ``(label, property)`` pairs (``Design.statements``)."""
-    props = dict(statements)
-    bad = [prop for prop in props.values() if not prop.isidentifier()]
-    if bad:
-        raise ConfigError(f"not a property name: {', '.join(map(repr, bad))}")
-    parts = [{"label": label, "prop": props[label]} for label in _checked(list(props))]
+    parts = _labelled_props(statements)
     empty = "RETURN '' AS label, '' AS builder, '' AS value, '' AS turn LIMIT 0"
     tail = "RETURN label, builder, value, turn"
     return _source(_STATEMENTS_HEADER, _STATEMENTS_PART, tail, empty, parts)
@@ -139,11 +144,7 @@ _VALIDITY_PART = """  MATCH (n:{label} {{space: $space}})-[:FROM]->(p:Passage)
 
 def validity_statements_source(statements: list[tuple[str, str]]) -> str:
     """``core.validity_statements`` for ``(label, property)`` pairs (``Design.statements``)."""
-    props = dict(statements)
-    bad = [prop for prop in props.values() if not prop.isidentifier()]
-    if bad:
-        raise ConfigError(f"not a property name: {', '.join(map(repr, bad))}")
-    parts = [{"label": label, "prop": props[label]} for label in _checked(list(props))]
+    parts = _labelled_props(statements)
     columns = (
         "label, node, id, text, key, speaker, said_at, session_index, turn_index, turn, "
         "conversation, valid_from, claim_subject, claim_predicate, claim_object, claim_done, "
@@ -179,11 +180,7 @@ _HISTORY_PART = """  MATCH (later:{label} {{space: $space}})-[r:SUPERSEDES]->(ea
 
 def validity_history_source(statements: list[tuple[str, str]]) -> str:
     """``core.validity_history`` for ``(label, property)`` pairs (``Design.valid_time``)."""
-    props = dict(statements)
-    bad = [prop for prop in props.values() if not prop.isidentifier()]
-    if bad:
-        raise ConfigError(f"not a property name: {', '.join(map(repr, bad))}")
-    parts = [{"label": label, "prop": props[label]} for label in _checked(list(props))]
+    parts = _labelled_props(statements)
     columns = (
         "label, earlier, earlier_from, earlier_turns, later, later_from, later_turns, until, "
         "verdict, reason, session_index, turn_index"

@@ -37,8 +37,8 @@ from graphmem.validity.update import judged_pairs
 PRECISION_TARGET = 0.9
 
 
-class PairLabel(BaseModel):
-    """One hand label: what the later statement does to the earlier one."""
+class _Pair(BaseModel):
+    """Two statements of one label of one conversation, as the graph holds them."""
 
     dataset: DatasetName
     conversation: str
@@ -48,20 +48,17 @@ class PairLabel(BaseModel):
     later_turn: str
     later: str
     verdict: Verdict
+
+
+class PairLabel(_Pair):
+    """One hand label: what the later statement does to the earlier one."""
+
     why: str = ""
 
 
-class JudgedPair(BaseModel):
+class JudgedPair(_Pair):
     """A candidate pair as the graph holds it and the detector's verdict on it."""
 
-    dataset: DatasetName
-    conversation: str
-    label_name: str
-    earlier_turn: str
-    earlier: str
-    later_turn: str
-    later: str
-    verdict: Verdict
     reason: str
 
 
@@ -87,7 +84,7 @@ def _norm(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def _key(x: PairLabel | JudgedPair) -> Key:
+def _key(x: _Pair) -> Key:
     return (
         x.dataset,
         x.conversation,
