@@ -189,11 +189,12 @@ class Settings(BaseSettings):
     # Valid time (graphmem/validity/): after every build, statements get valid_from, and a
     # later statement that changes a value SUPERSEDES the earlier one (docs/validity.md).
     validity: bool = Field(default=True, description="track superseded statements after builds")
-    # Which later statement replaces which: the LLM's verdict per candidate pair when an LLM
-    # is configured; without one, the offline rules (graphmem/validity/detect.py) only when
-    # this is on: on hand-labelled dev pairs they were right too rarely to run by default.
-    validity_offline: bool = Field(
-        default=False, description="judge candidate pairs with the offline rules (no LLM)"
+    # Who decides which later statement replaces which (docs/validity.md): off by default.
+    # The offline rules (graphmem/validity/detect.py) were right too rarely on hand-labelled
+    # dev pairs to mark memories unasked; the LLM judges every candidate pair, one call each
+    # (hundreds to thousands per conversation), a cost to choose.
+    validity_judge: Literal["off", "offline", "llm"] = Field(
+        default="off", description="judge of candidate pairs: off, offline rules, or the LLM"
     )
     # The designs parse an assistant's answer up to its opening: this many sentences with
     # content (graphmem/nlp/openings.py); its facts, phrases and events come from there.

@@ -227,10 +227,11 @@ class Memory:
         )
 
     def _judge(self) -> Judge | None:
-        """Who decides which statement replaces which (``Settings.validity_offline``)."""
-        if self.llm is not None:
+        """Who decides which statement replaces which (``Settings.validity_judge``; ``llm``
+        without a configured model: nobody)."""
+        if self.settings.validity_judge == "llm" and self.llm is not None:
             return LLMJudge(self.llm)
-        return offline_judge if self.settings.validity_offline else None
+        return offline_judge if self.settings.validity_judge == "offline" else None
 
     def _build(
         self, space: str, conv: ConversationIn, builder: Builder, into: BuildReport, backend: str

@@ -30,7 +30,7 @@ def sample(settings: Settings, store: GraphStore, embedder: Embedder) -> Iterato
     configs = DesignConfigs(overrides={"semantic": {"synonym_threshold": 0.6}})
     # The offline change rules (opt-in) find the sample's one change of a value (Tom's six
     # bowls, later twenty), which the valid-time recipes read.
-    judged = settings.model_copy(update={"validity_offline": True})
+    judged = settings.model_copy(update={"validity_judge": "offline"})
     with sample_space(judged, store, embedder, prefix="test-analyst", configs=configs) as space:
         yield space
 

@@ -206,7 +206,7 @@ def test_retriever_returns_facts_with_contexts_and_events(
         assert [r.builder for r in reports] == ["anchormem"]
         assert space_stats(store, space)["anchormem"]["events"] == 6  # one per twin pair
         ctx = RetrievalContext(store, embedder, settings, space)
-        assert isinstance(build_retriever("anchormem", ctx), AnchorMemRetriever)
+        assert isinstance(build_retriever("anchormem", ctx, valid_time=False), AnchorMemRetriever)
         config = AnchorMemConfig(facts_per_event=3, fact_text="always")
         result = AnchorMemRetriever(ctx, config).retrieve("Which instrument is Ben learning?", 1000)
         first = result.hits[0]

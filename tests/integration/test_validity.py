@@ -67,8 +67,8 @@ def _read(store: GraphStore, query: str, space: str) -> list[dict[str, Any]]:
 
 @pytest.fixture
 def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
-    # The offline change rules are opt-in (Settings.validity_offline).
-    judged = settings.model_copy(update={"validity_offline": True})
+    # The offline change rules are opt-in (Settings.validity_judge).
+    judged = settings.model_copy(update={"validity_judge": "offline"})
     return Memory(judged, store=store, embedder=embedder)
 
 
@@ -144,7 +144,7 @@ def test_history_lists_a_subjects_changes_with_their_turns(
 def test_without_an_llm_the_offline_rules_run_only_when_asked(
     settings: Settings, store: GraphStore, embedder: Embedder, space: str, tmp_path: Path
 ) -> None:
-    plain = Memory(settings, store=store, embedder=embedder)  # validity_offline off
+    plain = Memory(settings, store=store, embedder=embedder)  # no judge: the default
     plain.ingest(_file(tmp_path, SESSIONS), space, builders=["premem"])
     assert _read(store, SUPERSEDED, space) == []
     timed = _read(store, TIMED, space)[0]
