@@ -12,8 +12,7 @@ into a :class:`~graphmem.validity.types.Claim`:
   such a claim is compared with none (a guess at whom "she" is would pair strangers).
 - ``predicate``: the main verb's lemma; for a plan or a wish ("is hoping to beat") the verb
   planned, with the ``plan`` cue; for a report ("Rosa thinks Tom should open a shop") the
-  reported clause's; ``object``: its direct object's key ("online shop"); ``done``: the
-  things a verb in the simple past has as subject or object ("the shop launched": "shop").
+  reported clause's; ``object``: its direct object's key ("online shop").
 - ``topics``: the things it names (``graphmem.nlp.things``), with the head word's lemma
   ("bowls" and "bowl" are one topic), and the design's own key where it has one.
 - ``values``: amounts, times and scores (``num:``), how often (``freq:``), places
@@ -212,7 +211,6 @@ def _claim(statement: Statement, doc: Doc, reported: bool) -> Claim:
         subject=subject,
         predicate=predicate,
         object=_object(verb, doc),
-        done=_done(doc),
         topics=tuple(t for t in _topics(doc, subject_token, statement.key) if t != subject),
         values=_values(doc),
         cues=tuple(sorted(cues)),
@@ -247,22 +245,6 @@ def _predicate(root: Token) -> tuple[Token, str, str]:
         if lemma in ("like", "love", "need", "look", "think", "try"):
             intent = "wish" if modals & _WISH_MODALS else "plan" if modals else ""
     return root, lemma, intent
-
-
-def _done(doc: Doc) -> tuple[str, ...]:
-    """The things a verb in the simple past has as subject or object ("Tom's online shop
-    launched": "online shop"): what the statement tells done."""
-    chunks = {c.root.i: c for c in doc.noun_chunks}
-    told = [
-        c
-        for verb in doc
-        if verb.tag_ == "VBD" and verb.pos_ == "VERB"
-        for c in verb.children
-        if c.dep_ in ("nsubj", "nsubjpass", "dobj", "obj")
-    ]
-    # "the shop launched in May" parsed as a reduced clause on "shop" ("the shop, launched")
-    told += [v.head for v in doc if v.tag_ == "VBN" and v.dep_ == "acl"]
-    return tuple(sorted({_chunk_key(chunks[c.i], chunks[c.i].text) for c in told if c.i in chunks}))
 
 
 def _content(root: Token) -> Token:

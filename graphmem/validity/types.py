@@ -15,7 +15,7 @@ Verdict = Literal["same", "update", "contradiction", "unrelated"]
 SUPERSEDING: frozenset[str] = frozenset({"update", "contradiction"})
 # Stored with each claim: a claim read by other rules than graphmem.validity.claim's
 # present ones is read again (raise it with any change to those rules).
-CLAIM_VERSION = 7
+CLAIM_VERSION = 8
 # The extra label of a statement a later one replaced, and how the Browser fades it: its
 # own label's rule gives the caption and size, this later rule only the colours.
 SUPERSEDED = "Superseded"
@@ -57,7 +57,6 @@ class Claim(BaseModel):
     subject: str
     predicate: str
     object: str = ""
-    done: tuple[str, ...] = ()
     topics: tuple[str, ...]
     values: tuple[str, ...]
     cues: tuple[str, ...]

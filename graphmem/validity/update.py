@@ -73,7 +73,7 @@ def refresh(
     for (_, node), claim in zip(fresh, read, strict=True):
         known[node] = claim
     report.claimed = _write_claims(store, space, rows, people, known, roles)
-    pairs = candidates(statements, [_known(known, r["node"]) for r in people])
+    pairs = candidates(statements, [_known(known, r["node"]) for r in people]) if judge else []
     report.candidates = len(pairs)
     wanted = chains(pairs, judge(pairs)) if judge is not None else []
     report.released, report.written = _write_difference(store, space, rows, wanted)
@@ -138,7 +138,6 @@ def _stored_claim(row: dict[str, Any]) -> Claim | None:
         subject=row["claim_subject"],
         predicate=row["claim_predicate"] or "",
         object=row["claim_object"] or "",
-        done=tuple(row["claim_done"] or ()),
         topics=tuple(row["claim_topics"] or ()),
         values=tuple(row["claim_values"] or ()),
         cues=tuple(row["claim_cues"] or ()),
@@ -195,7 +194,6 @@ def _claim_row(row: dict[str, Any], claim: Claim) -> dict[str, Any]:
         "subject": claim.subject,
         "predicate": claim.predicate,
         "object": claim.object,
-        "done": list(claim.done),
         "topics": list(claim.topics),
         "values": list(claim.values),
         "cues": list(claim.cues),
