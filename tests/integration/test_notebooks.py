@@ -69,7 +69,13 @@ def _run(
         if out.get("output_type") == "stream" and out.get("name") == "stderr"
     ]
     assert not said, f"{name} wrote to stderr:\n" + "\n".join(said)
-    report: list[dict[str, object]] = json.loads(notebook.cells[-1].outputs[-1]["text"])
+    # The kernel may send one print as several stream messages ("[...]", then "\n").
+    printed = "".join(
+        out.get("text", "")
+        for out in notebook.cells[-1].outputs
+        if out.get("output_type") == "stream" and out.get("name") == "stdout"
+    )
+    report: list[dict[str, object]] = json.loads(printed)
     return report
 
 
