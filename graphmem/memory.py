@@ -51,9 +51,7 @@ from graphmem.store import GraphStore
 from graphmem.threads import limit_blas_threads
 from graphmem.types import AskResult, IngestResult, QueryResult
 from graphmem.validity.history import Change, history
-from graphmem.validity.llm import LLMJudge
-from graphmem.validity.update import Judge, offline_judge
-from graphmem.validity.update import refresh as refresh_validity
+from graphmem.validity.ingest import refresh_after_ingest
 
 _MAX_RETRIEVERS = 32
 
@@ -217,7 +215,7 @@ class Memory:
             for builder in active:
                 builder.finish()
             if self.settings.validity and dataset.conversations:
-                refresh_validity(self.store, space, self.settings.assistant_speakers, self._judge())
+                refresh_after_ingest(self.store, space, self.settings, self.llm, ctx.backend)
         finally:  # even a failed ingest may have written: the kept retrievers look again
             for key, retriever in self._retrievers.items():
                 if key[1] == space:
@@ -225,13 +223,6 @@ class Memory:
         return IngestResult(
             report=report, builds=list(build_reports.values()), skipped=dataset.skipped
         )
-
-    def _judge(self) -> Judge | None:
-        """Who decides which statement replaces which (``Settings.validity_judge``; ``llm``
-        without a configured model: nobody)."""
-        if self.settings.validity_judge == "llm" and self.llm is not None:
-            return LLMJudge(self.llm)
-        return offline_judge if self.settings.validity_judge == "offline" else None
 
     def _build(
         self, space: str, conv: ConversationIn, builder: Builder, into: BuildReport, backend: str

@@ -9,6 +9,7 @@ MATCH (n) WHERE elementId(n) = row.node AND n.space = $space AND n.id = row.id
 SET n.valid_from = date(row.valid_from),
     n.recorded_at = coalesce(n.recorded_at, n.created_at, datetime()),
     n.claim_subject = row.subject, n.claim_predicate = row.predicate, n.claim_object = row.object,
-    n.claim_topics = row.topics, n.claim_values = row.values, n.claim_cues = row.cues,
+    n.claim_topics = row.topics, n.claim_values = row.values, n.claim_measures = row.measures,
+    n.claim_cues = row.cues,
     n.claim_version = $version
 RETURN count(n) AS written

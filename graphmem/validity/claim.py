@@ -27,7 +27,6 @@ into a :class:`~graphmem.validity.types.Claim`:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import date
 
@@ -37,137 +36,20 @@ from graphmem.nlp.people import person_key
 from graphmem.nlp.spacy_loader import get_nlp
 from graphmem.nlp.temporal import normalise_temporal
 from graphmem.nlp.things import thing_names
-from graphmem.validity.types import Claim, Statement
+from graphmem.validity import lexicon as lex
+from graphmem.validity.types import MEASURED, Claim, Statement
 
-# "user asked: ...", "Maya: ...": the designs' way of saying who said it.
-_PREFIX = re.compile(
-    r"^(?P<who>[^:\n]{1,60}?)(?:\s+(?P<verb>asked|requested|said|added|replied))?:\s+"
-)
-_REPORTED = frozenset({"asked", "requested"})
-_CHANGE = re.compile(
-    # "used to" as a past habit, not "getting used to" / "is used to" (accustomed)
-    r"(?<!get )(?<!gets )(?<!getting )(?<!got )(?<!be )(?<!is )(?<!am )(?<!are )(?<!was )"
-    r"(?<!were )(?<!been )\bused to\b|"
-    r"\b(?:no longer|any ?more|switched|switching|changed|quit|quitting|stopped"
-    r"|instead|replaced|upgraded|downgraded|moved back|back to|not .{0,20}\bafter all)\b",
-    re.IGNORECASE,
-)
-# A plan (it may be carried out: "plans to open a shop") and a wish (it replaces nothing
-# even once it comes true: "would love to take the dogs").
-_PLAN_VERBS = frozenset({"plan", "intend", "consider", "aim", "try", "think", "expect", "need"})
-_WISH_VERBS = frozenset(
-    {"hope", "want", "wish", "dream", "look", "would", "like", "love", "prefer", "wonder"}
-)
-_WISH_MODALS = frozenset({"would", "could", "might", "may"})
-_SECOND_PERSON = frozenset({"you", "your", "yours", "yourself"})
-# Verbs that report what someone thinks or says: the claim is the reported clause.
-_REPORTING = frozenset({"think", "say", "tell", "suggest", "believe", "mention", "recommend"})
-_SHOWING = frozenset({"share", "show", "send", "post", "take"})
-_PICTURES = frozenset({"photo", "picture", "pic", "image", "selfie", "snapshot", "photograph"})
-
-# spaCy's small model lemmatises "hoping" as "hop": the surface forms of these verbs too.
-_FORMS = {
-    "hoping": "hope",
-    "hopes": "hope",
-    "hoped": "hope",
-    "planning": "plan",
-    "plans": "plan",
-    "planned": "plan",
-    "wants": "want",
-    "wanted": "want",
-    "wanting": "want",
-    "intends": "intend",
-    "intending": "intend",
-    "considering": "consider",
-    "wishing": "wish",
-    "aiming": "aim",
-    "trying": "try",
-    "thinking": "think",
-}
-_MODALS = frozenset({"would", "could", "might", "may"})
-_SECOND_PERSON = frozenset({"you", "your", "yours", "yourself"})
-# Verbs that report what someone thinks or says: the claim is the reported clause.
-_REPORTING = frozenset({"think", "say", "tell", "suggest", "believe", "mention", "recommend"})
-_SHOWING = frozenset({"share", "show", "send", "post", "take"})
-_PICTURES = frozenset({"photo", "picture", "pic", "image", "selfie", "snapshot", "photograph"})
-_DETERMINERS = "a an the this that these those some any my our your his her their its"
-_ARTICLES = frozenset(_DETERMINERS.split())
-_NUMBERS = """one two three four five six seven eight nine ten eleven twelve thirteen fourteen
-    fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy
-    eighty ninety hundred thousand few several many"""
-_AMOUNTS = frozenset(_NUMBERS.split())
-# spaCy's small model lemmatises "hoping" as "hop": the surface forms of the plan verbs too.
-_PLAN_FORMS = frozenset(
-    {
-        "hoping",
-        "hopes",
-        "hoped",
-        "planning",
-        "plans",
-        "planned",
-        "wants",
-        "wanted",
-        "wanting",
-        "intends",
-        "intending",
-        "considering",
-        "wishing",
-        "aiming",
-        "trying",
-        "thinking",
-    }
-)
-_MODALS = frozenset({"will", "would", "could", "might", "may", "should", "shall", "'ll", "wo"})
-_FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our"})
-_UNRESOLVED = frozenset(
-    {
-        "he",
-        "she",
-        "they",
-        "it",
-        "him",
-        "her",
-        "them",
-        "this",
-        "that",
-        "these",
-        "those",
-        "you",
-        "one",
-        "someone",
-        "everyone",
-        "who",
-        "which",
-        "what",
-    }
-)
-# A time or an amount is a value or a date, never what a claim is about.
-_NOT_TOPICS = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"})
-_NUMERIC = frozenset({"CARDINAL", "QUANTITY", "MONEY", "PERCENT", "TIME", "ORDINAL"})
-_PLACES = frozenset({"GPE", "LOC", "FAC"})
-_NAMES = frozenset({"ORG", "PRODUCT", "WORK_OF_ART", "NORP"})
-_FREQ = re.compile(
-    r"\b(?:once|twice|thrice|(?:\w+|\d+)\s+times?)\s+(?:a|an|per|every|each)\s+"
-    r"(?:day|week|month|year|fortnight)\b",
-    re.IGNORECASE,
-)
-_CLOCK = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b")
-_HEDGES = re.compile(r"^(?:about|around|approximately|roughly|nearly|almost|over|under)\s+")
-
-
-# The designs' resolutions of relative dates ("lately [before 9 May 2023]", "(May 2023)"):
-# the date is ``valid_from``'s business, and its words are no topic or value.
-_ANNOTATION = re.compile(r"\s*\[[^\]]{1,60}\]|\s*\((?:[^()]*\d{4}[^()]*)\)")
+_QUOTES = "\"'“”‘’ "
 
 
 def split_prefix(text: str) -> tuple[str, bool]:
     """The statement without its "<speaker>:" prefix and its bracketed date resolutions,
     and whether it reports a question or a request ("user asked: ...")."""
-    text = _ANNOTATION.sub("", text)
-    found = _PREFIX.match(text)
+    text = lex.ANNOTATION.sub("", text)
+    found = lex.PREFIX.match(text)
     if found is None or len(found.group("who").split()) > 4:
         return text.strip(), False
-    return text[found.end() :].strip(), found.group("verb") in _REPORTED
+    return text[found.end() :].strip(), found.group("verb") in lex.REPORTED
 
 
 def claims(statements: Sequence[Statement]) -> list[Claim]:
@@ -193,7 +75,7 @@ def _claim(statement: Statement, doc: Doc, reported: bool) -> Claim:
     subject_token = _subject_of(verb)  # "hopes Andrew finds a spot": Andrew's
     subject = _subject(subject_token, speaker)
     cues = set()
-    if reported or doc.text.rstrip().endswith("?"):
+    if reported or doc.text.rstrip().endswith("?") or _asks_the_listener(verb):
         cues.add("question")
     if intent or _conditional(root):
         cues.add("plan")
@@ -201,55 +83,69 @@ def _claim(statement: Statement, doc: Doc, reported: bool) -> Claim:
         cues.add("wish")
     if any(c.dep_ == "neg" for c in root.children):
         cues.add("negated")
-    if _CHANGE.search(doc.text):
+    if lex.CHANGE.search(doc.text):
         cues.add("change")
     if root.tag_ == "VBD":  # "won a tournament"; "has made six bowls" is a state
         cues.add("past")
     if _shows_a_picture(root):
         cues.add("picture")
+    cues |= _aspects(doc)
+    values, measures = _values(doc, verb)
     return Claim(
         subject=subject,
         predicate=predicate,
         object=_object(verb, doc),
-        topics=tuple(t for t in _topics(doc, subject_token, statement.key) if t != subject),
-        values=_values(doc),
+        topics=_topics(doc, subject_token, statement.key, subject, values),
+        values=values,
+        measures=measures,
         cues=tuple(sorted(cues)),
         valid_from=_valid_from(doc.text, statement),
     )
 
 
+def _asks_the_listener(verb: Token) -> bool:
+    """ "user needs your help with an article": a request of this conversation's listener,
+    no lasting state of the speaker."""
+    return any(
+        t.lower_ in lex.SECOND_PERSON
+        for c in verb.children
+        if c.dep_ in ("dobj", "obj")
+        for t in c.subtree
+    )
+
+
 def _shows_a_picture(root: Token) -> bool:
     """ "shares a photo of three dogs": what a picture shows is no state of anyone."""
-    return root.lemma_.lower() in _SHOWING and any(
-        c.dep_ in ("dobj", "obj") and c.lemma_.lower() in _PICTURES for c in root.children
+    return root.lemma_.lower() in lex.SHOWING and any(
+        c.dep_ in ("dobj", "obj") and c.lemma_.lower() in lex.PICTURES for c in root.children
     )
 
 
 def _predicate(root: Token) -> tuple[Token, str, str]:
     """The main verb, its lemma, and what it intends ("", "plan" or "wish"); for "hopes to
     beat", "is going to open": the verb planned."""
-    lemma = _FORMS.get(root.lower_, root.lemma_.lower())
-    modals = {c.lower_ for c in root.children if c.dep_ == "aux" and c.lower_ in _MODALS}
+    lemma = lex.FORMS.get(root.lower_, root.lemma_.lower())
+    modals = {c.lower_ for c in root.children if c.dep_ == "aux" and c.lower_ in lex.MODALS}
     going = any(c.lower_ == "going" for c in root.children) or (
         lemma == "go" and any(c.dep_ == "xcomp" for c in root.children)
     )
-    intent = "wish" if modals & _WISH_MODALS else "plan" if modals else ""
-    if lemma in _WISH_VERBS:
+    intent = "wish" if modals & lex.WISH_MODALS else "plan" if modals else ""
+    if lemma in lex.WISH_VERBS:
         intent = "wish"
-    elif lemma in _PLAN_VERBS or going:
+    elif lemma in lex.PLAN_VERBS or going:
         intent = "plan"
-    if lemma in _PLAN_VERBS | _WISH_VERBS or going:
+    if lemma in lex.PLAN_VERBS | lex.WISH_VERBS or going:
         for child in root.children:
             if child.dep_ in ("xcomp", "ccomp") and child.pos_ in ("VERB", "AUX"):
                 return child, child.lemma_.lower(), intent
         if lemma in ("like", "love", "need", "look", "think", "try"):
-            intent = "wish" if modals & _WISH_MODALS else "plan" if modals else ""
+            intent = "wish" if modals & lex.WISH_MODALS else "plan" if modals else ""
     return root, lemma, intent
 
 
 def _content(root: Token) -> Token:
     """What a report is about: "Rosa thinks Tom should open a shop" claims Tom's plan."""
-    if root.lemma_.lower() not in _REPORTING:
+    if root.lemma_.lower() not in lex.REPORTING:
         return root
     for child in root.children:
         if child.dep_ == "ccomp" and child.pos_ in ("VERB", "AUX"):
@@ -257,10 +153,11 @@ def _content(root: Token) -> Token:
     return root
 
 
-def _object(verb: Token, doc: Doc) -> str:
-    """The key of the verb's direct object ("open an online shop": "online shop")."""
+def _object(verb: Token, doc: Doc, dep: str = "dobj") -> str:
+    """The key of the verb's direct object ("open an online shop": "online shop"), or with
+    ``dep="pobj"`` of a preposition's object ("in Porto")."""
     for child in verb.children:
-        if child.dep_ in ("dobj", "obj") and child.pos_ != "PRON":
+        if child.dep_ in (dep, "obj") and child.pos_ != "PRON":
             for chunk in doc.noun_chunks:
                 if chunk.root.i == child.i:
                     return _chunk_key(chunk, chunk.text)
@@ -287,16 +184,16 @@ def _subject(token: Token | None, speaker: str) -> str:
     if token is None:
         return ""
     words = token.lower_
-    if words in _FIRST_PERSON or words == speaker:
+    if words in lex.FIRST_PERSON or words == speaker:
         return speaker
-    if words in _UNRESOLVED:
+    if words in lex.UNRESOLVED:
         return ""
     owner = next((c for c in token.children if c.dep_ == "poss"), None)
     if owner is not None:  # "user's friend Rachel": Rachel; "user's sculpture": the user's
         named = [c for c in token.children if c.dep_ in ("appos", "compound") and c.pos_ == "PROPN"]
         if token.pos_ == "PROPN" or named:
             return person_key((named[0] if named and token.pos_ != "PROPN" else token).text)
-        mine = owner.lower_ in _FIRST_PERSON or person_key(owner.text) == speaker
+        mine = owner.lower_ in lex.FIRST_PERSON or person_key(owner.text) == speaker
         return speaker if mine else person_key(owner.text) if owner.pos_ == "PROPN" else ""
     if token.pos_ == "PROPN":
         span = [t for t in token.subtree if t.pos_ == "PROPN"]
@@ -311,12 +208,22 @@ def _key(head: Token, words: Sequence[Token]) -> str:
     return " ".join((t.lemma_ if t.i == head.i else t.text).lower() for t in kept).strip()
 
 
-def _topics(doc: Doc, subject: Token | None, key: str) -> tuple[str, ...]:
+def _topics(
+    doc: Doc, subject: Token | None, key: str, whose: str, values: Sequence[str]
+) -> tuple[str, ...]:
+    """The things the statement names, and what its subject does now ("currently reading
+    X": ``now:read``, so that two statements of what one reads now are compared)."""
+    named = _things(doc, subject, key) - {whose}
+    named.update(v.split("=", 1)[0] for v in values if v.startswith("now:"))
+    return tuple(sorted(named))
+
+
+def _things(doc: Doc, subject: Token | None, key: str) -> set[str]:
     chunks = [
         c
         for c in doc.noun_chunks
         if (subject is None or subject.i not in range(c.start, c.end) or _owned(subject))
-        and c.root.ent_type_ not in _NOT_TOPICS
+        and c.root.ent_type_ not in lex.NOT_TOPICS
     ]
     names = thing_names([c.text for c in chunks])
     found: set[str] = set()
@@ -332,14 +239,14 @@ def _topics(doc: Doc, subject: Token | None, key: str) -> tuple[str, ...]:
             )
     if key:  # the design's own topic of the statement, as it chose it
         found.add(_plain(key))
-    return tuple(sorted(t for t in found if t))
+    return {t for t in found if t}
 
 
 def _qualified(chunk: Span) -> str | None:
     """A light noun an adjective makes specific: "a personal best time" is a topic (an
     entity needs another noun, ``graphmem.nlp.things``; a claim's topic needs less)."""
     root = chunk.root
-    if root.pos_ != "NOUN" or any(t.lower_ in _SECOND_PERSON for t in chunk):
+    if root.pos_ != "NOUN" or any(t.lower_ in lex.SECOND_PERSON for t in chunk):
         return None
     modifiers = [t for t in chunk if t.head.i == root.i and t.dep_ == "amod"]
     return chunk.text if modifiers else None
@@ -355,7 +262,7 @@ def _chunk_key(chunk: Span, name: str) -> str:
     charity 5K run", "user's best time"), its head word lemmatised."""
     words = name.lower().split()
     while len(words) > 1 and (
-        words[0] in _ARTICLES or words[0].endswith(("'s", "’s")) or _amount(words[0])
+        words[0] in lex.ARTICLES or words[0].endswith(("'s", "’s")) or _amount(words[0])
     ):
         words.pop(0)
     if words and words[-1] == chunk.root.lower_:
@@ -365,33 +272,98 @@ def _chunk_key(chunk: Span, name: str) -> str:
 
 def _amount(word: str) -> bool:
     """ "six bowls" and "twenty bowls" are one thing in two amounts (the amount is a value)."""
-    return word.isdigit() or word in _AMOUNTS
+    return word.isdigit() or word in lex.AMOUNTS
 
 
 def _plain(name: str) -> str:
     words = name.lower().split()
-    while len(words) > 1 and (words[0] in _ARTICLES or words[0].endswith(("'s", "’s"))):
+    while len(words) > 1 and (words[0] in lex.ARTICLES or words[0].endswith(("'s", "’s"))):
         words.pop(0)
     return " ".join(words)
 
 
-def _values(doc: Doc) -> tuple[str, ...]:
-    found: set[str] = set()
+def _values(doc: Doc, verb: Token) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Every value of the statement, and its measures: the amounts, times and rates of the
+    claim's own verb ("has made six bowls", "doing yoga twice a week"), not of a side
+    clause ("has trouble sleeping and lies awake between 2 and 3 AM")."""
+    found: dict[str, Token] = {}
     for ent in doc.ents:
-        text = _HEDGES.sub("", ent.text.lower().strip())
+        text = lex.HEDGES.sub("", ent.text.lower().strip())
         if ent.label_ == "DATE":
             continue
-        if ent.label_ in _NUMERIC:
-            found.add(f"num:{text}")
-        elif ent.label_ in _PLACES:
-            found.add(f"place:{text.removeprefix('the ')}")
-        elif ent.label_ in _NAMES:
-            found.add(f"name:{text.removeprefix('the ')}")
-    for match in _CLOCK.finditer(doc.text):
-        found.add(f"clock:{match.group(0)}")
-    for match in _FREQ.finditer(doc.text):
-        found.add(f"freq:{' '.join(match.group(0).lower().split())}")
-    return tuple(sorted(found))
+        if ent.label_ in lex.NUMERIC:
+            found[f"num:{text}"] = ent.root
+        elif ent.label_ in lex.PLACES:
+            found[f"place:{text.removeprefix('the ')}"] = ent.root
+        elif ent.label_ in lex.NAMES:
+            found[f"name:{text.removeprefix('the ')}"] = ent.root
+    for kind, pattern in (("clock", lex.CLOCK), ("freq", lex.FREQ)):
+        for match in pattern.finditer(doc.text):
+            span = doc.char_span(match.start(), match.end(), alignment_mode="expand")
+            if span is not None:
+                found[f"{kind}:{' '.join(match.group(0).lower().split())}"] = span.root
+    measures = (
+        v
+        for v, token in found.items()
+        if v.split(":", 1)[0] in MEASURED and _verb_of(token).i == verb.i
+    )
+    return tuple(sorted(found) + _now(doc)), tuple(sorted(measures))
+
+
+def _verb_of(token: Token) -> Token:
+    """The nearest verb above a token (the sentence's root when none is)."""
+    while token.pos_ not in ("VERB", "AUX") and token.head.i != token.i:
+        token = token.head
+    return token
+
+
+def _now(doc: Doc) -> list[str]:
+    """What is under way now ("currently reading X": ``now:read=x``): a later "currently
+    reading Y" says X is no longer."""
+    found = []
+    for token in doc:
+        if token.pos_ != "VERB" or not any(
+            c.dep_ == "advmod" and c.lower_ in lex.NOW_WORDS for c in token.children
+        ):
+            continue
+        thing = _object(token, doc) or next(
+            (_object(c, doc, "pobj") for c in token.children if c.dep_ == "prep"), ""
+        )
+        thing = thing.strip(_QUOTES)
+        if thing:
+            found.append(f"now:{token.lemma_.lower()}={thing}")
+    return found
+
+
+def _aspects(doc: Doc) -> set[str]:
+    """``begun``: a verb says something began ("just started the trip"); ``ended``: that
+    something came to an end ("finished the book", "got back from the trip"). Told as
+    done: a planned, wished or denied one counts for neither."""
+    found = set()
+    for token in doc:
+        if token.pos_ != "VERB" or _intended(token) or any(c.dep_ == "neg" for c in token.children):
+            continue
+        lemma = token.lemma_.lower()
+        if lemma in lex.BEGIN_VERBS:
+            found.add("begun")
+        elif lemma in lex.END_VERBS or (lemma in lex.RETURN_VERBS and _back_from(token)):
+            found.add("ended")
+    return found
+
+
+def _intended(verb: Token) -> bool:
+    if any(c.dep_ == "aux" and c.lower_ in lex.MODALS for c in verb.children):
+        return True
+    head = verb.head
+    planned = lex.FORMS.get(head.lower_, head.lemma_.lower())
+    return verb.dep_ == "xcomp" and (planned in lex.PLAN_VERBS | lex.WISH_VERBS or planned == "go")
+
+
+def _back_from(verb: Token) -> bool:
+    """ "got back from", "came back from", "returned from"."""
+    near = [verb, *verb.children]
+    back = any(t.lower_ == "back" for t in near) or verb.lemma_.lower() == "return"
+    return back and any(c.lower_ == "from" for t in near for c in (t, *t.children))
 
 
 def _valid_from(text: str, statement: Statement) -> date:

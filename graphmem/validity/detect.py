@@ -11,12 +11,16 @@ leaves two values side by side, as before):
 
 - a question or a request states nothing, nor what a shared picture shows: ``unrelated``;
 - the same predicate and the same values: ``same``;
-- not the same thing acted on (the verbs' direct objects, amounts aside): ``unrelated``;
-- a time or score (``clock``), or how often (``freq``), of that thing differs: ``update``
-  ("set a best time of 27:12", later "hoping to beat my best time of 25:50");
-- told as a state on both sides (no simple past, no plan), the same predicate, and another
-  count: ``update`` ("has made six bowls", later "has made twenty bowls");
-- the same, and the later says a change ("no longer", "switched", "moved back"):
+- something under way (``begun``) or planned, later over (``ended``), one specific thing
+  named by both (``specific``): ``update`` ("just started a trip to Yosemite", later "just
+  got back from Yosemite");
+- another thing under way now ("currently reading X", later "currently reading Y"):
+  ``update``;
+- one specific thing named by both and a measure of it with no value in common (a time or
+  score, a rate, an amount of one unit), not two events: ``update``;
+- else the thing acted on (the verbs' direct objects, amounts aside) decides, with the
+  values of the main verb's own clause (``Claim.measures``): another time, score or rate of
+  it, or told as a state on both sides another count, or the later saying a change:
   ``update``;
 - anything else: ``unrelated``.
 
@@ -32,7 +36,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from graphmem.validity.types import SUPERSEDING, Candidate, Claim, Judgement, Statement
+from graphmem.validity.types import (
+    MEASURED,
+    SUPERSEDING,
+    Candidate,
+    Claim,
+    Judgement,
+    Statement,
+)
 
 # A topic named by more statements of one subject than this is a theme of the whole
 # conversation ("run" in a runner's chats), not an attribute: pairing all of them would
@@ -40,6 +51,8 @@ from graphmem.validity.types import SUPERSEDING, Candidate, Claim, Judgement, St
 MAX_TOPIC_STATEMENTS = 40
 # Value kinds that measure the topic itself: a time or score (``clock``), how often (``freq``).
 _MEASURES = frozenset({"clock", "freq"})
+# Values that name one thing: a topic that is a name is specific, however short.
+_NAMED = ("name:", "place:")
 _NUMBERS = """a an one two three four five six seven eight nine ten eleven twelve fifteen twenty
     thirty forty fifty hundred few several many some first second third"""
 _NUMBER_WORDS = frozenset(_NUMBERS.split())
@@ -90,25 +103,96 @@ def judge(pair: Candidate) -> Judgement:
         and a.has("negated") == b.has("negated")
     ):
         return Judgement(verdict="same", reason=f"{b.predicate}: the same values again")
+    about = specific(a, b)
+    if about and (a.has("begun") or a.has("plan")) and b.has("ended") and not b.has("plan"):
+        return Judgement(verdict="update", reason=f"{about}: under way, later over")
+    moved = moved_on(a, b)
+    if moved:
+        return Judgement(verdict="update", reason=moved)
+    if about and not (a.has("past") and b.has("past")):
+        other = another_measure(a.values, b.values)
+        if other:
+            return Judgement(verdict="update", reason=f"{about}: another {other}")
+    return _same_thing(a, b, same_predicate)
+
+
+def _same_thing(a: Claim, b: Claim, same_predicate: bool) -> Judgement:
+    """The rules over the thing the verb acts on (its direct object) and the values of
+    that verb's own clause (``Claim.measures``)."""
     thing = bare(a.object)
     if not thing or thing != bare(b.object):
         return Judgement(verdict="unrelated", reason="not the same thing acted on")
-    differing = sorted(k for k in a.value_kinds() & b.value_kinds() if a.of_kind(k) != b.of_kind(k))
     # A score or a rate of the thing is its state, whatever verb carries it ("set a best
     # time of 27:12", later "hoping to beat my best time of 25:50").
-    measured = [k for k in differing if k in _MEASURES]
+    measured = another_measure(a.measures, b.measures, kinds=_MEASURES)
     if measured:
-        return Judgement(verdict="update", reason=f"{thing}: another {measured[0]}")
+        return Judgement(verdict="update", reason=f"{thing}: another {measured}")
     # A count of it, told as a state on both sides ("has made six bowls", later "has made
     # twenty bowls"); two events ("won a tournament", "won another") are two facts.
     states = not (a.has("past") or b.has("past") or a.has("plan") or b.has("plan"))
-    if states and same_predicate and "num" in differing:
+    counts = (
+        {v for v in a.measures if v.startswith("num:")},
+        {v for v in b.measures if v.startswith("num:")},
+    )
+    if states and same_predicate and all(counts) and counts[0] != counts[1]:
         return Judgement(verdict="update", reason=f"{b.predicate} {thing}: another count")
     if states and same_predicate and b.has("change"):
         return Judgement(
             verdict="update", reason=f"{b.predicate} {thing}: the later says it changed"
         )
     return Judgement(verdict="unrelated", reason="nothing says one replaces the other")
+
+
+def specific(a: Claim, b: Claim) -> str:
+    """A thing both statements name that is specific enough to be one thing: a name, or a
+    phrase of more than one word ("abstract ocean sculpture", "personal best time"). One
+    common noun ("trouble", "track") is no evidence that two statements are about one
+    thing."""
+    names = {v.split(":", 1)[1].strip('"') for v in a.values + b.values if v.startswith(_NAMED)}
+    for topic in sorted(set(a.topics) & set(b.topics), key=lambda t: (-len(t.split()), t)):
+        if ":" not in topic and (len(topic.split()) > 1 or topic in names):
+            return topic
+    return ""
+
+
+def moved_on(a: Claim, b: Claim) -> str:
+    """ "currently reading X", later "currently reading Y": the same verb under way now on
+    another thing (``now:`` values), and the later no longer names the earlier's."""
+    earlier = dict(v.removeprefix("now:").split("=", 1) for v in a.of_kind("now"))
+    for value in sorted(b.of_kind("now")):
+        verb, thing = value.removeprefix("now:").split("=", 1)
+        was = earlier.get(verb)
+        if was and bare(was) != bare(thing) and not any(bare(was) in t for t in b.topics):
+            return f"{verb}: {was} now, later {thing}"
+    return ""
+
+
+def another_measure(
+    earlier: Sequence[str], later: Sequence[str], kinds: frozenset[str] = MEASURED
+) -> str:
+    """The kind of measure both give with no value in common: a time or score, a rate, or
+    an amount of one unit ("5-6 hours", later "10-12 hours"); "" when none. A bare number
+    has no unit, so nothing says what it counts."""
+    mine, theirs = _by_measure(earlier, kinds), _by_measure(later, kinds)
+    for measure in sorted(mine.keys() & theirs.keys()):
+        if not mine[measure] & theirs[measure]:
+            return measure
+    return ""
+
+
+def _by_measure(values: Sequence[str], kinds: frozenset[str]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = defaultdict(set)
+    for value in values:
+        kind, _, text = value.partition(":")
+        if kind not in kinds:
+            continue
+        if kind == "num":
+            unit = text.split()[-1] if text.split() else ""
+            if not unit.isalpha() or unit in _NUMBER_WORDS or len(text.split()) < 2:
+                continue
+            kind = unit.removesuffix("s")
+        out[kind].add(text)
+    return out
 
 
 def bare(key: str) -> str:

@@ -15,7 +15,10 @@ Verdict = Literal["same", "update", "contradiction", "unrelated"]
 SUPERSEDING: frozenset[str] = frozenset({"update", "contradiction"})
 # Stored with each claim: a claim read by other rules than graphmem.validity.claim's
 # present ones is read again (raise it with any change to those rules).
-CLAIM_VERSION = 8
+CLAIM_VERSION = 9
+# The value kinds that measure something: an amount (``num``), a time or score (``clock``),
+# how often (``freq``).
+MEASURED: frozenset[str] = frozenset({"num", "clock", "freq"})
 # The extra label of a statement a later one replaced, and how the Browser fades it: its
 # own label's rule gives the caption and size, this later rule only the colours.
 SUPERSEDED = "Superseded"
@@ -47,10 +50,11 @@ class Statement(BaseModel):
 class Claim(BaseModel):
     """What a statement says, normalised for comparison (``validity.claim``): whose state
     (``subject``), the verb (``predicate``) and its object's key (``object``), the things it
-    is about (``topics``), the values
-    it gives (``values``, each ``kind:value``), and the cues that qualify it (``cues``:
-    ``change``, ``plan``, ``negated``, ``question``). ``valid_from`` is when it became true:
-    the date its words resolve to, else the day it was said."""
+    is about (``topics``), the values it gives (``values``, each ``kind:value``), those of
+    them that measure what its own verb tells (``measures``), and the cues that qualify it
+    (``cues``: ``change``, ``plan``, ``negated``, ``question``, ``begun``, ``ended``, ...).
+    ``valid_from`` is when it became true: the date its words resolve to, else the day it
+    was said."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -59,6 +63,7 @@ class Claim(BaseModel):
     object: str = ""
     topics: tuple[str, ...]
     values: tuple[str, ...]
+    measures: tuple[str, ...] = ()
     cues: tuple[str, ...]
     valid_from: date
 

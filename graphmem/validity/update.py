@@ -140,6 +140,7 @@ def _stored_claim(row: dict[str, Any]) -> Claim | None:
         object=row["claim_object"] or "",
         topics=tuple(row["claim_topics"] or ()),
         values=tuple(row["claim_values"] or ()),
+        measures=tuple(row["claim_measures"] or ()),
         cues=tuple(row["claim_cues"] or ()),
         valid_from=native(valid_from),
     )
@@ -196,6 +197,7 @@ def _claim_row(row: dict[str, Any], claim: Claim) -> dict[str, Any]:
         "object": claim.object,
         "topics": list(claim.topics),
         "values": list(claim.values),
+        "measures": list(claim.measures),
         "cues": list(claim.cues),
     }
 

@@ -177,3 +177,31 @@ def test_ask_and_judge_with_the_local_model(
     assert spent.calls + spent.cache_hits >= 3  # the answer twice (cached once) and a verdict
     if local_server.log:
         assert local_server.logged_requests() - before == spent.calls
+
+
+def test_the_llm_judge_of_changes_is_charged_to_the_ledger(
+    space: str,
+    settings: Settings,
+    store: GraphStore,
+    embedder: Embedder,
+    local_server: LocalServer,
+    llm_memory: tuple[Memory, OpenAIStructuredLLM],
+) -> None:
+    _, llm = llm_memory
+    sample = load(SAMPLE)
+    Memory(settings, store=store, embedder=embedder).ingest_dataset(sample, space)
+    assert "validity" not in space_build_costs(store, space)["designs"]  # nobody judged
+    judged = Memory(
+        settings.model_copy(update={"validity_judge": "llm"}),
+        store=store,
+        embedder=embedder,
+        llm=llm,
+    )
+    before, logged = llm.usage.snapshot(), local_server.logged_requests() if local_server.log else 0
+    judged.ingest_dataset(sample, space)  # nothing to build: the judge only
+    spent = llm.usage.snapshot() - before
+    ledger = space_build_costs(store, space)["designs"]["validity"]
+    assert spent.calls + spent.cache_hits > 0 and ledger["builds"] == 1
+    assert ledger["llm_calls"] == spent.calls and ledger["llm_cache_hits"] == spent.cache_hits
+    if local_server.log:
+        assert local_server.logged_requests() - logged == spent.calls

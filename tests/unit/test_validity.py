@@ -118,6 +118,56 @@ def test_another_count_of_a_state_is_an_update_and_two_events_are_not() -> None:
     ) == [("s0", "s1", "unrelated")]
 
 
+def test_something_under_way_then_over_is_an_update_and_a_plan_to_end_it_is_not() -> None:
+    assert _verdicts(
+        "user just started a cycling tour of the Loire Valley today.",
+        "user just got back from a cycling tour of the Loire Valley.",
+    ) == [("s0", "s1", "update")]
+    assert _verdicts(
+        "user is planning a trip to Kyoto with user's sister.",
+        "user finished the trip to Kyoto with user's sister.",
+    ) == [("s0", "s1", "update")]
+    assert _verdicts(
+        "user just started a cycling tour of the Loire Valley today.",
+        "user hopes to finish the cycling tour of the Loire Valley soon.",
+    ) == [("s0", "s1", "unrelated")]
+
+
+def test_another_thing_under_way_now_is_an_update() -> None:
+    assert _verdicts(
+        "user is currently reading Dune by Frank Herbert.",
+        "user is currently reading Middlemarch, a novel.",
+    ) == [("s0", "s1", "update")]
+    one, two = claims(_statements("user is currently reading Dune.", "user read Dune last year."))
+    assert "now:read=dune" in one.values and not two.of_kind("now")
+
+
+def test_an_amount_of_one_unit_about_one_named_thing_is_an_update_a_bare_number_not() -> None:
+    assert _verdicts(
+        "user has put about 20 hours into the wooden ship model so far.",
+        "user has spent 35 hours on the wooden ship model now.",
+    ) == [("s0", "s1", "update")]
+    # Two counts of other things, sharing a common noun only ("track").
+    assert _verdicts(
+        "user keeps track of movies and has watched 25 this year.",
+        "user keeps track of birds and has seen 35 species.",
+    ) == [("s0", "s1", "unrelated")]
+
+
+def test_a_value_of_a_side_clause_measures_nothing_of_the_main_verb() -> None:
+    (claim,) = claims(
+        _statements("user has trouble sleeping and lies awake between 2:00 and 3:00 AM.")
+    )
+    assert "clock:2:00" in claim.values and not claim.measures
+    (counted,) = claims(_statements("Tom has made six bowls so far.", speaker="Tom"))
+    assert counted.measures == ("num:six",)
+
+
+def test_a_request_of_the_listener_states_nothing() -> None:
+    (claim,) = claims(_statements("user needs your help with a cover letter."))
+    assert claim.has("question")
+
+
 def test_questions_and_unrelated_statements_replace_nothing() -> None:
     assert _verdicts(
         "user plays the guitar twice a week.",

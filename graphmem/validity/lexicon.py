@@ -1,0 +1,85 @@
+"""The words the claim reader (``graphmem.validity.claim``) looks for: each list once, with
+why it holds what it holds."""
+
+from __future__ import annotations
+
+import re
+
+# "user asked: ...", "Maya: ...": the designs' way of saying who said it.
+PREFIX = re.compile(
+    r"^(?P<who>[^:\n]{1,60}?)(?:\s+(?P<verb>asked|requested|said|added|replied))?:\s+"
+)
+REPORTED = frozenset({"asked", "requested"})
+# The designs' resolutions of relative dates ("lately [before 9 May 2023]", "(May 2023)"):
+# the date is ``valid_from``'s business, and its words are no topic or value.
+ANNOTATION = re.compile(r"\s*\[[^\]]{1,60}\]|\s*\((?:[^()]*\d{4}[^()]*)\)")
+CHANGE = re.compile(
+    # "used to" as a past habit, not "getting used to" / "is used to" (accustomed)
+    r"(?<!get )(?<!gets )(?<!getting )(?<!got )(?<!be )(?<!is )(?<!am )(?<!are )(?<!was )"
+    r"(?<!were )(?<!been )\bused to\b|"
+    r"\b(?:no longer|any ?more|switched|switching|changed|quit|quitting|stopped"
+    r"|instead|replaced|upgraded|downgraded|moved back|back to|not .{0,20}\bafter all)\b",
+    re.IGNORECASE,
+)
+# A plan (it may be carried out: "plans to open a shop") and a wish (it replaces nothing
+# even once it comes true: "would love to take the dogs").
+PLAN_VERBS = frozenset({"plan", "intend", "consider", "aim", "try", "think", "expect", "need"})
+WISH_VERBS = frozenset(
+    {"hope", "want", "wish", "dream", "look", "would", "like", "love", "prefer", "wonder"}
+)
+MODALS = frozenset({"will", "would", "could", "might", "may", "should", "shall", "'ll", "wo"})
+WISH_MODALS = frozenset({"would", "could", "might", "may"})
+# spaCy's small model lemmatises "hoping" as "hop": the surface forms of these verbs too.
+FORMS = {
+    "hoping": "hope",
+    "hopes": "hope",
+    "hoped": "hope",
+    "planning": "plan",
+    "plans": "plan",
+    "planned": "plan",
+    "wants": "want",
+    "wanted": "want",
+    "wanting": "want",
+    "intends": "intend",
+    "intending": "intend",
+    "considering": "consider",
+    "wishing": "wish",
+    "aiming": "aim",
+    "trying": "try",
+    "thinking": "think",
+}
+# Where something under way began and where it came to an end ("just started the trip",
+# later "just got back from the trip"): the earlier state ("on the trip") ended.
+BEGIN_VERBS = frozenset({"start", "begin"})
+END_VERBS = frozenset({"finish", "complete"})
+# "got back from", "came back from", "returned from": back from somewhere, it is over.
+RETURN_VERBS = frozenset({"get", "come", "return"})
+# "currently reading X", later "currently reading Y": what is under way now.
+NOW_WORDS = frozenset({"currently", "now"})
+SECOND_PERSON = frozenset({"you", "your", "yours", "yourself"})
+# Verbs that report what someone thinks or says: the claim is the reported clause.
+REPORTING = frozenset({"think", "say", "tell", "suggest", "believe", "mention", "recommend"})
+SHOWING = frozenset({"share", "show", "send", "post", "take"})
+PICTURES = frozenset({"photo", "picture", "pic", "image", "selfie", "snapshot", "photograph"})
+_DETERMINERS = "a an the this that these those some any my our your his her their its"
+ARTICLES = frozenset(_DETERMINERS.split())
+_NUMBERS = """one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+    fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy
+    eighty ninety hundred thousand few several many"""
+AMOUNTS = frozenset(_NUMBERS.split())
+FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our"})
+_PRONOUNS = """he she they it him her them this that these those you one someone everyone who
+    which what"""
+UNRESOLVED = frozenset(_PRONOUNS.split())
+# A time or an amount is a value or a date, never what a claim is about.
+NOT_TOPICS = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"})
+NUMERIC = frozenset({"CARDINAL", "QUANTITY", "MONEY", "PERCENT", "TIME", "ORDINAL"})
+PLACES = frozenset({"GPE", "LOC", "FAC"})
+NAMES = frozenset({"ORG", "PRODUCT", "WORK_OF_ART", "NORP"})
+FREQ = re.compile(
+    r"\b(?:once|twice|thrice|(?:\w+|\d+)\s+times?)\s+(?:a|an|per|every|each)\s+"
+    r"(?:day|week|month|year|fortnight)\b",
+    re.IGNORECASE,
+)
+CLOCK = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b")
+HEDGES = re.compile(r"^(?:about|around|approximately|roughly|nearly|almost|over|under)\s+")
