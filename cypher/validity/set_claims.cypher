@@ -10,6 +10,6 @@ SET n.valid_from = date(row.valid_from),
     n.recorded_at = coalesce(n.recorded_at, n.created_at, datetime()),
     n.claim_subject = row.subject, n.claim_predicate = row.predicate, n.claim_object = row.object,
     n.claim_topics = row.topics, n.claim_values = row.values, n.claim_measures = row.measures,
-    n.claim_cues = row.cues,
+    n.claim_clause_measures = row.clause_measures, n.claim_cues = row.cues,
     n.claim_version = $version
 RETURN count(n) AS written

@@ -124,7 +124,7 @@ _VALIDITY_HEADER = """// Every statement node of one space (the designs' `statem
 // params: $space
 // returns: label, node, id, text, key, speaker, said_at, session_index, turn_index, turn,
 //   conversation, valid_from, claim_subject, claim_predicate, claim_object,
-//   claim_topics, claim_values, claim_measures,
+//   claim_topics, claim_values, claim_measures, claim_clause_measures,
 //   claim_cues, claim_version, superseded_by, valid_to, superseded
 """
 _VALIDITY_PART = """  MATCH (n:{label} {{space: $space}})-[:FROM]->(p:Passage)
@@ -138,7 +138,8 @@ _VALIDITY_PART = """  MATCH (n:{label} {{space: $space}})-[:FROM]->(p:Passage)
          n.claim_subject AS claim_subject, n.claim_predicate AS claim_predicate,
          n.claim_object AS claim_object,
          n.claim_topics AS claim_topics, n.claim_values AS claim_values,
-         n.claim_measures AS claim_measures, n.claim_cues AS claim_cues,
+         n.claim_measures AS claim_measures,
+         n.claim_clause_measures AS claim_clause_measures, n.claim_cues AS claim_cues,
          n.claim_version AS claim_version,
          newer.id AS superseded_by, n.valid_to AS valid_to, n:Superseded AS superseded"""
 
@@ -149,7 +150,8 @@ def validity_statements_source(statements: list[tuple[str, str]]) -> str:
     columns = (
         "label, node, id, text, key, speaker, said_at, session_index, turn_index, turn, "
         "conversation, valid_from, claim_subject, claim_predicate, claim_object, "
-        "claim_topics, claim_values, claim_measures, claim_cues, claim_version, "
+        "claim_topics, claim_values, claim_measures, claim_clause_measures, claim_cues, "
+        "claim_version, "
         "superseded_by, valid_to, superseded"
     )
     empty = "RETURN " + ", ".join(f"null AS {c.strip()}" for c in columns.split(",")) + " LIMIT 0"

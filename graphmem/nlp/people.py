@@ -47,11 +47,13 @@ _MOTION_VERB_WORDS = """go went move travel drive fly return come head walk hike
     relocate commute ride sail"""
 _MOTION_VERBS = frozenset(_MOTION_VERB_WORDS.split())
 _PERSONAL_PREPOSITIONS = frozenset({"with", "to", "from", "for", "by"})
+# Words naming a person by their role to someone ("my friend Gina"; shared with
+# graphmem.validity, where "user's sister" is the sister's state, not the user's).
 _ROLE_WORD_TEXT = """friend sister brother mom mum dad mother father wife husband son daughter
     aunt uncle cousin grandma grandpa grandmother grandfather boss coworker colleague partner
     boyfriend girlfriend fiance fiancee neighbor neighbour teacher coach kid child baby niece
     nephew roommate buddy pal mentor therapist doctor dr mr mrs ms miss sir"""
-_ROLE_WORDS = frozenset(_ROLE_WORD_TEXT.split())
+ROLE_WORDS = frozenset(_ROLE_WORD_TEXT.split())
 _NOT_NAME_WORDS = """bye hey hi hello glad nah wanna gonna gotta yeah yay wow omg lol thanks
     congrats cool awesome sure welcome nature music art guitar"""
 _NOT_NAMES = frozenset(_NOT_NAME_WORDS.split())
@@ -139,8 +141,8 @@ def _personal(root: Token, verb: str) -> bool:
         return verb not in _MOTION_VERBS
     titled = (c for c in root.children if c.dep_ in ("compound", "appos", "nmod"))
     named = root.head if root.dep_ == "appos" else None
-    return any(c.lower_ in _ROLE_WORDS for c in titled) or (
-        named is not None and named.lemma_.lower() in _ROLE_WORDS
+    return any(c.lower_ in ROLE_WORDS for c in titled) or (
+        named is not None and named.lemma_.lower() in ROLE_WORDS
     )
 
 

@@ -32,14 +32,13 @@ from datetime import date
 
 from spacy.tokens import Doc, Span, Token
 
-from graphmem.nlp.people import person_key
+from graphmem.nlp.people import ROLE_WORDS, person_key
 from graphmem.nlp.spacy_loader import get_nlp
 from graphmem.nlp.temporal import normalise_temporal
 from graphmem.nlp.things import thing_names
 from graphmem.validity import lexicon as lex
+from graphmem.validity.aspect import agent, chunk_key, main_verbs, specific_key, under_way
 from graphmem.validity.types import MEASURED, Claim, Statement
-
-_QUOTES = "\"'“”‘’ "
 
 
 def split_prefix(text: str) -> tuple[str, bool]:
@@ -63,17 +62,49 @@ def claims(statements: Sequence[Statement]) -> list[Claim]:
     for s, doc, (_, reported) in zip(statements, docs, bodies, strict=True):
         claim = _claim(s, doc, reported)
         topics = tuple(t for t in claim.topics if t not in speakers)
-        out.append(claim.model_copy(update={"topics": topics}))
+        values = tuple(v for v in claim.values if v.removeprefix("thing:") not in speakers)
+        out.append(claim.model_copy(update={"topics": topics, "values": values}))
     return out
 
 
 def _claim(statement: Statement, doc: Doc, reported: bool) -> Claim:
     speaker = statement.speaker.strip().lower()
+    if not len(doc):  # nothing but a date note: valid time only
+        return Claim(
+            subject="",
+            predicate="",
+            topics=(),
+            values=(),
+            cues=(),
+            valid_from=_valid_from(doc.text, statement),
+        )
     sentence = next(iter(doc.sents), doc[:])
     root = _content(sentence.root)
     verb, predicate, intent = _predicate(root)
     subject_token = _subject_of(verb)  # "hopes Andrew finds a spot": Andrew's
     subject = _subject(subject_token, speaker)
+    cues = _cues(doc, root, verb, intent, reported)
+    values, measures, clause_measures = _values(doc, root, verb, intent)
+
+    def whose(v: Token) -> str:
+        return _subject(agent(v) or subject_token, speaker)
+
+    planned = verb if intent == "plan" else None
+    values += tuple(under_way(doc, root, whose, subject, planned))
+    return Claim(
+        subject=subject,
+        predicate=predicate,
+        object=_object(verb, doc),
+        topics=_topics(doc, subject_token, statement.key, subject, values),
+        values=tuple(sorted(set(values))),
+        measures=measures,
+        clause_measures=clause_measures,
+        cues=tuple(sorted(cues)),
+        valid_from=_valid_from(doc.text, statement),
+    )
+
+
+def _cues(doc: Doc, root: Token, verb: Token, intent: str, reported: bool) -> set[str]:
     cues = set()
     if reported or doc.text.rstrip().endswith("?") or _asks_the_listener(verb):
         cues.add("question")
@@ -89,28 +120,17 @@ def _claim(statement: Statement, doc: Doc, reported: bool) -> Claim:
         cues.add("past")
     if _shows_a_picture(root):
         cues.add("picture")
-    cues |= _aspects(doc)
-    values, measures = _values(doc, verb)
-    return Claim(
-        subject=subject,
-        predicate=predicate,
-        object=_object(verb, doc),
-        topics=_topics(doc, subject_token, statement.key, subject, values),
-        values=values,
-        measures=measures,
-        cues=tuple(sorted(cues)),
-        valid_from=_valid_from(doc.text, statement),
-    )
+    return cues
 
 
 def _asks_the_listener(verb: Token) -> bool:
     """ "user needs your help with an article": a request of this conversation's listener,
-    no lasting state of the speaker."""
+    no lasting state of the speaker ("the book you recommended" is no request)."""
     return any(
-        t.lower_ in lex.SECOND_PERSON
+        c.dep_ in ("dobj", "obj")
+        and c.lemma_.lower() in lex.REQUEST_NOUNS
+        and any(p.dep_ == "poss" and p.lower_ in lex.SECOND_PERSON for p in c.children)
         for c in verb.children
-        if c.dep_ in ("dobj", "obj")
-        for t in c.subtree
     )
 
 
@@ -160,7 +180,7 @@ def _object(verb: Token, doc: Doc, dep: str = "dobj") -> str:
         if child.dep_ in (dep, "obj") and child.pos_ != "PRON":
             for chunk in doc.noun_chunks:
                 if chunk.root.i == child.i:
-                    return _chunk_key(chunk, chunk.text)
+                    return chunk_key(chunk, chunk.text)
     return ""
 
 
@@ -193,6 +213,8 @@ def _subject(token: Token | None, speaker: str) -> str:
         named = [c for c in token.children if c.dep_ in ("appos", "compound") and c.pos_ == "PROPN"]
         if token.pos_ == "PROPN" or named:
             return person_key((named[0] if named and token.pos_ != "PROPN" else token).text)
+        if token.lemma_.lower() in ROLE_WORDS | lex.GROUP_WORDS:  # "user's sister": hers
+            return token.lemma_.lower()
         mine = owner.lower_ in lex.FIRST_PERSON or person_key(owner.text) == speaker
         return speaker if mine else person_key(owner.text) if owner.pos_ == "PROPN" else ""
     if token.pos_ == "PROPN":
@@ -230,7 +252,7 @@ def _things(doc: Doc, subject: Token | None, key: str) -> set[str]:
     for chunk, name in zip(chunks, names, strict=True):
         name = name or _qualified(chunk)
         if name:
-            found.add(_chunk_key(chunk, name))
+            found.add(chunk_key(chunk, name))
             # "yoga classes" is also about yoga: a compound noun in front is a topic too.
             found.update(
                 t.lemma_.lower()
@@ -257,24 +279,6 @@ def _owned(subject: Token) -> bool:
     return subject.pos_ == "NOUN" and any(c.dep_ == "poss" for c in subject.children)
 
 
-def _chunk_key(chunk: Span, name: str) -> str:
-    """The thing's key: the name ``thing_names`` kept, without its article or owner ("a
-    charity 5K run", "user's best time"), its head word lemmatised."""
-    words = name.lower().split()
-    while len(words) > 1 and (
-        words[0] in lex.ARTICLES or words[0].endswith(("'s", "’s")) or _amount(words[0])
-    ):
-        words.pop(0)
-    if words and words[-1] == chunk.root.lower_:
-        words[-1] = chunk.root.lemma_.lower()
-    return " ".join(words)
-
-
-def _amount(word: str) -> bool:
-    """ "six bowls" and "twenty bowls" are one thing in two amounts (the amount is a value)."""
-    return word.isdigit() or word in lex.AMOUNTS
-
-
 def _plain(name: str) -> str:
     words = name.lower().split()
     while len(words) > 1 and (words[0] in lex.ARTICLES or words[0].endswith(("'s", "’s"))):
@@ -282,32 +286,43 @@ def _plain(name: str) -> str:
     return " ".join(words)
 
 
-def _values(doc: Doc, verb: Token) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Every value of the statement, and its measures: the amounts, times and rates of the
-    claim's own verb ("has made six bowls", "doing yoga twice a week"), not of a side
-    clause ("has trouble sleeping and lies awake between 2 and 3 AM")."""
-    found: dict[str, Token] = {}
+def _values(
+    doc: Doc, root: Token, verb: Token, intent: str
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Every value of the statement (the specific things it names too, ``thing:``), the
+    measures of its verb ("has made six bowls", "doing yoga twice a week") and those of its
+    own clauses ("has worked on the sculpture and spent 5-6 hours on it"), not of a side
+    clause ("has trouble sleeping and finds themself lying awake between 2 and 3 AM"); in a
+    plan or a wish only what a thing is ("hoping to beat my best time of 25:50", not "would
+    love to run 10 miles")."""
+    found: dict[str, list[Token]] = {}
     for ent in doc.ents:
         text = lex.HEDGES.sub("", ent.text.lower().strip())
         if ent.label_ == "DATE":
             continue
         if ent.label_ in lex.NUMERIC:
-            found[f"num:{text}"] = ent.root
+            found.setdefault(f"num:{text}", []).append(ent.root)
         elif ent.label_ in lex.PLACES:
-            found[f"place:{text.removeprefix('the ')}"] = ent.root
+            found.setdefault(f"place:{text.removeprefix('the ')}", []).append(ent.root)
         elif ent.label_ in lex.NAMES:
-            found[f"name:{text.removeprefix('the ')}"] = ent.root
+            found.setdefault(f"name:{text.removeprefix('the ')}", []).append(ent.root)
     for kind, pattern in (("clock", lex.CLOCK), ("freq", lex.FREQ)):
         for match in pattern.finditer(doc.text):
             span = doc.char_span(match.start(), match.end(), alignment_mode="expand")
             if span is not None:
-                found[f"{kind}:{' '.join(match.group(0).lower().split())}"] = span.root
-    measures = (
-        v
-        for v, token in found.items()
-        if v.split(":", 1)[0] in MEASURED and _verb_of(token).i == verb.i
-    )
-    return tuple(sorted(found) + _now(doc)), tuple(sorted(measures))
+                value = f"{kind}:{' '.join(match.group(0).lower().split())}"
+                found.setdefault(value, []).append(span.root)
+    clauses = {v.i for v in main_verbs(root)} | {verb.i}
+
+    def measured(value: str, where: set[int]) -> bool:
+        return value.split(":", 1)[0] in MEASURED and any(
+            _verb_of(t).i in where and (not intent or _of_a_thing(t)) for t in found[value]
+        )
+
+    own = tuple(sorted(v for v in found if measured(v, {verb.i})))
+    in_clauses = tuple(sorted(v for v in found if measured(v, clauses)))
+    things = {f"thing:{key}" for chunk in doc.noun_chunks if (key := specific_key(chunk))}
+    return tuple(sorted(found.keys() | things)), own, in_clauses
 
 
 def _verb_of(token: Token) -> Token:
@@ -317,53 +332,13 @@ def _verb_of(token: Token) -> Token:
     return token
 
 
-def _now(doc: Doc) -> list[str]:
-    """What is under way now ("currently reading X": ``now:read=x``): a later "currently
-    reading Y" says X is no longer."""
-    found = []
-    for token in doc:
-        if token.pos_ != "VERB" or not any(
-            c.dep_ == "advmod" and c.lower_ in lex.NOW_WORDS for c in token.children
-        ):
-            continue
-        thing = _object(token, doc) or next(
-            (_object(c, doc, "pobj") for c in token.children if c.dep_ == "prep"), ""
-        )
-        thing = thing.strip(_QUOTES)
-        if thing:
-            found.append(f"now:{token.lemma_.lower()}={thing}")
-    return found
-
-
-def _aspects(doc: Doc) -> set[str]:
-    """``begun``: a verb says something began ("just started the trip"); ``ended``: that
-    something came to an end ("finished the book", "got back from the trip"). Told as
-    done: a planned, wished or denied one counts for neither."""
-    found = set()
-    for token in doc:
-        if token.pos_ != "VERB" or _intended(token) or any(c.dep_ == "neg" for c in token.children):
-            continue
-        lemma = token.lemma_.lower()
-        if lemma in lex.BEGIN_VERBS:
-            found.add("begun")
-        elif lemma in lex.END_VERBS or (lemma in lex.RETURN_VERBS and _back_from(token)):
-            found.add("ended")
-    return found
-
-
-def _intended(verb: Token) -> bool:
-    if any(c.dep_ == "aux" and c.lower_ in lex.MODALS for c in verb.children):
-        return True
-    head = verb.head
-    planned = lex.FORMS.get(head.lower_, head.lemma_.lower())
-    return verb.dep_ == "xcomp" and (planned in lex.PLAN_VERBS | lex.WISH_VERBS or planned == "go")
-
-
-def _back_from(verb: Token) -> bool:
-    """ "got back from", "came back from", "returned from"."""
-    near = [verb, *verb.children]
-    back = any(t.lower_ == "back" for t in near) or verb.lemma_.lower() == "return"
-    return back and any(c.lower_ == "from" for t in near for c in (t, *t.children))
+def _of_a_thing(token: Token) -> bool:
+    """ "a best time of 25:50": the value says what a thing is, even inside a wish."""
+    while token.pos_ not in ("VERB", "AUX") and token.head.i != token.i:
+        if token.dep_ == "pobj" and token.head.lower_ == "of" and token.head.head.pos_ == "NOUN":
+            return True
+        token = token.head
+    return False
 
 
 def _valid_from(text: str, statement: Statement) -> date:

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from graphmem.validity.lexicon import AMOUNTS
 from graphmem.validity.types import (
     MEASURED,
     SUPERSEDING,
@@ -50,9 +51,7 @@ from graphmem.validity.types import (
 # judge thousands of pairs that share only the theme.
 MAX_TOPIC_STATEMENTS = 40
 # Value kinds that measure the topic itself: a time or score (``clock``), how often (``freq``).
-_MEASURES = frozenset({"clock", "freq"})
-# Values that name one thing: a topic that is a name is specific, however short.
-_NAMED = ("name:", "place:")
+_RATES = frozenset({"clock", "freq"})
 _NUMBERS = """a an one two three four five six seven eight nine ten eleven twelve fifteen twenty
     thirty forty fifty hundred few several many some first second third"""
 _NUMBER_WORDS = frozenset(_NUMBERS.split())
@@ -103,14 +102,16 @@ def judge(pair: Candidate) -> Judgement:
         and a.has("negated") == b.has("negated")
     ):
         return Judgement(verdict="same", reason=f"{b.predicate}: the same values again")
-    about = specific(a, b)
-    if about and (a.has("begun") or a.has("plan")) and b.has("ended") and not b.has("plan"):
-        return Judgement(verdict="update", reason=f"{about}: under way, later over")
+    over = carried_through(a, b)
+    if over:
+        return Judgement(verdict="update", reason=over)
     moved = moved_on(a, b)
     if moved:
         return Judgement(verdict="update", reason=moved)
-    if about and not (a.has("past") and b.has("past")):
-        other = another_measure(a.values, b.values)
+    about = specific(a, b)
+    # Two events ("spent 3 hours at the Louvre", "has spent 2 hours there") are two facts.
+    if about and not (a.has("past") or b.has("past")):
+        other = another_measure(a.clause_measures, b.clause_measures)
         if other:
             return Judgement(verdict="update", reason=f"{about}: another {other}")
     return _same_thing(a, b, same_predicate)
@@ -124,7 +125,7 @@ def _same_thing(a: Claim, b: Claim, same_predicate: bool) -> Judgement:
         return Judgement(verdict="unrelated", reason="not the same thing acted on")
     # A score or a rate of the thing is its state, whatever verb carries it ("set a best
     # time of 27:12", later "hoping to beat my best time of 25:50").
-    measured = another_measure(a.measures, b.measures, kinds=_MEASURES)
+    measured = another_measure(a.measures, b.measures, kinds=_RATES)
     if measured:
         return Judgement(verdict="update", reason=f"{thing}: another {measured}")
     # A count of it, told as a state on both sides ("has made six bowls", later "has made
@@ -144,27 +145,48 @@ def _same_thing(a: Claim, b: Claim, same_predicate: bool) -> Judgement:
 
 
 def specific(a: Claim, b: Claim) -> str:
-    """A thing both statements name that is specific enough to be one thing: a name, or a
-    phrase of more than one word ("abstract ocean sculpture", "personal best time"). One
-    common noun ("trouble", "track") is no evidence that two statements are about one
-    thing."""
-    names = {v.split(":", 1)[1].strip('"') for v in a.values + b.values if v.startswith(_NAMED)}
-    for topic in sorted(set(a.topics) & set(b.topics), key=lambda t: (-len(t.split()), t)):
-        if ":" not in topic and (len(topic.split()) > 1 or topic in names):
-            return topic
+    """The longest specific thing both statements name (``thing:`` values,
+    ``validity.aspect``), "" when none: one common noun ("trouble", "track") or an
+    adjective and a noun ("best friend") is no evidence that they are about one thing."""
+    shared = a.of_kind("thing") & b.of_kind("thing")
+    return max((v.removeprefix("thing:") for v in shared), key=lambda k: (len(k), k), default="")
+
+
+def carried_through(a: Claim, b: Claim) -> str:
+    """ "just started X" or "is planning X", later "finished X" or "got back from X": what
+    was under way or planned is over ("" when not)."""
+    starts = [_thing(v) for v in a.of_kind("begun") | a.of_kind("planned")]
+    for end in sorted(_thing(v) for v in b.of_kind("ended")):
+        if any(one_thing(start, end) for start in starts):
+            return f"{end}: under way, later over"
     return ""
 
 
 def moved_on(a: Claim, b: Claim) -> str:
-    """ "currently reading X", later "currently reading Y": the same verb under way now on
-    another thing (``now:`` values), and the later no longer names the earlier's."""
-    earlier = dict(v.removeprefix("now:").split("=", 1) for v in a.of_kind("now"))
+    """ "currently reading X", later "currently reading Y": the same activity now on
+    another thing (``now:`` values), and the later does not name the earlier's."""
+    earlier = [_thing(v).partition("=") for v in sorted(a.of_kind("now"))]
+    named = {_thing(v) for v in b.of_kind("thing")}
     for value in sorted(b.of_kind("now")):
-        verb, thing = value.removeprefix("now:").split("=", 1)
-        was = earlier.get(verb)
-        if was and bare(was) != bare(thing) and not any(bare(was) in t for t in b.topics):
-            return f"{verb}: {was} now, later {thing}"
+        activity, _, thing = _thing(value).partition("=")
+        for was_doing, _, was in earlier:
+            if was_doing != activity or not was or not thing or one_thing(was, thing):
+                continue
+            if not any(one_thing(was, other) for other in named):
+                return f"{activity}: {was} now, later {thing}"
     return ""
+
+
+def one_thing(x: str, y: str) -> bool:
+    """Two keys of one thing: the shorter ends the longer, as an English noun phrase ends
+    in its head ("solo camping trip", "amazing solo camping trip"; not "dune", "dune
+    messiah")."""
+    short, long = sorted((x.split(), y.split()), key=len)
+    return bool(short) and long[len(long) - len(short) :] == short
+
+
+def _thing(value: str) -> str:
+    return value.partition(":")[2]
 
 
 def another_measure(
@@ -181,16 +203,19 @@ def another_measure(
 
 
 def _by_measure(values: Sequence[str], kinds: frozenset[str]) -> dict[str, set[str]]:
+    """The values by what they measure: ``clock``, ``freq``, or an amount's unit ("hours"
+    for "5-6 hours"; only after a number: "this afternoon" is no amount)."""
     out: dict[str, set[str]] = defaultdict(set)
     for value in values:
         kind, _, text = value.partition(":")
         if kind not in kinds:
             continue
         if kind == "num":
-            unit = text.split()[-1] if text.split() else ""
-            if not unit.isalpha() or unit in _NUMBER_WORDS or len(text.split()) < 2:
+            words = text.split()
+            number = len(words) == 2 and (any(c.isdigit() for c in words[0]) or words[0] in AMOUNTS)
+            if not number or not words[1].isalpha() or words[1] in AMOUNTS:
                 continue
-            kind = unit.removesuffix("s")
+            kind = words[1].removesuffix("s")
         out[kind].add(text)
     return out
 

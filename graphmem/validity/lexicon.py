@@ -54,8 +54,23 @@ BEGIN_VERBS = frozenset({"start", "begin"})
 END_VERBS = frozenset({"finish", "complete"})
 # "got back from", "came back from", "returned from": back from somewhere, it is over.
 RETURN_VERBS = frozenset({"get", "come", "return"})
-# "currently reading X", later "currently reading Y": what is under way now.
+# "currently reading X", later "currently reading Y": things one does one at a time, so
+# that another one now ends the earlier ("currently learning Spanish" and "currently
+# learning the guitar" both hold). A verb, or a verb and the preposition of its place.
 NOW_WORDS = frozenset({"currently", "now"})
+NOW_ACTIVITIES = frozenset(
+    {"read", "watch", "attend", "date", "drive", "live in", "work at", "work for", "study at"}
+)
+# Not done yet, whatever the tense: "can finish", "must finish", "will finish".
+HEDGING_MODALS = MODALS | {"can", "ca", "must"}
+# A condition or a time still to come: "once user finishes", "when user gets back".
+HEDGING_MARKS = frozenset({"if", "unless", "once", "when", "until", "before", "after"})
+# What one asks of the listener ("needs your help"): a request, no lasting state.
+_REQUESTS = """help advice thoughts thought feedback opinion input suggestion suggestions
+    recommendation recommendations assistance guidance support"""
+REQUEST_NOUNS = frozenset(_REQUESTS.split())
+# Groups a person belongs to: "user's band plays three times a week" is the band's state.
+GROUP_WORDS = frozenset({"band", "team", "family", "group", "class", "club", "crew", "choir"})
 SECOND_PERSON = frozenset({"you", "your", "yours", "yourself"})
 # Verbs that report what someone thinks or says: the claim is the reported clause.
 REPORTING = frozenset({"think", "say", "tell", "suggest", "believe", "mention", "recommend"})

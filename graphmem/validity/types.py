@@ -51,7 +51,8 @@ class Claim(BaseModel):
     """What a statement says, normalised for comparison (``validity.claim``): whose state
     (``subject``), the verb (``predicate``) and its object's key (``object``), the things it
     is about (``topics``), the values it gives (``values``, each ``kind:value``), those of
-    them that measure what its own verb tells (``measures``), and the cues that qualify it
+    them that measure what its verb tells (``measures``) or what its own clauses tell
+    (``clause_measures``: "... and spent 5-6 hours on it"), and the cues that qualify it
     (``cues``: ``change``, ``plan``, ``negated``, ``question``, ``begun``, ``ended``, ...).
     ``valid_from`` is when it became true: the date its words resolve to, else the day it
     was said."""
@@ -64,6 +65,7 @@ class Claim(BaseModel):
     topics: tuple[str, ...]
     values: tuple[str, ...]
     measures: tuple[str, ...] = ()
+    clause_measures: tuple[str, ...] = ()
     cues: tuple[str, ...]
     valid_from: date
 

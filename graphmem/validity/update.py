@@ -141,6 +141,7 @@ def _stored_claim(row: dict[str, Any]) -> Claim | None:
         topics=tuple(row["claim_topics"] or ()),
         values=tuple(row["claim_values"] or ()),
         measures=tuple(row["claim_measures"] or ()),
+        clause_measures=tuple(row["claim_clause_measures"] or ()),
         cues=tuple(row["claim_cues"] or ()),
         valid_from=native(valid_from),
     )
@@ -198,6 +199,7 @@ def _claim_row(row: dict[str, Any], claim: Claim) -> dict[str, Any]:
         "topics": list(claim.topics),
         "values": list(claim.values),
         "measures": list(claim.measures),
+        "clause_measures": list(claim.clause_measures),
         "cues": list(claim.cues),
     }
 

@@ -124,8 +124,8 @@ def test_something_under_way_then_over_is_an_update_and_a_plan_to_end_it_is_not(
         "user just got back from a cycling tour of the Loire Valley.",
     ) == [("s0", "s1", "update")]
     assert _verdicts(
-        "user is planning a trip to Kyoto with user's sister.",
-        "user finished the trip to Kyoto with user's sister.",
+        "user is planning a road trip to Kyoto with user's sister.",
+        "user finished the road trip to Kyoto with user's sister.",
     ) == [("s0", "s1", "update")]
     assert _verdicts(
         "user just started a cycling tour of the Loire Valley today.",
@@ -156,11 +156,39 @@ def test_an_amount_of_one_unit_about_one_named_thing_is_an_update_a_bare_number_
 
 def test_a_value_of_a_side_clause_measures_nothing_of_the_main_verb() -> None:
     (claim,) = claims(
-        _statements("user has trouble sleeping and lies awake between 2:00 and 3:00 AM.")
+        _statements("user has trouble sleeping and finds themself lying awake at 2:00 AM.")
     )
-    assert "clock:2:00" in claim.values and not claim.measures
+    assert "clock:2:00" in claim.values and not claim.measures and not claim.clause_measures
+    assert _verdicts(
+        "user has trouble sleeping and finds themself lying awake at 2:00 AM.",
+        "user has trouble falling asleep before 11:30 PM.",
+    ) == [("s0", "s1", "unrelated")]
     (counted,) = claims(_statements("Tom has made six bowls so far.", speaker="Tom"))
     assert counted.measures == ("num:six",)
+    (spent,) = claims(_statements("user works on a clay vase and has spent 5 hours on it."))
+    assert spent.clause_measures == ("num:5 hours",) and not spent.measures
+
+
+def test_what_is_wished_or_not_yet_done_replaces_nothing() -> None:
+    assert _verdicts(
+        "user runs 5 miles in Central Park on Sundays.",
+        "user would love to run 10 miles in Central Park one day.",
+    ) == [("s0", "s1", "unrelated")]
+    assert _verdicts(
+        "user started a thesis on coral reefs at MIT.",
+        "user has to finish the thesis on coral reefs at MIT by June.",
+    ) == [("s0", "s1", "unrelated")]
+    assert _verdicts(
+        "user is currently reading Dune by Frank Herbert.",
+        "user should now read Middlemarch, a novel.",
+    ) == [], "advice is not what one reads now: no shared activity"
+    assert (
+        _verdicts(
+            "user's sister just started a pottery class in Lisbon.",
+            "user finished the pottery class in Lisbon.",
+        )
+        == []
+    ), "the sister's class is not the user's"
 
 
 def test_a_request_of_the_listener_states_nothing() -> None:
