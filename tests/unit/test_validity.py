@@ -178,10 +178,13 @@ def test_what_is_wished_or_not_yet_done_replaces_nothing() -> None:
         "user started a thesis on coral reefs at MIT.",
         "user has to finish the thesis on coral reefs at MIT by June.",
     ) == [("s0", "s1", "unrelated")]
-    assert _verdicts(
-        "user is currently reading Dune by Frank Herbert.",
-        "user should now read Middlemarch, a novel.",
-    ) == [], "advice is not what one reads now: no shared activity"
+    assert (
+        _verdicts(
+            "user is currently reading Dune by Frank Herbert.",
+            "user should now read Middlemarch, a novel.",
+        )
+        == []
+    ), "advice is not what one reads now: no shared activity"
     assert (
         _verdicts(
             "user's sister just started a pottery class in Lisbon.",
