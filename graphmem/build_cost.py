@@ -1,7 +1,8 @@
 """What building a space has cost, per design, across every ingest of it.
 
 ``Memory.ingest_dataset`` adds each completed build to a ledger node per space and builder
-(``(:BuildCost {space, id: builder})``, written by ``core.record_build_cost``): builds,
+(``(:BuildCost {space, id: builder})``, written by ``core.record_build_cost``; the LLM
+judge of changes as ``id: "validity"``, ``graphmem.validity.ingest``): builds,
 sessions, turns and seconds, the backends used, and the LLM usage ``run_build`` charged to
 the build (calls, cache hits, prompt and completion tokens, seconds in the LLM, errors,
 retries, repairs, fallbacks). It lives in the graph, so it survives processes; a re-run

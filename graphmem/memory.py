@@ -215,7 +215,11 @@ class Memory:
             for builder in active:
                 builder.finish()
             if self.settings.validity and dataset.conversations:
-                refresh_after_ingest(self.store, space, self.settings, self.llm, ctx.backend)
+                judged = refresh_after_ingest(
+                    self.store, space, self.settings, self.llm, ctx.backend
+                )
+                if judged is not None:  # the LLM judge's cost, reported like a build's
+                    build_reports[judged.builder] = judged
         finally:  # even a failed ingest may have written: the kept retrievers look again
             for key, retriever in self._retrievers.items():
                 if key[1] == space:

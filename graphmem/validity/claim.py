@@ -7,20 +7,26 @@ into a :class:`~graphmem.validity.types.Claim`:
 
 - ``subject``: whose state. The speaker when the sentence's subject is the speaker (the
   designs write the speaker's name for "I") or a thing the speaker owns ("user's
-  sculpture"); a named person's key when the subject names one ("Rachel moved");
-  otherwise the subject noun's key. An unresolved pronoun ("she", "it") leaves it empty:
-  such a claim is compared with none (a guess at whom "she" is would pair strangers).
+  sculpture", but "user's sister" and "user's band" are theirs); a named person's key
+  when the subject names one ("Rachel moved"); otherwise the subject noun's key. An
+  unresolved pronoun ("she", "it") leaves it empty: such a claim is compared with none (a
+  guess at whom "she" is would pair strangers).
 - ``predicate``: the main verb's lemma; for a plan or a wish ("is hoping to beat") the verb
   planned, with the ``plan`` cue; for a report ("Rosa thinks Tom should open a shop") the
   reported clause's; ``object``: its direct object's key ("online shop").
 - ``topics``: the things it names (``graphmem.nlp.things``), with the head word's lemma
-  ("bowls" and "bowl" are one topic), and the design's own key where it has one.
-- ``values``: amounts, times and scores (``num:``), how often (``freq:``), places
-  (``place:``), organisations and products (``name:``).
+  ("bowls" and "bowl" are one topic), the design's own key where it has one, and
+  ``now:<activity>`` for what its subject does now.
+- ``values``: amounts (``num:``), times and scores (``clock:``), how often (``freq:``),
+  places (``place:``), organisations and products (``name:``), the specific things it
+  names (``thing:``), and what is under way (``begun:``, ``ended:``, ``planned:``,
+  ``now:``; ``graphmem.validity.aspect``). ``measures``: the amounts, times and rates of
+  its verb; ``clause_measures``: of its own clauses.
 - ``cues``: ``change`` (words that say a value changed: "no longer", "switched", "moved
   back"), ``past`` (the main verb in the simple past: an event, "won a tournament";
   "has made six bowls" is a state), ``picture`` (what a shared photo shows), ``plan`` (a
-  plan, a wish, a condition), ``negated``, ``question`` (a reported question or request).
+  plan, a wish, a condition), ``wish``, ``negated``, ``question`` (a reported question, or
+  a request of the listener: "needs your help").
 - ``valid_from``: when it became true: the date its words resolve to when that lies in the
   past of the turn (``graphmem.nlp.temporal``), else the day it was said.
 """

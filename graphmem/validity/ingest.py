@@ -11,7 +11,7 @@ from graphmem.config import Settings
 from graphmem.llm import LLMUsage, StructuredLLM
 from graphmem.store import GraphStore
 from graphmem.validity.llm import LLMJudge
-from graphmem.validity.update import Judge, ValidityReport, offline_judge, refresh
+from graphmem.validity.update import Judge, offline_judge, refresh
 
 # The ledger entry (``BuildCost {id}``) of the LLM judge's calls.
 LEDGER_ID = "validity"
@@ -26,9 +26,10 @@ def pick_judge(settings: Settings, llm: StructuredLLM | None) -> Judge | None:
 
 def refresh_after_ingest(
     store: GraphStore, space: str, settings: Settings, llm: StructuredLLM | None, backend: str
-) -> ValidityReport:
+) -> BuildReport | None:
     """Refresh the space's valid time; an LLM judge's calls, cache hits and seconds go to
-    the ledger as ``validity`` (the offline rules cost no call and are not recorded)."""
+    the ledger as ``validity`` and are returned, to be reported with the ingest's builds
+    (the offline rules cost no call and are not recorded: None)."""
     judge = pick_judge(settings, llm)
     before = llm.usage.snapshot() if llm is not None else LLMUsage()
     started = time.perf_counter()
@@ -41,4 +42,5 @@ def refresh_after_ingest(
             llm=llm.usage.snapshot() - before,
         )
         record_build(store, space, report, backend)
-    return done
+        return report
+    return None

@@ -198,8 +198,12 @@ def test_the_llm_judge_of_changes_is_charged_to_the_ledger(
         llm=llm,
     )
     before, logged = llm.usage.snapshot(), local_server.logged_requests() if local_server.log else 0
-    judged.ingest_dataset(sample, space)  # nothing to build: the judge only
+    built = judged.ingest_dataset(sample, space).builds  # nothing to build: the judge only
     spent = llm.usage.snapshot() - before
+    assert [b.builder for b in built if b.sessions == 0 and b.llm_calls + b.llm_cache_hits] == [
+        "validity"
+    ]
+    assert next(b for b in built if b.builder == "validity").llm_calls == spent.calls
     ledger = space_build_costs(store, space)["designs"]["validity"]
     assert spent.calls + spent.cache_hits > 0 and ledger["builds"] == 1
     assert ledger["llm_calls"] == spent.calls and ledger["llm_cache_hits"] == spent.cache_hits
