@@ -25,12 +25,11 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from graphmem.designs.registry import builders_for, registry
+from graphmem.designs.registry import build_order, registry
 from graphmem.errors import InputError
 from graphmem.eval.precision import DatasetName, conversations_of
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
-from graphmem.retrieval.registry import strategy_names
 from graphmem.validity.types import SUPERSEDING, Verdict
 from graphmem.validity.update import judged_pairs
 
@@ -181,10 +180,13 @@ def measure(
     space_prefix: str,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[ChangeScore, list[JudgedPair]]:
-    """Build (or reuse) each labelled conversation's space with every builder, then score."""
+    """Build (or reuse) each labelled conversation's space with the designs whose statements
+    carry valid time (and what they require: the others write nothing the detector reads;
+    a later evaluation with the same prefix builds the rest), then score."""
     conversations = conversations_of(((x.dataset, x.conversation) for x in labels), sources, memory)
-    builders = builders_for(strategy_names())
-    registry()  # the generated statements
+    builders = build_order(
+        d.name for d in registry().values() if d.valid_time and d.builder is not None
+    )
     found: list[JudgedPair] = []
     for (name, cid), conv in conversations.items():
         space = f"{space_prefix}-{cid}"
