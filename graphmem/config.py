@@ -189,12 +189,13 @@ class Settings(BaseSettings):
     # Valid time (graphmem/validity/): after every build, statements get valid_from, and a
     # later statement that changes a value SUPERSEDES the earlier one (docs/validity.md).
     validity: bool = Field(default=True, description="track superseded statements after builds")
-    # Who decides which later statement replaces which (docs/validity.md): off by default.
-    # The offline rules (graphmem/validity/detect.py) were right too rarely on hand-labelled
-    # dev pairs to mark memories unasked; the LLM judges every candidate pair, one call each
-    # (hundreds to thousands per conversation), a cost to choose.
+    # Who decides which later statement replaces which (docs/validity.md): the offline rules
+    # (graphmem/validity/detect.py) by default: every pair they called a change on the
+    # hand-labelled dev conversations was one (they find few). The LLM judges every
+    # candidate pair, one call each (hundreds to thousands per conversation), a cost to
+    # choose; off: claims and valid_from only.
     validity_judge: Literal["off", "offline", "llm"] = Field(
-        default="off", description="judge of candidate pairs: off, offline rules, or the LLM"
+        default="offline", description="judge of candidate pairs: off, offline rules, or the LLM"
     )
     # The designs parse an assistant's answer up to its opening: this many sentences with
     # content (graphmem/nlp/openings.py); its facts, phrases and events come from there.

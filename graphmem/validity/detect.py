@@ -5,7 +5,7 @@ with facts), one conversation and one subject that share a topic, the earlier sa
 earlier session: within a session a speaker elaborates, across sessions time has passed.
 A statement whose subject is an unresolved pronoun has no candidates (``claim``).
 
-**Offline verdict** (``Settings.validity_judge = "offline"``; off by default, docs/validity.md),
+**Offline verdict** (``Settings.validity_judge = "offline"``, the default; docs/validity.md),
 precision first (a wrong "update" hides a true memory behind "(until ...)"; a missed one
 leaves two values side by side, as before):
 

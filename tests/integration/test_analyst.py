@@ -28,7 +28,7 @@ def sample(settings: Settings, store: GraphStore, embedder: Embedder) -> Iterato
     # nearest pair, "pottery class" and "pottery class at the community centre", is at
     # cosine 0.92), and the synonyms recipe needs an edge.
     configs = DesignConfigs(overrides={"semantic": {"synonym_threshold": 0.6}})
-    # The offline change rules (opt-in) find the sample's one change of a value (Tom's six
+    # The offline change rules (the default) find the sample's one change of a value (Tom's six
     # bowls, later twenty), which the valid-time recipes read.
     judged = settings.model_copy(update={"validity_judge": "offline"})
     with sample_space(judged, store, embedder, prefix="test-analyst", configs=configs) as space:

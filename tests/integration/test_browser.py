@@ -50,7 +50,7 @@ _LEADING_DATE = re.compile(
 
 @pytest.fixture(scope="module")
 def sample(settings: Settings, store: GraphStore, embedder: Embedder) -> Iterator[str]:
-    # The offline change rules (opt-in) find the sample's one change, which a slide draws.
+    # The offline change rules (the default) find the sample's one change, which a slide draws.
     judged = settings.model_copy(update={"validity_judge": "offline"})
     with sample_space(judged, store, embedder, prefix="test-browser") as space:
         yield space

@@ -67,7 +67,7 @@ def _read(store: GraphStore, query: str, space: str) -> list[dict[str, Any]]:
 
 @pytest.fixture
 def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
-    # The offline change rules are opt-in (Settings.validity_judge).
+    # The offline change rules (Settings.validity_judge, the default), set here explicitly.
     judged = settings.model_copy(update={"validity_judge": "offline"})
     return Memory(judged, store=store, embedder=embedder)
 
