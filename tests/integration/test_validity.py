@@ -141,14 +141,22 @@ def test_history_lists_a_subjects_changes_with_their_turns(
     assert memory.history(space, "Tom") == []
 
 
-def test_without_an_llm_the_offline_rules_run_only_when_asked(
+def test_the_offline_rules_judge_by_default_and_off_judges_nothing(
     settings: Settings, store: GraphStore, embedder: Embedder, space: str, tmp_path: Path
 ) -> None:
-    plain = Memory(settings, store=store, embedder=embedder)  # no judge: the default
-    plain.ingest(_file(tmp_path, SESSIONS), space, builders=["premem"])
+    assert Settings().validity_judge == "offline"
+    nobody = settings.model_copy(update={"validity_judge": "off"})
+    Memory(nobody, store=store, embedder=embedder).ingest(
+        _file(tmp_path, SESSIONS), space, builders=["premem"]
+    )
     assert _read(store, SUPERSEDED, space) == []
     timed = _read(store, TIMED, space)[0]
     assert timed["statements"] == timed["dated"] > 0  # valid_from all the same
+    # The same space ingested again with the default judge: the change is found.
+    Memory(settings, store=store, embedder=embedder).ingest(
+        _file(tmp_path, SESSIONS), space, builders=["premem"]
+    )
+    assert len(_read(store, SUPERSEDED, space)) == 1
 
 
 def test_a_questions_own_date_hides_nothing_said_later(
