@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from graphmem.validity.lexicon import AMOUNTS
+from graphmem.validity.lexicon import AMOUNTS, LEADING_AMOUNTS
 from graphmem.validity.types import (
     MEASURED,
     SUPERSEDING,
@@ -52,9 +52,6 @@ from graphmem.validity.types import (
 MAX_TOPIC_STATEMENTS = 40
 # Value kinds that measure the topic itself: a time or score (``clock``), how often (``freq``).
 _RATES = frozenset({"clock", "freq"})
-_NUMBERS = """a an one two three four five six seven eight nine ten eleven twelve fifteen twenty
-    thirty forty fifty hundred few several many some first second third"""
-_NUMBER_WORDS = frozenset(_NUMBERS.split())
 
 
 def candidates(statements: Sequence[Statement], claims: Sequence[Claim]) -> list[Candidate]:
@@ -223,7 +220,7 @@ def _by_measure(values: Sequence[str], kinds: frozenset[str]) -> dict[str, set[s
 def bare(key: str) -> str:
     """A thing's key without the amount in front ("six bowl", "twenty bowl": "bowl")."""
     words = key.split()
-    while len(words) > 1 and (words[0].isdigit() or words[0] in _NUMBER_WORDS):
+    while len(words) > 1 and (words[0].isdigit() or words[0] in LEADING_AMOUNTS):
         words.pop(0)
     return " ".join(words)
 

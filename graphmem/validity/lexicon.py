@@ -82,6 +82,11 @@ _NUMBERS = """one two three four five six seven eight nine ten eleven twelve thi
     fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy
     eighty ninety hundred thousand few several many"""
 AMOUNTS = frozenset(_NUMBERS.split())
+# Words an amount in front of a thing's key may start with ("six bowls", "a bowl", "the
+# first bowl"): ``detect.bare`` drops them to compare the thing itself.
+_LEADING = """a an one two three four five six seven eight nine ten eleven twelve fifteen twenty
+    thirty forty fifty hundred few several many some first second third"""
+LEADING_AMOUNTS = frozenset(_LEADING.split())
 FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our"})
 _PRONOUNS = """he she they it him her them this that these those you one someone everyone who
     which what"""
