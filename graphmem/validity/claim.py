@@ -19,9 +19,10 @@ into a :class:`~graphmem.validity.types.Claim`:
   ``now:<activity>`` for what its subject does now.
 - ``values``: amounts (``num:``), times and scores (``clock:``), how often (``freq:``),
   places (``place:``), organisations and products (``name:``), the specific things it
-  names (``thing:``), and what is under way (``begun:``, ``ended:``, ``planned:``,
-  ``now:``; ``graphmem.validity.aspect``). ``measures``: the amounts, times and rates of
-  its verb; ``clause_measures``: of its own clauses.
+  names (``thing:``), what is under way (``begun:``, ``ended:``, ``planned:``,
+  ``now:``) and how many of a thing (``count:``; ``graphmem.validity.aspect``).
+  ``measures``: the amounts, times and rates of its verb; ``clause_measures``: of its own
+  clauses.
 - ``cues``: ``change`` (words that say a value changed: "no longer", "switched", "moved
   back"), ``past`` (the main verb in the simple past: an event, "won a tournament";
   "has made six bowls" is a state), ``picture`` (what a shared photo shows), ``plan`` (a
@@ -48,13 +49,15 @@ from graphmem.validity.types import MEASURED, Claim, Statement
 
 
 def split_prefix(text: str) -> tuple[str, bool]:
-    """The statement without its "<speaker>:" prefix and its bracketed date resolutions,
-    and whether it reports a question or a request ("user asked: ...")."""
+    """The statement without its "<speaker>:" prefix, the words that open it and say
+    nothing ("By the way, ...") and its bracketed date resolutions, and whether it reports
+    a question or a request ("user asked: ...")."""
     text = lex.ANNOTATION.sub("", text)
     found = lex.PREFIX.match(text)
-    if found is None or len(found.group("who").split()) > 4:
-        return text.strip(), False
-    return text[found.end() :].strip(), found.group("verb") in lex.REPORTED
+    reported = False
+    if found is not None and len(found.group("who").split()) <= 4:
+        text, reported = text[found.end() :], found.group("verb") in lex.REPORTED
+    return lex.OPENERS.sub("", text.strip()).strip(), reported
 
 
 def claims(statements: Sequence[Statement]) -> list[Claim]:

@@ -16,12 +16,15 @@ leaves two values side by side, as before):
   got back from Yosemite");
 - another thing under way now ("currently reading X", later "currently reading Y"):
   ``update``;
+- the same verb counting one thing as a state or a running total (``count:`` values:
+  "has watched 4 MCU films", later "has watched 5 MCU films"; "is on page 200", later
+  "is on page 220"), over the same period or one not said, with another number:
+  ``update``;
 - one specific thing named by both and a measure of it with no value in common (a time or
   score, a rate, an amount of one unit), not two events: ``update``;
 - else the thing acted on (the verbs' direct objects, amounts aside) decides, with the
   values of the main verb's own clause (``Claim.measures``): another time, score or rate of
-  it, or told as a state on both sides another count, or the later saying a change:
-  ``update``;
+  it, or told as a state on both sides with the later saying a change: ``update``;
 - anything else: ``unrelated``.
 
 **Chains.** A statement is superseded by the earliest later statement judged an update
@@ -105,6 +108,9 @@ def judge(pair: Candidate) -> Judgement:
     moved = moved_on(a, b)
     if moved:
         return Judgement(verdict="update", reason=moved)
+    recounted = another_count(a, b)
+    if recounted:
+        return Judgement(verdict="update", reason=recounted)
     about = specific(a, b)
     # Two events ("spent 3 hours at the Louvre", "has spent 2 hours there") are two facts.
     if about and not (a.has("past") or b.has("past")):
@@ -125,15 +131,8 @@ def _same_thing(a: Claim, b: Claim, same_predicate: bool) -> Judgement:
     measured = another_measure(a.measures, b.measures, kinds=_RATES)
     if measured:
         return Judgement(verdict="update", reason=f"{thing}: another {measured}")
-    # A count of it, told as a state on both sides ("has made six bowls", later "has made
-    # twenty bowls"); two events ("won a tournament", "won another") are two facts.
+    # A count of it is ``another_count``'s ("has made six bowls", later "twenty bowls").
     states = not (a.has("past") or b.has("past") or a.has("plan") or b.has("plan"))
-    counts = (
-        {v for v in a.measures if v.startswith("num:")},
-        {v for v in b.measures if v.startswith("num:")},
-    )
-    if states and same_predicate and all(counts) and counts[0] != counts[1]:
-        return Judgement(verdict="update", reason=f"{b.predicate} {thing}: another count")
     if states and same_predicate and b.has("change"):
         return Judgement(
             verdict="update", reason=f"{b.predicate} {thing}: the later says it changed"
@@ -171,6 +170,25 @@ def moved_on(a: Claim, b: Claim) -> str:
                 continue
             if not any(one_thing(was, other) for other in named):
                 return f"{activity}: {was} now, later {thing}"
+    return ""
+
+
+def another_count(a: Claim, b: Claim) -> str:
+    """ "has watched 4 MCU films", later "has watched 5 MCU films": one running total or
+    state (``count:`` values) of the same thing by the same verb, over the same period or
+    one not said, with another number ("" when none)."""
+    counted: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
+    for value in sorted(a.of_kind("count")):
+        what, _, number = _thing(value).rpartition("=")
+        verb, key, period = what.split("|")
+        counted[(verb, key)].append((period, number))
+    for value in sorted(b.of_kind("count")):
+        what, _, number = _thing(value).rpartition("=")
+        verb, key, period = what.split("|")
+        for was_period, was in counted.get((verb, key), []):
+            same_period = not period or not was_period or period == was_period
+            if same_period and was != number:
+                return f"{verb} {key}: {was}, later {number}"
     return ""
 
 

@@ -61,6 +61,18 @@ NOW_WORDS = frozenset({"currently", "now"})
 NOW_ACTIVITIES = frozenset(
     {"read", "watch", "attend", "date", "drive", "live in", "work at", "work for", "study at"}
 )
+# "has 37 coins", "has got 20 titles", "owns 3 guitars": one state, whichever verb says it.
+POSSESSING = {"get": "have", "own": "have", "keep": "have"}
+# A number of these is a duration ("spent 5 hours"), not a count of things one has.
+_TIME_UNITS = """second minute hour day night week weekend month year decade time"""
+TIME_UNITS = frozenset(_TIME_UNITS.split())
+# Words that open a sentence and say nothing of it ("By the way, user has ..."), which
+# the small parser reads as part of the clause.
+OPENERS = re.compile(
+    r"^(?:(?:(?:by the way|btw|oh|ah|well|anyway|so|speaking of [^,.;]{1,60})\s*[,!]"
+    r"|and|but|also|plus|actually)\s+)+",
+    re.IGNORECASE,
+)
 # Not done yet, whatever the tense: "can finish", "must finish", "will finish".
 HEDGING_MODALS = MODALS | {"can", "ca", "must"}
 # A condition or a time still to come: "once user finishes", "when user gets back".
@@ -82,6 +94,10 @@ _NUMBERS = """one two three four five six seven eight nine ten eleven twelve thi
     fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy
     eighty ninety hundred thousand few several many"""
 AMOUNTS = frozenset(_NUMBERS.split())
+# What the number words are worth: one to nineteen, then the tens.
+NUMBER_VALUES = {w: n for n, w in enumerate(_NUMBERS.split()[:19], start=1)} | {
+    w: 20 + 10 * n for n, w in enumerate(_NUMBERS.split()[19:27])
+}
 # Words an amount in front of a thing's key may start with ("six bowls", "a bowl", "the
 # first bowl"): ``detect.bare`` drops them to compare the thing itself.
 _LEADING = """a an one two three four five six seven eight nine ten eleven twelve fifteen twenty

@@ -118,6 +118,45 @@ def test_another_count_of_a_state_is_an_update_and_two_events_are_not() -> None:
     ) == [("s0", "s1", "unrelated")]
 
 
+@pytest.mark.parametrize(
+    ("earlier", "later", "verdict"),
+    [
+        # A running total or a state, told again with another number.
+        (
+            "user has actually watched 4 MCU films in the last 3 months.",
+            "user has watched 12 films in the last 3 months, including 5 MCU films.",
+            "update",
+        ),
+        ("user is currently on page 200 of the novel.", "user is on page 220 of it now.", "update"),
+        (
+            "user has tried three different ones recently.",
+            "user has tried four different ones so far.",
+            "update",
+        ),
+        # The same number in other words; two periods; two things; events; needs; a plan.
+        ("user has two cats at home.", "user has 2 cats at home.", "unrelated"),
+        ("user has read 3 books this month.", "user has read 20 books this year.", "unrelated"),
+        ("user has 2 tickets for the concert.", "user has four tickets for the game.", "unrelated"),
+        ("user bought 3 plants at the market.", "user bought 5 plants at the market.", "unrelated"),
+        ("user needs 4 eggs for the cake.", "user needs 6 eggs for the cake.", "unrelated"),
+        ("user is trying to read 4 books a month.", "user is trying to read 6 books.", "unrelated"),
+        ("user has a few plants at home.", "user has 5 plants at home.", "unrelated"),
+    ],
+)
+def test_another_number_of_one_thing_counted_as_a_state_is_an_update(
+    earlier: str, later: str, verdict: str
+) -> None:
+    assert _verdicts(earlier, later) == [("s0", "s1", verdict)]
+
+
+def test_the_words_that_open_a_sentence_are_not_read_into_the_claim() -> None:
+    assert split_prefix("user: By the way, user has 3 cats.") == ("user has 3 cats.", False)
+    assert split_prefix("Oh, and speaking of pets, user has 3 cats.") == ("user has 3 cats.", False)
+    assert split_prefix("So many people came.") == ("So many people came.", False)
+    (claim,) = claims(_statements("By the way, user has been dedicating two hours a day to it."))
+    assert (claim.subject, claim.predicate) == ("user", "dedicate")
+
+
 def test_something_under_way_then_over_is_an_update_and_a_plan_to_end_it_is_not() -> None:
     assert _verdicts(
         "user just started a cycling tour of the Loire Valley today.",
