@@ -125,12 +125,13 @@ _VALIDITY_HEADER = """// Every statement node of one space (the designs' `statem
 // returns: label, node, id, text, key, speaker, said_at, session_index, turn_index, turn,
 //   conversation, valid_from, claim_subject, claim_predicate, claim_object,
 //   claim_topics, claim_values, claim_measures, claim_clause_measures,
-//   claim_cues, claim_version, superseded_by, valid_to, superseded
+//   claim_cues, claim_version, superseded_by, valid_to, superseded, superseded_verdict,
+//   superseded_reason, superseded_backend
 """
 _VALIDITY_PART = """  MATCH (n:{label} {{space: $space}})-[:FROM]->(p:Passage)
   WITH n, p ORDER BY p.session_index, p.turn_index
   WITH n, head(collect(p)) AS p
-  OPTIONAL MATCH (n)<-[:SUPERSEDES]-(newer)
+  OPTIONAL MATCH (n)<-[r:SUPERSEDES]-(newer)
   RETURN '{label}' AS label, elementId(n) AS node, n.id AS id, n.{prop} AS text,
          CASE WHEN n.key IS :: STRING THEN n.key ELSE '' END AS key, p.speaker AS speaker,
          p.ts AS said_at, p.session_index AS session_index, p.turn_index AS turn_index,
@@ -141,7 +142,9 @@ _VALIDITY_PART = """  MATCH (n:{label} {{space: $space}})-[:FROM]->(p:Passage)
          n.claim_measures AS claim_measures,
          n.claim_clause_measures AS claim_clause_measures, n.claim_cues AS claim_cues,
          n.claim_version AS claim_version,
-         newer.id AS superseded_by, n.valid_to AS valid_to, n:Superseded AS superseded"""
+         newer.id AS superseded_by, n.valid_to AS valid_to, n:Superseded AS superseded,
+         r.verdict AS superseded_verdict, r.reason AS superseded_reason,
+         r.backend AS superseded_backend"""
 
 
 def validity_statements_source(statements: list[tuple[str, str]]) -> str:
@@ -152,7 +155,8 @@ def validity_statements_source(statements: list[tuple[str, str]]) -> str:
         "conversation, valid_from, claim_subject, claim_predicate, claim_object, "
         "claim_topics, claim_values, claim_measures, claim_clause_measures, claim_cues, "
         "claim_version, "
-        "superseded_by, valid_to, superseded"
+        "superseded_by, valid_to, superseded, superseded_verdict, superseded_reason, "
+        "superseded_backend"
     )
     empty = "RETURN " + ", ".join(f"null AS {c.strip()}" for c in columns.split(",")) + " LIMIT 0"
     return _source(_VALIDITY_HEADER, _VALIDITY_PART, f"RETURN {columns}", empty, parts)

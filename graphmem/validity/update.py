@@ -223,6 +223,16 @@ def _write_difference(
     ]
     for part in chunks(stale, _WRITE_BATCH):
         store.write("validity.release", space=space, nodes=part)
+    # Who judged it and why follow the judge of the day: a pair the LLM now calls what the
+    # offline rules called it before says so.
+    judged = {
+        (r["label"], r["id"]): (
+            r["superseded_verdict"],
+            r["superseded_reason"],
+            r["superseded_backend"],
+        )
+        for r in rows
+    }
     fresh = [
         {
             "newer": node[(s.label, s.newer)],
@@ -233,7 +243,9 @@ def _write_difference(
             "backend": s.backend,
         }
         for key, s in sorted(want.items())
-        if key not in held or held[key] != (s.newer, s.until)
+        if key not in held
+        or held[key] != (s.newer, s.until)
+        or judged[key] != (s.verdict, s.reason, s.backend)
     ]
     for part in chunks(fresh, _WRITE_BATCH):
         store.write("validity.supersede", space=space, rows=part)

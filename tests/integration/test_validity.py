@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ from graphmem.embed import Embedder
 from graphmem.memory import Memory
 from graphmem.retrieval.registry import build_retriever
 from graphmem.store import GraphStore
+from graphmem.validity.types import Candidate, Judgement
 from graphmem.validity.update import offline_judge, refresh
 
 pytestmark = pytest.mark.integration
@@ -112,6 +113,23 @@ def test_a_rerun_changes_nothing_and_replacing_the_session_releases_it(
     assert _read(store, SUPERSEDED, space) == []
     marked = "MATCH (n {space: $space}) WHERE n:Superseded OR n.valid_to IS NOT NULL RETURN n"
     assert _read(store, marked, space) == []
+
+
+def test_a_kept_change_says_who_judged_it_last(
+    memory: Memory, store: GraphStore, settings: Settings, space: str, tmp_path: Path
+) -> None:
+    memory.ingest(_file(tmp_path, SESSIONS), space, builders=["premem"])
+    held = len(_read(store, SUPERSEDED, space))
+
+    def another(pairs: Sequence[Candidate]) -> list[Judgement]:
+        return [j.model_copy(update={"backend": "llm:test"}) for j in offline_judge(pairs)]
+
+    report = refresh(store, space, settings.assistant_speakers, another)
+    assert report.written == report.superseded == held > 0 and report.released == 0
+    backends = "MATCH ({space: $space})-[r:SUPERSEDES]->() RETURN collect(r.backend) AS b"
+    assert set(_read(store, backends, space)[0]["b"]) == {"llm:test"}
+    again = refresh(store, space, settings.assistant_speakers, another)
+    assert again.written == again.released == 0
 
 
 @pytest.mark.parametrize("strategy", ["fulltext", "premem", "graphmem"])
