@@ -189,8 +189,11 @@ def test_the_llm_judge_of_changes_is_charged_to_the_ledger(
 ) -> None:
     _, llm = llm_memory
     sample = load(SAMPLE)
-    Memory(settings, store=store, embedder=embedder).ingest_dataset(sample, space)
-    assert "validity" not in space_build_costs(store, space)["designs"]  # nobody judged
+    # PREMem's fragments are statements with candidate pairs (Tom's bowls); the offline
+    # rules judge them and charge nothing.
+    offline = settings.model_copy(update={"validity_judge": "offline"})
+    Memory(offline, store=store, embedder=embedder).ingest_dataset(sample, space, ["premem"])
+    assert "validity" not in space_build_costs(store, space)["designs"]
     judged = Memory(
         settings.model_copy(update={"validity_judge": "llm"}),
         store=store,
@@ -198,7 +201,7 @@ def test_the_llm_judge_of_changes_is_charged_to_the_ledger(
         llm=llm,
     )
     before, logged = llm.usage.snapshot(), local_server.logged_requests() if local_server.log else 0
-    built = judged.ingest_dataset(sample, space).builds  # nothing to build: the judge only
+    built = judged.ingest_dataset(sample, space, ["premem"]).builds  # built: the judge only
     spent = llm.usage.snapshot() - before
     assert [b.builder for b in built if b.sessions == 0 and b.llm_calls + b.llm_cache_hits] == [
         "validity"
