@@ -176,7 +176,7 @@ def _counts(verb: Token, doc: Doc) -> list[str]:
         return []
     lemma = lex.POSSESSING.get(lemma, lemma)
     periods = sorted(
-        e.text.lower() for e in doc.ents if e.label_ == "DATE" and _clause_of(e.root) == verb
+        e.text.lower() for e in doc.ents if e.label_ == "DATE" and verb_of(e.root) == verb
     )
     found = []
     for noun in _acted_on(verb):
@@ -231,7 +231,9 @@ def _acted_on(verb: Token) -> Iterator[Token]:
             stack += [c for c in token.children if c.dep_ == "prep" and c.lower_ == "of"]
 
 
-def _clause_of(token: Token) -> Token:
+def verb_of(token: Token) -> Token:
+    """The nearest verb above a token (the sentence's root when none is): whose clause a
+    value or a date is in."""
     while token.pos_ not in ("VERB", "AUX") and token.head.i != token.i:
         token = token.head
     return token

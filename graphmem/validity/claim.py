@@ -44,7 +44,14 @@ from graphmem.nlp.spacy_loader import get_nlp
 from graphmem.nlp.temporal import normalise_temporal
 from graphmem.nlp.things import thing_names
 from graphmem.validity import lexicon as lex
-from graphmem.validity.aspect import agent, chunk_key, main_verbs, specific_key, under_way
+from graphmem.validity.aspect import (
+    agent,
+    chunk_key,
+    main_verbs,
+    specific_key,
+    under_way,
+    verb_of,
+)
 from graphmem.validity.types import MEASURED, Claim, Statement
 
 
@@ -325,20 +332,13 @@ def _values(
 
     def measured(value: str, where: set[int]) -> bool:
         return value.split(":", 1)[0] in MEASURED and any(
-            _verb_of(t).i in where and (not intent or _of_a_thing(t)) for t in found[value]
+            verb_of(t).i in where and (not intent or _of_a_thing(t)) for t in found[value]
         )
 
     own = tuple(sorted(v for v in found if measured(v, {verb.i})))
     in_clauses = tuple(sorted(v for v in found if measured(v, clauses)))
     things = {f"thing:{key}" for chunk in doc.noun_chunks if (key := specific_key(chunk))}
     return tuple(sorted(found.keys() | things)), own, in_clauses
-
-
-def _verb_of(token: Token) -> Token:
-    """The nearest verb above a token (the sentence's root when none is)."""
-    while token.pos_ not in ("VERB", "AUX") and token.head.i != token.i:
-        token = token.head
-    return token
 
 
 def _of_a_thing(token: Token) -> bool:
