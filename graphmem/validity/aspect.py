@@ -11,11 +11,7 @@ subject is the claim's, each as a value ``kind:thing`` of the claim:
 - ``planned:X``: what a plan is about ("is planning a road trip to Kyoto"); a wish is no
   plan ("would love to visit Kyoto");
 - ``now:<activity>=X``: what the subject does now, of the things one does one at a time
-  (``lexicon.NOW_ACTIVITIES``: "currently reading X", "now lives in X");
-- ``count:<verb>|<thing>|<period>=N``: how many of a thing the subject has, has done or is
-  at, told as a state or a running total ("has watched 4 MCU films in the last 3 months",
-  "is on page 200"; not "watched 4 films", an event, nor "needs 4 eggs", a plan), with the
-  period it counts over ("the last 3 months"; empty when none is said).
+  (``lexicon.NOW_ACTIVITIES``: "currently reading X", "now lives in X").
 
 X is a *specific* thing (``specific_key``): a name, or a noun with another noun in front
 ("pottery class", "abstract ocean sculpture"), with what it is called in apposition ("a
@@ -98,7 +94,7 @@ def under_way(
     if planned is not None:
         found += [f"planned:{key}" for key in _things_of(planned, doc)]
     for verb in main_verbs(root):
-        if not subject or whose(verb) != subject or _hedged(verb):
+        if not subject or whose(verb) != subject or hedged(verb):
             continue
         lemma = verb.lemma_.lower()
         if lemma in lex.BEGIN_VERBS and _told_done(verb):
@@ -108,7 +104,6 @@ def under_way(
         elif lemma in lex.RETURN_VERBS and _told_done(verb):
             found += [f"ended:{key}" for key in _back_from(verb, doc)]
         found += _now(verb, doc)
-        found += _counts(verb, doc)
     return found
 
 
@@ -118,7 +113,7 @@ def _told_done(verb: Token) -> bool:
     return verb.tag_ == "VBD" or (verb.tag_ == "VBN" and perfect)
 
 
-def _hedged(verb: Token) -> bool:
+def hedged(verb: Token) -> bool:
     """Not told as a fact: denied, with a modal ("can finish"), or in a condition."""
     return any(
         c.dep_ == "neg"
@@ -163,72 +158,6 @@ def _now(verb: Token, doc: Doc) -> list[str]:
             places = [p for p in prep.children if p.dep_ == "pobj"]
             found += [f"now:{activity}={key}" for key in _keys(places, doc)]
     return found
-
-
-def _counts(verb: Token, doc: Doc) -> list[str]:
-    """The ``count:`` values of one clause (module docstring): a number in front of or
-    after a noun the verb acts on or is at ("4 MCU films", "episode 10"), not a unit of
-    time ("5 hours": a duration, the measures' business)."""
-    lemma = verb.lemma_.lower()
-    # "has tried four of them" is a running total; "is trying to read 4 books" a plan.
-    tried = lemma == "try" and not any(c.dep_ == "xcomp" for c in verb.children)
-    if verb.tag_ == "VBD" or (lemma in lex.PLAN_VERBS | lex.WISH_VERBS and not tried):
-        return []
-    lemma = lex.POSSESSING.get(lemma, lemma)
-    periods = sorted(
-        e.text.lower() for e in doc.ents if e.label_ == "DATE" and verb_of(e.root) == verb
-    )
-    found = []
-    for noun in _acted_on(verb):
-        numbers = [c for c in noun.children if c.dep_ == "nummod" and _exact(c.lower_)]
-        if len(numbers) != 1 or noun.lemma_.lower() in lex.TIME_UNITS:
-            continue
-        chunk = next((c for c in doc.noun_chunks if c.root.i == noun.i), None)
-        key = chunk_key(chunk, chunk.text) if chunk is not None else noun.lemma_.lower()
-        # "2 tickets for the concert" and "4 tickets for the game" are two things.
-        key = " ".join([key, *_qualifiers(noun)])
-        found.append(f"count:{lemma}|{key}|{' '.join(periods)}={_number(numbers[0].lower_)}")
-    return found
-
-
-def _exact(word: str) -> bool:
-    """A number that says how many ("4", "four"), not "a few" or "several"."""
-    return word.replace(",", "").replace(".", "").isdigit() or word in lex.NUMBER_VALUES
-
-
-def _number(word: str) -> str:
-    """ "4", "four" and "4.0" are one number; "1,200" is 1200."""
-    word = word.replace(",", "")
-    if word in lex.NUMBER_VALUES:
-        return str(lex.NUMBER_VALUES[word])
-    try:
-        return f"{float(word):g}"
-    except ValueError:
-        return word
-
-
-def _qualifiers(noun: Token) -> list[str]:
-    """What the noun's prepositions say it is ("for the concert": "for concert")."""
-    return [
-        f"{prep.lower_} {pobj.lemma_.lower()}"
-        for prep in noun.children
-        if prep.dep_ == "prep" and prep.lower_ != "of"
-        for pobj in prep.children
-        if pobj.dep_ == "pobj" and pobj.pos_ in ("NOUN", "PROPN")
-    ]
-
-
-def _acted_on(verb: Token) -> Iterator[Token]:
-    """The nouns a verb acts on or is at: its objects and its prepositions' objects, and
-    through "of" theirs ("a total of 37 coins", "on episode 10 of the series")."""
-    stack = [c for c in verb.children if c.dep_ in ("dobj", "obj", "attr", "prep")]
-    while stack:
-        token = stack.pop()
-        if token.dep_ == "prep":
-            stack += [c for c in token.children if c.dep_ == "pobj"]
-        elif token.pos_ in ("NOUN", "PROPN"):
-            yield token
-            stack += [c for c in token.children if c.dep_ == "prep" and c.lower_ == "of"]
 
 
 def verb_of(token: Token) -> Token:

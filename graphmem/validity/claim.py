@@ -20,7 +20,8 @@ into a :class:`~graphmem.validity.types.Claim`:
 - ``values``: amounts (``num:``), times and scores (``clock:``), how often (``freq:``),
   places (``place:``), organisations and products (``name:``), the specific things it
   names (``thing:``), what is under way (``begun:``, ``ended:``, ``planned:``,
-  ``now:``) and how many of a thing (``count:``; ``graphmem.validity.aspect``).
+  ``now:``; ``graphmem.validity.aspect``) and how many of a thing (``count:``;
+  ``graphmem.validity.counts``).
   ``measures``: the amounts, times and rates of its verb; ``clause_measures``: of its own
   clauses.
 - ``cues``: ``change`` (words that say a value changed: "no longer", "switched", "moved
@@ -52,6 +53,7 @@ from graphmem.validity.aspect import (
     under_way,
     verb_of,
 )
+from graphmem.validity.counts import clause_counts
 from graphmem.validity.types import MEASURED, Claim, Statement
 
 
@@ -107,6 +109,7 @@ def _claim(statement: Statement, doc: Doc, reported: bool) -> Claim:
 
     planned = verb if intent == "plan" else None
     values += tuple(under_way(doc, root, whose, subject, planned))
+    values += tuple(clause_counts(doc, root, whose, subject))
     return Claim(
         subject=subject,
         predicate=predicate,

@@ -16,10 +16,10 @@ leaves two values side by side, as before):
   got back from Yosemite");
 - another thing under way now ("currently reading X", later "currently reading Y"):
   ``update``;
-- the same verb counting one thing as a state or a running total (``count:`` values:
-  "has watched 4 MCU films", later "has watched 5 MCU films"; "is on page 200", later
-  "is on page 220"), over the same period or one not said, with another number:
-  ``update``;
+- the same verb counting the same thing over the same period (``count:`` values,
+  ``validity.counts``) with another number, the later a state or a running total:
+  "has watched 4 MCU films in the last 3 months", later "5"; "is on page 200", later
+  "is on page 220": ``update``;
 - one specific thing named by both and a measure of it with no value in common (a time or
   score, a rate, an amount of one unit), not two events: ``update``;
 - else the thing acted on (the verbs' direct objects, amounts aside) decides, with the
@@ -174,22 +174,27 @@ def moved_on(a: Claim, b: Claim) -> str:
 
 
 def another_count(a: Claim, b: Claim) -> str:
-    """ "has watched 4 MCU films", later "has watched 5 MCU films": one running total or
-    state (``count:`` values) of the same thing by the same verb, over the same period or
-    one not said, with another number ("" when none)."""
-    counted: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
-    for value in sorted(a.of_kind("count")):
-        what, _, number = _thing(value).rpartition("=")
-        verb, key, period = what.split("|")
-        counted[(verb, key)].append((period, number))
-    for value in sorted(b.of_kind("count")):
-        what, _, number = _thing(value).rpartition("=")
-        verb, key, period = what.split("|")
-        for was_period, was in counted.get((verb, key), []):
-            same_period = not period or not was_period or period == was_period
-            if same_period and was != number:
-                return f"{verb} {key}: {was}, later {number}"
+    """ "has watched 4 MCU films in the last 3 months", later "has watched 5 MCU films in the
+    last 3 months"; "is on page 200", later "is on page 220": the same verb counting the
+    same thing over the same period (``count:`` values, ``validity.counts``) with another
+    number, the later a state or a running total, or both over one said period ("" when
+    none)."""
+    earlier = _counted(a)
+    for (verb, key, period), (total, number) in sorted(_counted(b).items()):
+        was = earlier.get((verb, key, period))
+        if was is not None and was[1] != number and (total or period):
+            return f"{verb} {key}: {was[1]}, later {number}"
     return ""
+
+
+def _counted(claim: Claim) -> dict[tuple[str, str, str], tuple[str, str]]:
+    """(verb, thing, period) -> (total, number) of each ``count:`` value."""
+    out = {}
+    for value in sorted(claim.of_kind("count")):
+        what, _, number = _thing(value).rpartition("=")
+        verb, key, period, total = what.split("|")
+        out[(verb, key, period)] = (total, number)
+    return out
 
 
 def one_thing(x: str, y: str) -> bool:

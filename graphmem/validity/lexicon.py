@@ -66,12 +66,13 @@ POSSESSING = {"get": "have", "own": "have", "keep": "have"}
 # A number of these is a duration ("spent 5 hours"), not a count of things one has.
 _TIME_UNITS = """second minute hour day night week weekend month year decade time"""
 TIME_UNITS = frozenset(_TIME_UNITS.split())
-# Words that open a sentence and say nothing of it ("By the way, user has ..."), which
-# the small parser reads as part of the clause.
+# Words that open a sentence and say nothing of it ("By the way, user has ...", "Oh and
+# user ..."), which the small parser reads as part of the clause. "Speaking of the garden,"
+# says where, so it stays; a bare "And" or "Plus" before a capital may open a title ("And
+# Then There Were None").
 OPENERS = re.compile(
-    r"^(?:(?:(?:by the way|btw|oh|ah|well|anyway|so|speaking of [^,.;]{1,60})\s*[,!]"
-    r"|and|but|also|plus|actually)\s+)+",
-    re.IGNORECASE,
+    r"^(?:(?i:by the way|btw|oh|ah|well|anyway|so|speaking of (?:which|that|this))\s*[,!]\s+"
+    r"|(?i:and|but|also|plus|actually|btw|oh)\s*,?\s+(?=[a-z]))+"
 )
 # Not done yet, whatever the tense: "can finish", "must finish", "will finish".
 HEDGING_MODALS = MODALS | {"can", "ca", "must"}

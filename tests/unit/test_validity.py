@@ -127,7 +127,16 @@ def test_another_count_of_a_state_is_an_update_and_two_events_are_not() -> None:
             "user has watched 12 films in the last 3 months, including 5 MCU films.",
             "update",
         ),
-        ("user is currently on page 200 of the novel.", "user is on page 220 of it now.", "update"),
+        (
+            "user is currently on page 200 of the novel.",
+            "user is on page 220 of the novel.",
+            "update",
+        ),
+        (
+            "user has added 2 new fish to the aquarium.",
+            "user has added 3 new fish to the aquarium so far.",
+            "update",
+        ),
         (
             "user has tried three different ones recently.",
             "user has tried four different ones so far.",
@@ -141,6 +150,25 @@ def test_another_count_of_a_state_is_an_update_and_two_events_are_not() -> None:
         ("user needs 4 eggs for the cake.", "user needs 6 eggs for the cake.", "unrelated"),
         ("user is trying to read 4 books a month.", "user is trying to read 6 books.", "unrelated"),
         ("user has a few plants at home.", "user has 5 plants at home.", "unrelated"),
+        # Other things, rates, counts of a day, events, described ones, names, frames.
+        ("user drinks 3 cups of coffee now.", "user drinks 2 cups of tea now.", "unrelated"),
+        ("user is on page 200 of Dune.", "user is on page 50 of Middlemarch.", "unrelated"),
+        ("user takes 2 pills each morning.", "user takes 1 pill each morning.", "unrelated"),
+        ("user has had 3 coffees today.", "user has had 2 coffees today.", "unrelated"),
+        ("user has visited 12 countries.", "user has visited 3 countries this year.", "unrelated"),
+        (
+            "user has added 2 new fish to the tank.",
+            "user has added 3 new fish to the tank.",
+            "unrelated",
+        ),
+        ("user has 2 friends who play tennis.", "user has 5 friends who play tennis.", "unrelated"),
+        ("user is staying in room 204.", "user is staying in room 12.", "unrelated"),
+        ("user has an iPhone 12.", "user has an iPhone 14.", "unrelated"),
+        (
+            "Speaking of the garden, user has 12 tomato plants.",
+            "Speaking of the balcony, user has 4 tomato plants.",
+            "unrelated",
+        ),
     ],
 )
 def test_another_number_of_one_thing_counted_as_a_state_is_an_update(
@@ -151,7 +179,14 @@ def test_another_number_of_one_thing_counted_as_a_state_is_an_update(
 
 def test_the_words_that_open_a_sentence_are_not_read_into_the_claim() -> None:
     assert split_prefix("user: By the way, user has 3 cats.") == ("user has 3 cats.", False)
-    assert split_prefix("Oh, and speaking of pets, user has 3 cats.") == ("user has 3 cats.", False)
+    assert split_prefix("Oh, and speaking of which, user has 3 cats.") == (
+        "user has 3 cats.",
+        False,
+    )
+    assert split_prefix("Oh and user has 3 cats.") == ("user has 3 cats.", False)
+    # What is spoken of says where; a capital after "And" may open a title.
+    assert split_prefix("Speaking of pets, user has 3 cats.")[0].startswith("Speaking of pets")
+    assert split_prefix("And Then There Were None is great.")[0].startswith("And Then")
     assert split_prefix("So many people came.") == ("So many people came.", False)
     (claim,) = claims(_statements("By the way, user has been dedicating two hours a day to it."))
     assert (claim.subject, claim.predicate) == ("user", "dedicate")
