@@ -81,25 +81,23 @@ def _counts(verb: Token, doc: Doc) -> list[str]:
     lemma = lex.POSSESSING.get(lemma, lemma)
     total = "total" if lemma in _STATES or _TOTALS.search(clause) else ""
     in_dates = {t.i for e in dated for t in e}
+    framed = [c for c in verb.children if c.dep_ == "advcl" and c.lemma_ in _FRAMES]
+    # "Speaking of the garden, ...": what the frame speaks of says which things are counted.
+    said_of_verb = [s for frame in framed for s in _said_of(frame, doc)]
     found = []
     for noun in _acted_on(verb):
         number = _number_of(noun, in_dates)
-        if number is None or noun.lemma_.lower() in lex.TIME_UNITS:
+        if number is None or noun.lemma_.lower() in lex.TIME_UNITS or _described(noun):
             continue
-        if _described(noun):
-            continue
-        framed = [c for c in verb.children if c.dep_ == "advcl" and c.lemma_ in _FRAMES]
-        numbers = [c for c in noun.children if c.dep_ == "nummod"]
-        said = [*_said_of(noun, doc), *_said_of(numbers[0], doc), *_said_of(verb, doc, noun)]
-        said += [s for frame in framed for s in _said_of(frame, doc)]  # "Speaking of X, ..."
-        key = " ".join([_key(noun, doc), *said])
-        found.append(f"count:{lemma}|{key}|{period}|{total}={number}")
+        said = [*_said_of(noun, doc), *_said_of(number, doc), *_said_of(verb, doc, noun)]
+        key = " ".join([_key(noun, doc), *said, *said_of_verb])
+        found.append(f"count:{lemma}|{key}|{period}|{total}={_normal(number.lower_)}")
     return found
 
 
-def _number_of(noun: Token, in_dates: set[int]) -> str | None:
+def _number_of(noun: Token, in_dates: set[int]) -> Token | None:
     """The one exact number that counts ``noun`` (in front of it, or after a position
-    noun), normalised; None when there is none, several, or a range or a date."""
+    noun); None when there is none, several, or a range or a date."""
     numbers = [
         c
         for c in noun.children
@@ -113,7 +111,7 @@ def _number_of(noun: Token, in_dates: set[int]) -> str | None:
     ranged = any(c.dep_ != "prep" or c.lower_ != "of" for c in number.children)
     if ranged or joined or number.i in in_dates or not _exact(number.lower_):
         return None
-    return _normal(number.lower_)
+    return number
 
 
 def _exact(word: str) -> bool:
