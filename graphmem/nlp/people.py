@@ -6,20 +6,26 @@ Omens"), a modifier of a thing ("Ferris" wheel, "Marley" flooring). A character 
 person, so the designs that find characters (CAST's participants, Amory's characters) ask
 this module, which weighs every use of the name in the conversation (the batch's texts):
 
-- for a person: a PERSON span in a place only a person takes: the subject of a verb ("Gina
-  said"), a possessor ("Gina's dog"), the one met, called, told, helped, visited ("I met
-  Gina"), the one with, to, from or for whom something happens, when nobody goes there
-  ("a gift from Gina", not "went to Woodhaven"), or named with a kinship or role word ("my
-  friend Gina", "Aunt May");
+- for a person (a full use): a PERSON span in a place only a person takes: the subject of
+  what people do ("Gina said", "Gina loves"), the owner of what people have ("Gina's dog",
+  "Gina's birthday"), the one met, called, told, helped ("I met Gina"), the one talked to,
+  heard from or spent time with ("talked to Gina", "went hiking with Gina"), or named with a
+  kinship or role word ("my friend Gina", "Aunt May");
+- half a use: the subject or owner of anything else ("Coursera offers", "Sephora's
+  products"), the one with, to, from or for whom anything else happens ("bought from
+  Sephora", "pairs well with Paella"), a place visited, or a name in passing;
 - against: the same name tagged as a place, an organisation, a product, a work, a language
   or a group; used as a modifier of a noun ("Ferris wheel"); after a preposition of place
   ("in Woodhaven"); as what one plays, reads, watches, uses, eats, drinks, wears, buys or
-  installs ("playing Fortnite"); written in lower case as a common word ("nature");
+  installs ("playing Fortnite"); a plural ("German Shepherds", "Avengers"); written in
+  lower case as a common word ("nature");
 - a greeting or a reaction word ("Glad", "Congrats", "Wanna") is never a person; a
   capitalised word opening its sentence alone is no evidence ("Glad you came!").
 
-A name is a person when its evidence for outweighs its evidence against. Speakers are
-persons without asking. Possessives are stripped ("Hannah Gadsby's" -> "Hannah Gadsby").
+A name is a person when its evidence for outweighs its evidence against, and it starts
+with a given name or has two full uses' weight. Only the people's own turns are weighed:
+an AI assistant's answers name products, places and works in a person's place. Speakers
+are persons without asking. Possessives are stripped ("Hannah Gadsby's" -> "Hannah Gadsby").
 """
 
 from __future__ import annotations
@@ -47,6 +53,25 @@ _MOTION_VERB_WORDS = """go went move travel drive fly return come head walk hike
     relocate commute ride sail"""
 _MOTION_VERBS = frozenset(_MOTION_VERB_WORDS.split())
 _PERSONAL_PREPOSITIONS = frozenset({"with", "to", "from", "for", "by"})
+# What only a person does: the subject of these verbs is a person ("Gina said", "Gina
+# loves"); of other verbs, a company, a product or a place may be ("Coursera offers",
+# "Paella takes an hour"), so there it weighs as a mention in passing.
+_PERSON_VERB_WORDS = """say tell ask answer reply think feel believe know love like hate want
+    hope wish miss remember forget decide laugh cry smile marry die bear meet visit call text
+    agree learn study graduate live grow raise adopt sing dance paint draw cook sleep travel
+    move retire joke admit promise explain mention suggest recommend invite celebrate worry
+    care enjoy prefer dream pray vote propose apologize apologise thank hug kiss date
+    teach coach win lose play write read watch walk run swim hike go"""
+_PERSON_VERBS = frozenset(_PERSON_VERB_WORDS.split())
+_TOGETHER_VERBS = frozenset("talk speak chat hang spend share hear catch work live stay".split())
+# What a person has: the owner of these is a person ("Gina's mom", "Gina's birthday");
+# of other things, an owner may be a company or a place ("Sephora's products").
+_PERSONAL_THING_WORDS = """name birthday wedding funeral family life childhood parents kids
+    children pet dog cat puppy kitten husband wife son daughter mother father mom dad
+    brother sister friend friends boyfriend girlfriend partner hair face eyes voice advice
+    story stories words opinion idea ideas feelings health job career retirement graduation
+    room house home place car phone music song songs book books art painting paintings
+    favorite favourite"""
 # Words naming a person by their role to someone ("my friend Gina"; shared with
 # graphmem.validity, where "user's sister" is the sister's state, not the user's).
 _ROLE_WORD_TEXT = """friend sister brother mom mum dad mother father wife husband son daughter
@@ -54,6 +79,7 @@ _ROLE_WORD_TEXT = """friend sister brother mom mum dad mother father wife husban
     boyfriend girlfriend fiance fiancee neighbor neighbour teacher coach kid child baby niece
     nephew roommate buddy pal mentor therapist doctor dr mr mrs ms miss sir"""
 ROLE_WORDS = frozenset(_ROLE_WORD_TEXT.split())
+_PERSONAL_THINGS = frozenset(_PERSONAL_THING_WORDS.split()) | ROLE_WORDS
 _NOT_NAME_WORDS = """bye hey hi hello glad nah wanna gonna gotta yeah yay wow omg lol thanks
     congrats cool awesome sure welcome nature music art guitar"""
 _NOT_NAMES = frozenset(_NOT_NAME_WORDS.split())
@@ -101,11 +127,14 @@ class PersonEvidence:
         modifier = root.dep_ in ("compound", "amod") and root.head.pos_ == "NOUN"
         place = before is not None and before.lower_ in _PLACE_PREPOSITIONS
         thing = root.dep_ in ("dobj", "pobj") and verb in _THING_VERBS
-        if modifier or place or thing:  # "Ferris wheel", "in Woodhaven", "play Fortnite"
+        plural = root.tag_ == "NNPS"  # "German Shepherds", "Avengers": a kind or a group
+        if modifier or place or thing or plural:  # "Ferris wheel", "in Woodhaven", "play Fortnite"
             self.against[key] += 1
         elif _personal(root, verb):
             self.support[key] += 1.0
-        elif not (len(ent) == 1 and ent.start == ent.sent.start):
+        elif _personal(root, verb, strict=False) or not (
+            len(ent) == 1 and ent.start == ent.sent.start
+        ):
             self.support[key] += 0.5  # a name in passing: half the weight of a person's place
 
     def is_person(self, surface: str) -> bool:
@@ -129,16 +158,24 @@ def given_names() -> frozenset[str]:
     return frozenset(found)
 
 
-def _personal(root: Token, verb: str) -> bool:
-    """Whether the name headed by ``root`` stands where only a person does (docstring)."""
+def _personal(root: Token, verb: str, strict: bool = True) -> bool:
+    """Whether the name headed by ``root`` stands where only a person does (docstring).
+    ``strict``: a subject only of what a person does, an owner only of what a person has;
+    otherwise any subject or owner."""
     if root.dep_ == "conj":  # "Bach and Mozart": as the first of the list
-        return _personal(root.head, _verb_lemma(root.head))
-    if root.dep_ in ("nsubj", "nsubjpass", "poss"):
-        return True
+        return _personal(root.head, _verb_lemma(root.head), strict)
+    if root.dep_ in ("nsubj", "nsubjpass"):
+        lemma = root.head.lemma_.lower()
+        return not strict or (root.head.pos_ == "VERB" and lemma in _PERSON_VERBS)
+    if root.dep_ == "poss":
+        return not strict or root.head.lemma_.lower() in _PERSONAL_THINGS
     if root.dep_ == "dobj" and verb in _SOCIAL_VERBS:
-        return True
+        return not strict or verb != "visit"  # "visit Gina", "visit Joshua Tree"
     if root.dep_ == "pobj" and root.head.lower_ in _PERSONAL_PREPOSITIONS:
-        return verb not in _MOTION_VERBS
+        # "bought from Sephora", "pairs well with Paella": only with what people do
+        # together ("talked to Gina", "went hiking with Gina") is it a person's place.
+        together = verb in _SOCIAL_VERBS or verb in _PERSON_VERBS or verb in _TOGETHER_VERBS
+        return verb not in _MOTION_VERBS and (not strict or together)
     titled = (c for c in root.children if c.dep_ in ("compound", "appos", "nmod"))
     named = root.head if root.dep_ == "appos" else None
     return any(c.lower_ in ROLE_WORDS for c in titled) or (

@@ -69,6 +69,25 @@ def test_a_name_is_a_person_by_how_the_conversation_uses_it() -> None:
     assert "gina" in given_names() and "woodhaven" not in given_names()
 
 
+def test_a_shop_a_dish_or_a_kind_in_a_persons_place_weighs_half() -> None:
+    evidence = _evidence(
+        [
+            "I got my TV from Best Buy, and the soundbar from Best Buy too.",
+            "I bought an eyeshadow palette from Sephora; Sephora's prices are fair.",
+            "Do you know a drink that pairs well with Paella? I'm making Paella.",
+            "The Avengers saved the day.",
+            "I talked to Kowalski yesterday, and Kowalski told me to wait.",
+        ]
+    )
+    assert evidence.support["best buy"] == 1.0  # two purchases: half a use each
+    assert not evidence.is_person("Best Buy")
+    assert not evidence.is_person("Sephora")
+    assert not evidence.is_person("Paella")
+    assert not evidence.is_person("Avengers")  # a plural names a kind or a group
+    assert evidence.support["kowalski"] == 2.0  # talked to, told: a person's places
+    assert evidence.is_person("Kowalski")
+
+
 @pytest.mark.parametrize(
     ("sentence", "act"),
     [

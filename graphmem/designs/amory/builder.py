@@ -176,7 +176,11 @@ class AmoryBuilder(Builder):
             for p, d in zip(candidates, analyse_many(candidates), strict=True)
             if is_contentless(d)
         }
-        evidence = PersonEvidence.of(docs)  # which PERSON-tagged names are people
+        # Which PERSON-tagged names are people, by the people's own turns (an assistant's
+        # answers name products and places in a person's place: graphmem/nlp/people.py).
+        evidence = PersonEvidence.of(
+            d for r, d in zip(ordered, docs, strict=True) if r["speaker"] not in self._answers
+        )
         out: list[Excerpt | None] = []
         for row, doc in zip(ordered, docs, strict=True):
             if self.config.drop_filler and is_contentless(doc):

@@ -126,7 +126,11 @@ class CastBuilder(Builder):
                 strict=True,
             )
         )
-        resolver.evidence = PersonEvidence.of(docs.values())
+        # An assistant's answers name products, places and works in the subject's place
+        # ("Coursera offers ..."): only the people's own turns say who is a person.
+        resolver.evidence = PersonEvidence.of(
+            docs[m.passage_id] for m in messages if m.speaker not in assistants
+        )
         topic_words = {pid: ", ".join(keyphrases(doc, k=3)) for pid, doc in docs.items()}
         fillers = {pid: is_contentless(doc) for pid, doc in docs.items()}
         return build_views(
