@@ -63,7 +63,8 @@ _PERSON_VERB_WORDS = """say tell ask answer reply think feel believe know love l
     care enjoy prefer dream pray vote propose apologize apologise thank hug kiss date
     teach coach win lose play write read watch walk run swim hike go"""
 _PERSON_VERBS = frozenset(_PERSON_VERB_WORDS.split())
-_TOGETHER_VERBS = frozenset("talk speak chat hang spend share hear catch work live stay".split())
+_TOGETHER_VERB_WORDS = "talk speak chat hang spend share hear catch work live stay"
+_TOGETHER_VERBS = frozenset(_TOGETHER_VERB_WORDS.split())
 # What a person has: the owner of these is a person ("Gina's mom", "Gina's birthday");
 # of other things, an owner may be a company or a place ("Sephora's products").
 _PERSONAL_THING_WORDS = """name birthday wedding funeral family life childhood parents kids
