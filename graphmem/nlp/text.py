@@ -163,8 +163,16 @@ def _candidates(doc: Doc) -> Iterable[tuple[Span, bool]]:
         if ent.label_ not in NON_TOPICAL_LABELS:
             yield ent, True
     for chunk in doc.noun_chunks:
+        if describes(chunk):
+            continue
         if not any(t.ent_type_ in NON_TOPICAL_LABELS for t in chunk if t.pos_ != "DET"):
             yield chunk, False
+
+
+def describes(chunk: Span) -> bool:
+    """A common-noun phrase said *of* something ("Lisbon is an amazing city", "it was a
+    lifesaver"): it describes, it names no thing of its own."""
+    return chunk.root.dep_ == "attr" and not any(t.pos_ == "PROPN" for t in chunk)
 
 
 def keyphrases(text: TextOrDoc, k: int = 10) -> list[str]:

@@ -23,6 +23,7 @@ for every conversation and every design. Verdicts are cached per phrase.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -34,7 +35,7 @@ from graphmem.nlp.spacy_loader import get_nlp
 
 _GREETING_WORDS = """hey hi hello hiya yo thanks thank thx congrats congratulations yep yeah
     yup yes nope wow whoa ugh aww awww oh ah ahh hmm um omg lol haha glad sure bye goodbye
-    welcome cheers yoohoo okay ok alright"""
+    welcome cheers yoohoo okay ok alright prob"""
 GREETINGS = frozenset(_GREETING_WORDS.split())  # also read by nlp/claims.py
 _SECOND_PERSON = frozenset({"your", "yours", "you", "ya", "y'all", "yourself", "yourselves"})
 # Whose, unresolved: "her car" names a car. ("my" is the speaker's name by then.)
@@ -42,25 +43,38 @@ _POSSESSIVES = frozenset({"your", "his", "her", "their", "its", "our"})
 # Nouns that name nothing in particular on their own (lemmas).
 _PLACEHOLDERS = """thing stuff lot bit kind sort type way time part piece one deal matter
     something everything anything nothing someone everyone anyone place spot area side
-    end start lots bunch couple number amount life world people variety range guy"""
+    end start lots bunch couple number amount life world people variety range guy share
+    percentage total use
+    date day week month year hour minute moment season weekend morning afternoon evening
+    night age decade while period"""  # the last two lines: times, not things
 _DISCOURSE = """word question answer idea tip option suggestion recommendation advice info
     information detail point example list step aspect factor benefit impact importance
     difference problem issue need reason sense look talk mix combination update note
     topic subject thought view opinion feedback message chat conversation insight
     revelation theme process decision result strategy theory concept consideration task
     measure material purpose plan control story discussion status breakdown approach
-    method solution goal choice favorite favourite beauty"""
+    method solution goal choice favorite favourite beauty addition effect skill technique
+    activity interest resource mistake background observation limitation contribution
+    initiative guidance"""
 _FEELINGS = """fun joy love care comfort support help enthusiasm excitement thrill pleasure
     luck pride hope attention knowledge insight perspective experience chance opportunity
     feeling emotion mood vibe energy passion motivation inspiration encouragement
-    kindness happiness sadness stress gratitude appreciation effort progress success"""
-_LIGHT_NOUNS = frozenset(f"{_PLACEHOLDERS} {_DISCOURSE} {_FEELINGS}".split())
+    kindness happiness sadness stress gratitude appreciation effort progress success
+    rush adrenaline peace relief satisfaction fulfillment fulfilment contentment cheer
+    blessing acceptance achievement accomplishment"""
+# Qualities of a person, praised or named in passing ("your strength", "such dedication"):
+# whose they are is what the turn says, and the word alone names nothing.
+_QUALITIES = """strength resilience determination dedication courage bravery boldness
+    confidence patience perseverance persistence commitment discipline honesty integrity
+    empathy compassion generosity humility ambition talent potential self calling"""
+_LIGHT_NOUNS = frozenset(f"{_PLACEHOLDERS} {_DISCOURSE} {_FEELINGS} {_QUALITIES}".split())
 # An amount or a tie to something else, not part of the thing: "more insects" -> "insects".
 _QUANTIFIERS = frozenset(
     {"more", "much", "little", "few", "enough", "numerous", "multiple", "several", "other"}
     | {"another", "different", "similar", "various", "many", "lots", "lot", "of", "some"}
 )
 _HEAD_POS = frozenset({"NOUN", "PROPN"})
+_CUT_WORD = re.compile(r"[a-z]- [a-z]")  # "atten- tion": a line's hyphen left in
 _MISREAD_POS = frozenset({"VERB", "AUX", "ADV", "INTJ", "X"})
 _CACHE_SIZE = 65536
 _verdicts: OrderedDict[str, str | None] = OrderedDict()
@@ -84,11 +98,42 @@ def thing_names(phrases: Sequence[str]) -> list[str | None]:
     return [known[p] for p in phrases]
 
 
+def _broken(text: str) -> bool:
+    """A table cell's "|", a trailing dash, an unclosed parenthesis or quote, a word cut
+    at a line's hyphen ("atten- tion"), a character no text has (U+FFFE)."""
+    return (
+        "|" in text
+        or text.endswith(("-", "–", "—"))
+        or text.count("(") != text.count(")")
+        or text.count('"') % 2 == 1
+        or _CUT_WORD.search(text) is not None
+        or "\ufffe" in text
+    )
+
+
+def _aside_ends(doc: Doc) -> int:
+    """Where a phrase starts after an aside closed by a comma ("Absolutely, Caroline",
+    "Oh well, the cake"): the index after the comma, else 0."""
+    for tok in doc:
+        if tok.text == ",":
+            before = doc[: tok.i]
+            aside = all(t.pos_ in ("INTJ", "ADV") or t.lower_ in GREETINGS for t in before)
+            return tok.i + 1 if aside and len(before) else 0
+    return 0
+
+
 def _thing(doc: Doc) -> str | None:
     text = doc.text.strip()
-    if "|" in text or text.endswith(("-", "–", "—")) or text.count("(") != text.count(")"):
+    if _broken(text):
         return None
-    words = [t for t in doc if not (t.is_punct or t.is_space)]
+    words = [t for t in doc[_aside_ends(doc) :] if not (t.is_punct or t.is_space)]
+    if any(t.text == "," for t in doc[_aside_ends(doc) :]) and not any(
+        t.pos_ == "CCONJ" for t in doc
+    ):
+        # "John, long time": a comma that joins nothing in a list addresses someone or
+        # glues two phrases; an adjective list ("spreadable, creamy paste") is one thing.
+        if not all(t.pos_ == "ADJ" for t in doc if t.i < _first_comma(doc)):
+            return None
     while words and (words[0].pos_ == "INTJ" or words[0].lower_ in GREETINGS):
         words.pop(0)
     while len(words) > 1 and words[0].lower_ in _POSSESSIVES:
@@ -106,6 +151,10 @@ def _thing(doc: Doc) -> str | None:
     if is_light(root, list(span)):
         return None
     return span.text.strip()
+
+
+def _first_comma(doc: Doc) -> int:
+    return next((t.i for t in doc if t.text == "," and t.i >= _aside_ends(doc)), len(doc))
 
 
 def _misread_name(words: Sequence[Token], root: Token) -> bool:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -41,6 +42,11 @@ _PHRASE_CUTS = frozenset(
     {"relcl", "acl", "conj", "cc", "appos", "punct", "advcl", "parataxis", "ccomp", "dep"}
 )
 _MAX_PHRASE_TOKENS = 8
+_LEFT_OUT = frozenset({"ccomp", "xcomp", "dobj", "prep"})
+# A clause under these is not asserted: "if I decide to get a dog".
+_CONDITIONS = frozenset({"if", "unless", "whether"})
+# Contractions the tokenizer splits ("gonna" -> "gon" "na"), glued back in a relation.
+_SPLIT_CONTRACTION = re.compile(r"\b(gon|got|wan) (na|ta)\b")
 _QUESTION_WORDS = frozenset(
     {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "whatever"}
 )
@@ -169,9 +175,23 @@ def _objects(verb: Token, ctx: _Context, depth: int = 0) -> Iterator[tuple[list[
                     if phrase:
                         yield words, phrase
         elif child.dep_ == "prep":
-            yield from _prep_objects(child, ctx)
+            # "took up community work from church": the object goes with the preposition
+            # ("took up community work from | church"), or the fact says something else.
+            carried = _direct_object(verb, ctx)
+            for words, phrase in _prep_objects(child, ctx):
+                yield [*carried, *words], phrase
         elif child.dep_ == "xcomp" and child.pos_ in ("VERB", "AUX") and depth == 0:
             yield from _xcomp_objects(child, ctx)
+
+
+def _direct_object(verb: Token, ctx: _Context) -> list[str]:
+    """The direct object of ``verb`` as words of a relation: its phrase, or a pronoun as
+    written ("saw it on | Amazon"); none when the verb has none."""
+    obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+    if obj is None:
+        return []
+    phrase = _phrase(obj, ctx)
+    return [phrase] if phrase else [obj.lower_]
 
 
 def _prep_objects(prep: Token, ctx: _Context) -> Iterator[tuple[list[str], str]]:
@@ -188,7 +208,10 @@ def _xcomp_objects(xcomp: Token, ctx: _Context) -> Iterator[tuple[list[str], str
     marker = [c.lower_ for c in xcomp.children if c.tag_ == "TO"]
     head = [*marker, xcomp.lower_, *(c.lower_ for c in xcomp.children if c.dep_ == "prt")]
     inner = list(_objects(xcomp, ctx, depth=1))
-    if not inner and xcomp.i not in ctx.temporal:
+    # "trying to figure out [what to cook]": with its complement left out, the verb alone
+    # says nothing the turn does; a verb with nothing to leave out ("love to paint") does.
+    cut = ctx.strict and any(c.dep_ in _LEFT_OUT for c in xcomp.children)
+    if not inner and xcomp.i not in ctx.temporal and not cut:
         yield [], " ".join(head)
     for words, phrase in inner:
         yield [*head, *words], phrase
@@ -210,15 +233,38 @@ def _temporal_tokens(doc: Doc, mentions: list[TemporalMention]) -> frozenset[int
     return frozenset(inside)
 
 
+def _glued(relation: str, obj: str) -> tuple[str, str]:
+    """A contraction the tokenizer split, glued back: "are gon | na turn out" -> "are
+    gonna | turn out", "got | ta say" -> "gotta | say"."""
+    relation = _SPLIT_CONTRACTION.sub(r"\1\2", relation)
+    last = relation.rsplit(" ", 1)[-1]
+    if last in ("gon", "got", "wan") and obj.startswith(("na ", "ta ")):
+        return relation + obj[:2], obj[3:]
+    return relation, obj
+
+
+def _asserted(verb: Token) -> bool:
+    """Whether the clause of ``verb`` says something happens or holds: not a bare
+    infinitive ("can help viewers *appreciate* the art", "let him *go*"), which
+    only its governing verb asserts, and not under a condition ("if I *decide* to")."""
+    children = list(verb.children)
+    if any(c.dep_ == "mark" and c.lower_ in _CONDITIONS for c in children):
+        return False
+    bare = verb.tag_ == "VB" and not any(c.dep_ in ("aux", "auxpass") for c in children)
+    return not (bare and verb.dep_ in ("ccomp", "advcl", "conj", "dep"))
+
+
 def _clause_triples(verb: Token, ctx: _Context, time: str | None) -> Iterator[Triple]:
+    if ctx.strict and not _asserted(verb):
+        return
     for subj in _subjects(verb):
         subject = _phrase(subj, ctx)
         if not subject:
             continue
         base = _relation_base(verb, _is_first_person(subj) and subj.lower_ != "me")
         for words, obj in _objects(verb, ctx):
-            relation = " ".join([*base, *words]).strip()
-            if relation and obj.lower() != subject.lower():
+            relation, obj = _glued(" ".join([*base, *words]).strip(), obj)
+            if relation and obj and obj.lower() != subject.lower():
                 yield Triple(subject, relation, obj, time)
 
 

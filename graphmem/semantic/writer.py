@@ -225,7 +225,7 @@ class SemanticWriter:
         """Entities, aliases, synonyms, facts, mentions and speaker links of one batch."""
         facts = [_named(pf) for pf in facts]
         speakers = names_only(speakers)
-        things = self._things([n for pf in facts for n in pf.names()], speakers)
+        things = self._things(facts, speakers)
         res = self.resolve([*speakers, *(t for t in things.values() if t)])
         res.things = things
         store, space = self.ctx.store, self.ctx.space
@@ -277,15 +277,22 @@ class SemanticWriter:
         }
         return res
 
-    def _things(self, names: Sequence[str], speakers: Sequence[str]) -> dict[str, str | None]:
+    def _things(
+        self, facts: Sequence[PassageFacts], speakers: Sequence[str]
+    ) -> dict[str, str | None]:
         """Each phrase's thing (``Resolution.things``); with ``entities = "phrases"`` every
         phrase is its own, and a speaker always is."""
+        names = [n for pf in facts for n in pf.names()]
         unique = list(dict.fromkeys(n for n in names if usable(n)))
         if self.config.entities == "phrases":
             return {n: n for n in unique}
         verdicts = dict(zip(unique, thing_names(unique), strict=True))
         keys = {normalise_name(s) for s in speakers}
-        return {n: n if normalise_name(n) in keys else verdicts[n] for n in unique}
+        said_of = _descriptions(facts)
+        return {
+            n: n if normalise_name(n) in keys else None if n in said_of else verdicts[n]
+            for n in unique
+        }
 
     def _facts(self, facts: Sequence[PassageFacts], res: Resolution) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = []
@@ -317,6 +324,27 @@ class SemanticWriter:
         for row, vector in zip(rows, vectors, strict=True):
             row["embedding"] = vector.tolist()
         return rows
+
+
+_BE = frozenset({"is", "was", "are", "were", "be", "been", "being", "am", "'s", "'re", "'m"})
+_BE |= frozenset({"become", "became", "becomes", "becoming", "seem", "seems", "seemed"})
+_AUX = frozenset({"not", "will", "would", "can", "could", "may", "might", "has", "have", "had"})
+
+
+def _descriptions(facts: Sequence[PassageFacts]) -> set[str]:
+    """Phrases the batch only says *of* something, in lower case ("Lisbon is an amazing
+    city", "the app was a lifesaver"): the object of "be" or "become" and nothing else, no
+    mention and no other fact's end. Such a phrase describes; it names no thing."""
+    said_of: set[str] = set()
+    elsewhere: set[str] = set()
+    for pf in facts:
+        elsewhere.update(pf.mentions)
+        for q in pf.quadruples:
+            words = set(q.relation.lower().split())
+            elsewhere.add(q.subject)
+            copula = bool(words & _BE) and words <= _BE | _AUX
+            (said_of if copula and q.object == q.object.lower() else elsewhere).add(q.object)
+    return said_of - elsewhere
 
 
 def _named(pf: PassageFacts) -> PassageFacts:
