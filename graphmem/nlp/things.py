@@ -55,7 +55,7 @@ _DISCOURSE = """word question answer idea tip option suggestion recommendation a
     measure material purpose plan control story discussion status breakdown approach
     method solution goal choice favorite favourite beauty addition effect skill technique
     activity interest resource mistake background observation limitation contribution
-    initiative guidance"""
+    initiative guidance introduction conclusion overview summary section"""
 _FEELINGS = """fun joy love care comfort support help enthusiasm excitement thrill pleasure
     luck pride hope attention knowledge insight perspective experience chance opportunity
     feeling emotion mood vibe energy passion motivation inspiration encouragement

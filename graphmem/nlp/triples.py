@@ -244,14 +244,18 @@ def _glued(relation: str, obj: str) -> tuple[str, str]:
 
 
 def _asserted(verb: Token) -> bool:
-    """Whether the clause of ``verb`` says something happens or holds: not a bare
-    infinitive ("can help viewers *appreciate* the art", "let him *go*"), which
-    only its governing verb asserts, and not under a condition ("if I *decide* to")."""
+    """Whether the clause of ``verb`` says something happens or holds: not under a
+    condition ("if I *decide* to"), and not a bare infinitive under a verb that only
+    may happen ("can help viewers *appreciate* the art"; "helps me *stay* motivated" is
+    said)."""
     children = list(verb.children)
     if any(c.dep_ == "mark" and c.lower_ in _CONDITIONS for c in children):
         return False
     bare = verb.tag_ == "VB" and not any(c.dep_ in ("aux", "auxpass") for c in children)
-    return not (bare and verb.dep_ in ("ccomp", "advcl", "conj", "dep"))
+    if not (bare and verb.dep_ in ("ccomp", "advcl", "conj", "dep")):
+        return True
+    head = verb.head
+    return not any(c.tag_ == "MD" for c in head.children) and _asserted(head)
 
 
 def _clause_triples(verb: Token, ctx: _Context, time: str | None) -> Iterator[Triple]:

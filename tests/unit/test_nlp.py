@@ -30,6 +30,8 @@ from graphmem.nlp import (
     spacy_model_info,
 )
 from graphmem.nlp.temporal import TemporalMention
+from graphmem.semantic.extract import PassageFacts, Quadruple
+from graphmem.semantic.writer import _descriptions
 
 REF = datetime(2023, 5, 8, 13, 56)  # a Monday
 
@@ -290,6 +292,12 @@ def test_batch_helpers_match_single_calls() -> None:
     assert keyphrases(docs[2]) == keyphrases(texts[2])
 
 
+def test_a_phrase_said_of_something_is_no_key_phrase() -> None:
+    found = keyphrases("Lisbon is an amazing city and Porto is the Harbour Town of the north.")
+    assert "amazing city" not in found and "Lisbon" in found
+    assert "Harbour Town" in " ".join(found)  # a name is kept wherever it stands
+
+
 # --- triples ----------------------------------------------------------------------------
 def test_triple_with_speaker_and_time() -> None:
     triples = extract_triples("I went to a LGBTQ support group yesterday.", "Caroline", REF)
@@ -325,6 +333,33 @@ def test_triples_possessive_first_person_and_xcomp() -> None:
     assert any("Melanie's kids" in t.object for t in triples)
 
 
+def _said(text: str) -> set[str]:
+    return {
+        f"{t.subject} | {t.relation} | {t.object}"
+        for t in extract_triples(text, "Maria", claims_only=True)
+    }
+
+
+def test_a_prepositional_fact_keeps_the_direct_object_it_goes_with() -> None:
+    assert _said("I took up community work from church.") == {
+        "Maria | took up | community work",
+        "Maria | took up community work from | church",
+    }
+    assert _said("I saw it on Amazon.") == {"Maria | saw it on | Amazon"}
+
+
+def test_what_a_clause_does_not_assert_makes_no_fact() -> None:
+    assert _said("Wall lighting can help viewers appreciate the artwork.") == set()
+    assert _said("If I decide to get a dog, I will tell you.") == set()
+    assert _said("I'm trying to figure out what to cook.") == set()  # the complement is lost
+    assert _said("I love to paint.") == {"Maria | loves | to paint"}  # nothing lost
+    assert _said("My goals help me stay motivated.") == {"Maria | stay | motivated"}
+
+
+def test_a_contraction_the_tokenizer_split_is_glued_back() -> None:
+    assert _said("I'm gonna bake a cake.") == {"Maria | is gonna bake | cake"}
+
+
 def test_triples_without_speaker_keep_named_subjects() -> None:
     triples = extract_triples("Melanie ran a charity race for mental health.", None, None)
     assert triples == [Triple("Melanie", "ran", "charity race for mental health")]
@@ -339,3 +374,14 @@ def test_query_entities_drop_question_words_and_times() -> None:
     assert "Melanie" in found and "favorite pottery technique" in found
     lowered = {e.lower() for e in query_entities("Where did Caroline move from 4 years ago?")}
     assert lowered == {"caroline"}
+
+
+def test_a_phrase_only_said_of_something_is_no_entity_of_the_semantic_layer() -> None:
+    facts = [
+        PassageFacts("p1", [Quadruple("Lisbon", "is", "amazing city", None)]),
+        PassageFacts("p2", [Quadruple("Maria", "has not been", "great cook", None)]),
+        PassageFacts("p3", [Quadruple("Maria", "is", "Lab mix", None)]),  # a name
+        PassageFacts("p4", [Quadruple("Maria", "is", "nurse", None)], ["nurse"]),  # mentioned
+        PassageFacts("p5", [Quadruple("Maria", "has", "dog", None)]),  # not "be"
+    ]
+    assert _descriptions(facts) == {"amazing city", "great cook"}

@@ -38,6 +38,17 @@ def test_a_thing_is_a_noun_phrase_naming_something() -> None:
         "time flies-": None,  # broken spans
         "a | b": None,
         "author(s": None,
+        "Absolutely, Caroline": "Caroline",  # an aside closed by a comma
+        "spreadable, creamy paste": "spreadable, creamy paste",  # adjectives in a list
+        "John, long time": None,  # a comma joining nothing: an address
+        "great deal of atten- tion": None,  # a line's hyphen left in a word
+        'case" mentality': None,  # a stray quote
+        "dates": None,  # times are not things
+        "brief moment": None,
+        "strength": None,  # a quality whose owner the phrase lost
+        "true self": None,
+        "adrenaline": None,  # a feeling reported
+        "No prob": None,
     }
     assert dict(zip(expected, thing_names(list(expected)), strict=True)) == expected
 
