@@ -126,14 +126,10 @@ def _thing(doc: Doc) -> str | None:
     text = doc.text.strip()
     if _broken(text):
         return None
-    words = [t for t in doc[_aside_ends(doc) :] if not (t.is_punct or t.is_space)]
-    if any(t.text == "," for t in doc[_aside_ends(doc) :]) and not any(
-        t.pos_ == "CCONJ" for t in doc
-    ):
-        # "John, long time": a comma that joins nothing in a list addresses someone or
-        # glues two phrases; an adjective list ("spreadable, creamy paste") is one thing.
-        if not all(t.pos_ == "ADJ" for t in doc if t.i < _first_comma(doc)):
-            return None
+    start = _aside_ends(doc)
+    if _comma_glued(doc, start):
+        return None
+    words = [t for t in doc[start:] if not (t.is_punct or t.is_space)]
     while words and (words[0].pos_ == "INTJ" or words[0].lower_ in GREETINGS):
         words.pop(0)
     while len(words) > 1 and words[0].lower_ in _POSSESSIVES:
@@ -153,8 +149,14 @@ def _thing(doc: Doc) -> str | None:
     return span.text.strip()
 
 
-def _first_comma(doc: Doc) -> int:
-    return next((t.i for t in doc if t.text == "," and t.i >= _aside_ends(doc)), len(doc))
+def _comma_glued(doc: Doc, start: int) -> bool:
+    """ "John, long time": a comma after ``start`` that joins nothing in a list addresses
+    someone or glues two phrases; adjectives in a list ("spreadable, creamy paste") and a
+    coordination ("pens, pencils and paper") are one thing."""
+    comma = next((t.i for t in doc[start:] if t.text == ","), None)
+    if comma is None or any(t.pos_ == "CCONJ" for t in doc):
+        return False
+    return not all(t.pos_ == "ADJ" for t in doc[start:comma])
 
 
 def _misread_name(words: Sequence[Token], root: Token) -> bool:
