@@ -102,6 +102,7 @@ class PersonEvidence:
     def __init__(self) -> None:
         self.support: defaultdict[str, float] = defaultdict(float)
         self.against: defaultdict[str, float] = defaultdict(float)
+        self.full: defaultdict[str, int] = defaultdict(int)  # uses in a person's place
 
     @classmethod
     def of(cls, docs: Iterable[Doc]) -> PersonEvidence:
@@ -133,6 +134,7 @@ class PersonEvidence:
             self.against[key] += 1
         elif _personal(root, verb):
             self.support[key] += 1.0
+            self.full[key] += 1
         elif _personal(root, verb, strict=False) or not (
             len(ent) == 1 and ent.start == ent.sent.start
         ):
@@ -145,7 +147,9 @@ class PersonEvidence:
         support, against = self.support[key], self.against[key]
         if against >= max(support, 0.5):
             return False
-        return key.split()[0] in given_names() or support >= 2.0
+        # Mentions in passing alone ("move Sol to Ethereum", "making Paella") never add up
+        # to a person without a given name: one use in a person's place is needed.
+        return key.split()[0] in given_names() or (support >= 2.0 and self.full[key] > 0)
 
 
 @functools.cache
