@@ -81,6 +81,10 @@ _ROLE_WORD_TEXT = """friend sister brother mom mum dad mother father wife husban
     nephew roommate buddy pal mentor therapist doctor dr mr mrs ms miss sir"""
 ROLE_WORDS = frozenset(_ROLE_WORD_TEXT.split())
 _PERSONAL_THINGS = frozenset(_PERSONAL_THING_WORDS.split()) | ROLE_WORDS
+_TITLE_WORDS = """pope saint st president prince princess queen king lord lady general
+    captain professor prof officer judge senator governor mayor rev reverend father sister
+    brother uncle aunt sir dame minister chancellor secretary ambassador"""
+_TITLES = frozenset(_TITLE_WORDS.split()) | ROLE_WORDS
 _NOT_NAME_WORDS = """bye hey hi hello glad nah wanna gonna gotta yeah yay wow omg lol thanks
     congrats cool awesome sure welcome nature music art guitar"""
 _NOT_NAMES = frozenset(_NOT_NAME_WORDS.split())
@@ -130,7 +134,9 @@ class PersonEvidence:
         place = before is not None and before.lower_ in _PLACE_PREPOSITIONS
         thing = root.dep_ in ("dobj", "pobj") and verb in _THING_VERBS
         plural = root.tag_ == "NNPS"  # "German Shepherds", "Avengers": a kind or a group
-        if modifier or place or thing or plural:  # "Ferris wheel", "in Woodhaven", "play Fortnite"
+        if (
+            modifier or place or thing or plural or _inside_a_name(ent)
+        ):  # "Ferris wheel", "in Woodhaven", "play Fortnite"
             self.against[key] += 1
         elif _personal(root, verb):
             self.support[key] += 1.0
@@ -186,6 +192,15 @@ def _personal(root: Token, verb: str, strict: bool = True) -> bool:
     return any(c.lower_ in ROLE_WORDS for c in titled) or (
         named is not None and named.lemma_.lower() in ROLE_WORDS
     )
+
+
+def _inside_a_name(ent: Span) -> bool:
+    """A name cut from a longer one: "Dear *Evan Hansen*", "Converse *Chuck Taylor*", a
+    capitalised word before it that is no title ("Aunt May", "Pope Paul VI" are names)."""
+    before = ent.doc[ent.start - 1] if ent.start > 0 else None
+    if before is None or before.pos_ != "PROPN" or before.i == ent.sent.start:
+        return False
+    return before.lower_.rstrip(".") not in _TITLES
 
 
 def _verb_lemma(tok: Token) -> str:

@@ -17,6 +17,7 @@ from spacy.tokens import Doc, Span, Token
 
 from graphmem.errors import InputError
 from graphmem.nlp.spacy_loader import get_nlp
+from graphmem.nlp.things import in_fixed_phrase
 
 TextOrDoc = str | Doc
 
@@ -163,7 +164,7 @@ def _candidates(doc: Doc) -> Iterable[tuple[Span, bool]]:
         if ent.label_ not in NON_TOPICAL_LABELS:
             yield ent, True
     for chunk in doc.noun_chunks:
-        if describes(chunk):
+        if describes(chunk) or in_fixed_phrase(chunk.root):
             continue
         if not any(t.ent_type_ in NON_TOPICAL_LABELS for t in chunk if t.pos_ != "DET"):
             yield chunk, False

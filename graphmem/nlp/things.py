@@ -44,6 +44,7 @@ _POSSESSIVES = frozenset({"your", "his", "her", "their", "its", "our"})
 _PLACEHOLDERS = """thing stuff lot bit kind sort type way time part piece one deal matter
     something everything anything nothing someone everyone anyone place spot area side
     end start lots bunch couple number amount life world people variety range guy share
+    individual plenty ton
     percentage total use
     date day week month year hour minute moment season weekend morning afternoon evening
     night age decade while period"""  # the last two lines: times, not things
@@ -55,7 +56,9 @@ _DISCOURSE = """word question answer idea tip option suggestion recommendation a
     measure material purpose plan control story discussion status breakdown approach
     method solution goal choice favorite favourite beauty addition effect skill technique
     activity interest resource mistake background observation limitation contribution
-    initiative guidance introduction conclusion overview summary section"""
+    initiative guidance introduction conclusion overview summary section reminder
+    challenge fact form state behavior behaviour situation item assumption evidence guess
+    possibility pattern preference category concern mind"""
 _FEELINGS = """fun joy love care comfort support help enthusiasm excitement thrill pleasure
     luck pride hope attention knowledge insight perspective experience chance opportunity
     feeling emotion mood vibe energy passion motivation inspiration encouragement
@@ -72,9 +75,14 @@ _LIGHT_NOUNS = frozenset(f"{_PLACEHOLDERS} {_DISCOURSE} {_FEELINGS} {_QUALITIES}
 _QUANTIFIERS = frozenset(
     {"more", "much", "little", "few", "enough", "numerous", "multiple", "several", "other"}
     | {"another", "different", "similar", "various", "many", "lots", "lot", "of", "some"}
+    | {"same", "certain", "specific", "particular", "extra", "maximum", "minimum", "plenty"}
+    | {"tons", "ton"}
 )
 _HEAD_POS = frozenset({"NOUN", "PROPN"})
 _CUT_WORD = re.compile(r"[a-z]- [a-z]")  # "atten- tion": a line's hyphen left in
+_MARKUP = re.compile(r"\*\*|[•{}#=<>\[\]]")  # bold, bullets, code, tables
+# Two phrases glued across a dash or an end of sentence: "freedom - dancing", "John! Video".
+_GLUED = re.compile(r"\w\s[-–—]\s\w|\w[!?]\s+\w")
 _MISREAD_POS = frozenset({"VERB", "AUX", "ADV", "INTJ", "X"})
 _CACHE_SIZE = 65536
 _verdicts: OrderedDict[str, str | None] = OrderedDict()
@@ -108,6 +116,10 @@ def _broken(text: str) -> bool:
         or text.count('"') % 2 == 1
         or _CUT_WORD.search(text) is not None
         or "\ufffe" in text
+        or "\n" in text  # glued across lines
+        or _MARKUP.search(text) is not None
+        or _GLUED.search(text) is not None
+        or text.lower().endswith((" and", " or", " &"))
     )
 
 
@@ -136,7 +148,7 @@ def _thing(doc: Doc) -> str | None:
         words.pop(0)
     if not words or any(t.lower_ in _SECOND_PERSON for t in words):
         return None
-    while len(words) > 1 and words[0].lower_ in _QUANTIFIERS and words[0].pos_ != "PROPN":
+    while len(words) > 1 and _amount(words[0]):
         words.pop(0)
     span = doc[words[0].i : words[-1].i + 1]
     root = span.root
@@ -147,6 +159,16 @@ def _thing(doc: Doc) -> str | None:
     if is_light(root, list(span)):
         return None
     return span.text.strip()
+
+
+def _amount(tok: Token) -> bool:
+    """A word in front that only counts or ties: "more", "same", "17" ("17 comments")."""
+    if tok.pos_ == "PROPN":
+        return False
+    # a number written apart ("17 comments", not "5K race")
+    return tok.lower_ in _QUANTIFIERS or (
+        tok.pos_ == "NUM" and tok.like_num and bool(tok.whitespace_)
+    )
 
 
 def _comma_glued(doc: Doc, start: int) -> bool:
@@ -166,6 +188,27 @@ def _misread_name(words: Sequence[Token], root: Token) -> bool:
     if not all(w.text[:1].isupper() for w in words if w.is_alpha):
         return False
     return root.pos_ in _MISREAD_POS or words[0].lower_ in given_names()
+
+
+# Fixed expressions whose noun names nothing: "in person", "on track", "from scratch",
+# "keep track of", "take care of", "need a hand" (general English idioms).
+_PREP_IDIOM_TEXT = """in+person on+track from+scratch for+sale of+course in+addition in+case
+    in+term in+mind in+fact in+general at+least by+way in+touch on+time in+time on+page
+    at+all for+sure in+order on+purpose by+chance in+charge on+board in+advance"""
+_VERB_IDIOM_TEXT = """keep+track lose+track take+care need+hand lend+hand give+hand try+hand
+    make+headline follow+suit take+part make+sense take+place make+difference"""
+_PREP_IDIOMS = frozenset(tuple(pair.split("+")) for pair in _PREP_IDIOM_TEXT.split())
+_VERB_IDIOMS = frozenset(tuple(pair.split("+")) for pair in _VERB_IDIOM_TEXT.split())
+
+
+def in_fixed_phrase(noun: Token) -> bool:
+    """Whether ``noun`` is the noun of a fixed expression ("in *person*", "keep *track*")."""
+    lemma = noun.lemma_.lower()
+    if noun.dep_ == "pobj":
+        return (noun.head.lower_, lemma) in _PREP_IDIOMS
+    if noun.dep_ == "dobj":
+        return (noun.head.lemma_.lower(), lemma) in _VERB_IDIOMS
+    return False
 
 
 def is_light(head: Token, words: Sequence[Token]) -> bool:

@@ -21,7 +21,7 @@ from graphmem.nlp.text import (
     third_person,
     trim_span,
 )
-from graphmem.nlp.things import is_light
+from graphmem.nlp.things import in_fixed_phrase, is_light
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +77,17 @@ def _inside_word(tok: Token) -> bool:
     )
 
 
+def _joint(tok: Token) -> bool:
+    """A coordination that is one thing: "between Athens *and Sparta*", "both X *and Y*"."""
+    if tok.dep_ not in ("conj", "cc"):
+        return False
+    head = tok.head
+    between = head.dep_ == "pobj" and head.head.lower_ == "between"
+    return between or any(c.dep_ == "preconj" for c in head.children)
+
+
 def _collect(tok: Token, ctx: _Context, out: list[Token], root: Token) -> None:
-    cut = tok.dep_ in _PHRASE_CUTS and not _inside_word(tok)
+    cut = tok.dep_ in _PHRASE_CUTS and not _inside_word(tok) and not _joint(tok)
     if tok.i != root.i and (cut or tok.i in ctx.temporal):
         return
     out.append(tok)
@@ -123,7 +132,7 @@ def _phrase(head: Token, ctx: _Context) -> str | None:
         tokens.pop(0)
     while tokens and tokens[-1].pos_ in ("PUNCT", "CCONJ", "ADP", "DET"):
         tokens.pop()
-    if ctx.strict and (_cut_complement(head) or is_light(head, tokens)):
+    if ctx.strict and (_cut_complement(head) or is_light(head, tokens) or in_fixed_phrase(head)):
         return None
     if tokens and cut_inside_word(head.doc[tokens[0].i : tokens[-1].i + 1]):
         return None
@@ -153,6 +162,8 @@ def _relation_base(verb: Token, first_person_subject: bool) -> list[str]:
         if c.dep_ in ("aux", "auxpass", "neg") and c.i < verb.i and c.tag_ != "TO"
     ]
     tokens = [*sorted(aux, key=lambda t: t.i), verb]
+    # "I'm *not* sure", "it was *n't* easy": a negation after the verb is kept too.
+    tokens += [c for c in verb.children if c.dep_ == "neg" and c.i > verb.i]
     tokens += [c for c in verb.children if c.dep_ == "prt"]
     words = [t.lower_ for t in tokens]
     if first_person_subject and tokens and tokens[0].tag_ in ("VBP", "MD"):
@@ -196,7 +207,8 @@ def _direct_object(verb: Token, ctx: _Context) -> list[str]:
 
 def _prep_objects(prep: Token, ctx: _Context) -> Iterator[tuple[list[str], str]]:
     for pobj in (g for g in prep.children if g.dep_ == "pobj"):
-        for obj in (pobj, *pobj.conjuncts):
+        joint = _joint(next((c for c in pobj.children if c.dep_ == "conj"), pobj))
+        for obj in (pobj,) if joint else (pobj, *pobj.conjuncts):
             phrase = _phrase(obj, ctx)
             if phrase:
                 yield [prep.lower_], phrase

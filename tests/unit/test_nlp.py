@@ -356,6 +356,17 @@ def test_what_a_clause_does_not_assert_makes_no_fact() -> None:
     assert _said("My goals help me stay motivated.") == {"Maria | stay | motivated"}
 
 
+def test_a_negation_after_the_verb_is_kept() -> None:
+    assert _said("I'm not a fan of jazz.") == {"Maria | is not | fan of jazz"}
+
+
+def test_a_pair_between_two_things_stays_one_phrase_and_an_idiom_names_nothing() -> None:
+    assert _said("The war was a conflict between Athens and Sparta.") == {
+        "war | was | conflict between Athens and Sparta"
+    }
+    assert _said("I made the cake from scratch.") == {"Maria | made | cake"}
+
+
 def test_a_contraction_the_tokenizer_split_is_glued_back() -> None:
     assert _said("I'm gonna bake a cake.") == {"Maria | is gonna bake | cake"}
 

@@ -49,6 +49,13 @@ def test_a_thing_is_a_noun_phrase_naming_something() -> None:
         "true self": None,
         "adrenaline": None,  # a feeling reported
         "No prob": None,
+        "17 comments": "comments",  # a number in front counts, it is no part of the thing
+        "5K race": "5K race",
+        "John! Video games": None,  # glued across a sentence's end
+        "freedom - dancing": None,  # or a dash
+        "Main St and": None,  # a coordination cut
+        "TROUBLESHOOTING • Knee pain": None,  # markup
+        "reminder": None,
     }
     assert dict(zip(expected, thing_names(list(expected)), strict=True)) == expected
 
@@ -97,6 +104,22 @@ def test_a_shop_a_dish_or_a_kind_in_a_persons_place_weighs_half() -> None:
     assert not evidence.is_person("Avengers")  # a plural names a kind or a group
     assert evidence.support["kowalski"] == 2.0  # talked to, told: a person's places
     assert evidence.is_person("Kowalski")
+
+
+def test_a_name_inside_a_longer_name_is_no_person_and_passing_mentions_never_add_up() -> None:
+    evidence = _evidence(
+        [
+            "I saw Dear Evan Hansen on Broadway, and Dear Evan Hansen was moving.",
+            "Pope Paul VI wrote it, and I think Paul VI was right.",
+            "I am making Paella tonight.",
+            "Paella takes an hour, and the Paella tastes great with Sangria.",
+            "My guests will get Paella with Sangria.",
+        ]
+    )
+    assert evidence.against["evan hansen"] >= 1 and not evidence.is_person("Evan Hansen")
+    assert evidence.against["paul vi"] == 0  # a title in front is part of a person's name
+    assert evidence.support["paella"] == 2.0 and evidence.full["paella"] == 0
+    assert not evidence.is_person("Paella")  # four half uses, none in a person's place
 
 
 @pytest.mark.parametrize(
