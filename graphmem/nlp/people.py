@@ -134,9 +134,8 @@ class PersonEvidence:
         place = before is not None and before.lower_ in _PLACE_PREPOSITIONS
         thing = root.dep_ in ("dobj", "pobj") and verb in _THING_VERBS
         plural = root.tag_ == "NNPS"  # "German Shepherds", "Avengers": a kind or a group
-        if (
-            modifier or place or thing or plural or _inside_a_name(ent)
-        ):  # "Ferris wheel", "in Woodhaven", "play Fortnite"
+        # "Ferris wheel", "in Woodhaven", "play Fortnite", "Dear Evan Hansen"
+        if modifier or place or thing or plural or _inside_a_name(ent):
             self.against[key] += 1
         elif _personal(root, verb):
             self.support[key] += 1.0

@@ -13,9 +13,15 @@ a thing when, parsed on its own:
 - its head is not a light noun (a placeholder, a discourse word, a bare feeling or
   evaluation: "thing", "tips", "fun", "joy") unless another noun or name makes it
   specific ("gardening tips", "tips for Paris");
-- it is not a broken span (a table cell's "|", a trailing dash, an unclosed parenthesis);
-- an amount or a tie to something else in front is not part of it ("more insects" ->
-  "insects", "similar genres" -> "genres").
+- its head is not a time word ("dates", "brief moment") or a person's quality named alone
+  ("strength", "true self"), and not the noun of a fixed expression ("in person", "from
+  scratch", ``in_fixed_phrase``, which needs the sentence);
+- it is not a broken span (a table cell's "|", markup, a trailing dash or "and", an
+  unclosed parenthesis or quote, a line's hyphen left in a word, two phrases glued across a
+  line, a dash, a sentence's end or a comma that joins nothing: "John, long time");
+- an aside closed by a comma, an amount, a number or a tie to something else in front is
+  not part of it ("Absolutely, Caroline" -> "Caroline", "more insects" -> "insects", "17
+  comments" -> "comments", "similar genres" -> "genres").
 
 The lists below are general English categories, written down once; the rule is the same
 for every conversation and every design. Verdicts are cached per phrase.
