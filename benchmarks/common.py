@@ -49,8 +49,8 @@ class TimedEmbedder(Embedder):
     def side(self, kind: Kind) -> str:
         return self.inner.side(kind)
 
-    def pieces(self, texts: Sequence[str], kind: Kind = "passage") -> list[list[str]]:
-        return self.inner.pieces(texts, kind)
+    def heads(self, texts: Sequence[str], kind: Kind = "passage") -> list[str]:
+        return self.inner.heads(texts, kind)
 
     def count_tokens(self, text: str) -> int:
         return self.inner.count_tokens(text)

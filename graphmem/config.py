@@ -130,6 +130,11 @@ class Settings(BaseSettings):
         ge=0.0,
         description="seconds a snapshot is trusted between version reads (0: every query)",
     )
+    # A turn's vector reads its first this many word pieces (the model's window at most);
+    # the full-text index and the citation keep the whole turn (embed/windows.py).
+    embedding_passage_tokens: int = Field(
+        default=128, ge=16, description="word pieces of a turn its vector reads"
+    )
     embedding_dim: int = Field(default=384, ge=1, description="only read for the openai embedder")
     spacy_model: str = "auto"
 

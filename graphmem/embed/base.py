@@ -30,6 +30,12 @@ _SMALL = 4
 _NO_PREFIX: dict[Kind, str] = {"query": "", "passage": "", "symmetric": ""}
 
 
+def passage_windows(window: int, passage_tokens: int) -> dict[Kind, int]:
+    """The word pieces a model of ``window`` reads of each kind of text: a passage its head
+    of ``passage_tokens`` (``GRAPHMEM_EMBEDDING_PASSAGE_TOKENS``, ``embed/windows.py``)."""
+    return {"query": window, "symmetric": window, "passage": min(window, passage_tokens)}
+
+
 class Embedder(ABC):
     """``name`` and ``dim`` are recorded in the graph so a space is never mixed."""
 
@@ -60,10 +66,10 @@ class Embedder(ABC):
         with the same side are embedded alike. Asymmetric embedders override it."""
         return kind
 
-    def pieces(self, texts: Sequence[str], kind: Kind = "passage") -> list[list[str]]:
-        """Each text as the pieces the model reads whole (``embed/windows.py``): the text
-        alone when it fits the model's window; here, where no window is known, always."""
-        return [[t] for t in texts]
+    def heads(self, texts: Sequence[str], kind: Kind = "passage") -> list[str]:
+        """Each text cut to what the model reads of it as ``kind`` (``embed/windows.py``):
+        the text itself when it fits; here, where no window is known, always."""
+        return list(texts)
 
 
 def normalise(vectors: npt.NDArray[Any]) -> Vectors:
@@ -110,6 +116,7 @@ class MiniLMEmbedder(Embedder):
         # None: not tried yet; False: unavailable here (warned once); else the encoder.
         self._onnx: Any = None
         self._splitter: Any = None
+        self._passage_tokens = settings.embedding_passage_tokens
         self._lock = threading.Lock()
 
     @staticmethod
@@ -200,16 +207,16 @@ class MiniLMEmbedder(Embedder):
     def side(self, kind: Kind) -> str:
         return ""  # symmetric by training: every kind is embedded alike
 
-    def pieces(self, texts: Sequence[str], kind: Kind = "passage") -> list[list[str]]:
+    def heads(self, texts: Sequence[str], kind: Kind = "passage") -> list[str]:
         if self._splitter is None:
             from graphmem.embed.models import MODELS
             from graphmem.embed.split import Splitter
 
             # The torch model and the ONNX export both truncate at the model's max_seq_length.
-            window = MODELS["minilm"].max_tokens
-            self._splitter = Splitter(self.model_dir() / "tokenizer.json", window, _NO_PREFIX)
-        split: list[list[str]] = self._splitter.split(texts, kind)
-        return split
+            windows = passage_windows(MODELS["minilm"].max_tokens, self._passage_tokens)
+            self._splitter = Splitter(self.model_dir() / "tokenizer.json", windows, _NO_PREFIX)
+        cut: list[str] = self._splitter.heads(texts, kind)
+        return cut
 
     @property
     def runtime(self) -> str:

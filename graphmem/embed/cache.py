@@ -267,8 +267,8 @@ class CachedEmbedder(Embedder):
     def side(self, kind: Kind) -> str:
         return self.inner.side(kind)
 
-    def pieces(self, texts: Sequence[str], kind: Kind = "passage") -> list[list[str]]:
-        return self.inner.pieces(texts, kind)
+    def heads(self, texts: Sequence[str], kind: Kind = "passage") -> list[str]:
+        return self.inner.heads(texts, kind)
 
     def key(self, text: str, kind: Kind) -> bytes:
         head = f"{self._identity}\x00{self.inner.side(kind)}\x00".encode()

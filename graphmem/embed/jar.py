@@ -19,7 +19,14 @@ from typing import Any
 import numpy as np
 
 from graphmem.config import Settings
-from graphmem.embed.base import Embedder, Kind, MiniLMEmbedder, Vectors, normalise
+from graphmem.embed.base import (
+    Embedder,
+    Kind,
+    MiniLMEmbedder,
+    Vectors,
+    normalise,
+    passage_windows,
+)
 from graphmem.embed.models import ModelFiles, ModelSpec, fetch_model, pinned_name
 from graphmem.errors import ModelLoadError
 
@@ -87,15 +94,16 @@ class OnnxModelEmbedder(Embedder):
     def side(self, kind: Kind) -> str:
         return self.prefix(kind)
 
-    def pieces(self, texts: Sequence[str], kind: Kind = "passage") -> list[list[str]]:
+    def heads(self, texts: Sequence[str], kind: Kind = "passage") -> list[str]:
         if self._splitter is None:
             from graphmem.embed.split import Splitter
 
             kinds: tuple[Kind, ...] = ("query", "passage", "symmetric")
             prefixes = {kind: self.prefix(kind) for kind in kinds}
-            self._splitter = Splitter(self.files().tokenizer, self.spec.max_tokens, prefixes)
-        split: list[list[str]] = self._splitter.split(texts, kind)
-        return split
+            windows = passage_windows(self.spec.max_tokens, self._settings.embedding_passage_tokens)
+            self._splitter = Splitter(self.files().tokenizer, windows, prefixes)
+        cut: list[str] = self._splitter.heads(texts, kind)
+        return cut
 
     def prefix(self, kind: Kind) -> str:
         spec = self.spec

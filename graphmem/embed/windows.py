@@ -1,13 +1,16 @@
-"""Passages longer than the embedding model's window: embedded in pieces, one vector a text.
+"""A passage's vector reads its head: the first ``GRAPHMEM_EMBEDDING_PASSAGE_TOKENS`` word
+pieces (128 by default; the model's own window at most, prefix and [CLS]/[SEP] included).
 
-A model reads at most its window of word pieces (e5 and bge 512, MiniLM 256; the prefix and
-the [CLS]/[SEP] tokens included) and drops the rest. A turn is stored and cited whole
-however long it is (a pasted document is one turn), so a passage past the window is cut at
-word boundaries into pieces that each fit, every piece is embedded as a passage, and the
-passage's vector is the normalised mean of its pieces' vectors: one vector a turn, so the
-graph model and every search over passage vectors stay as they are. The texts that fit are
-embedded as before, in one call of their own, so their vectors are bit for bit the ones
-they always had. The full-text index holds the whole text either way.
+A turn is stored, indexed for full text and cited whole however long it is (a pasted
+document is one turn); its vector is the head's, cut at a word boundary. A turn opens with
+what it is about (an assistant's answer with what it answers, ``nlp/openings.py``); the
+lists and caveats after it add words every long answer shares. Measured on the LongMemEval
+dev half (docs/eval.md, "Passage vectors"): the 128-piece head ranks the turns that hold an
+answer higher than the whole turn's vector did (the model's 512-piece window, averaged over
+windows past it), and a 512-piece run costs about twice as much a piece as a 128-piece one
+(attention grows with the length). Shorter texts than the head are embedded as they are,
+so their vectors are bit for bit what a plain ``embed`` gives; the vector cache keys the
+head's text, so heads of any length share it.
 
 :func:`embed_passages` is the one place passages are embedded (ingest and ``reembed``).
 """
@@ -16,26 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
-from graphmem.embed.base import Embedder, Vectors, normalise
+from graphmem.embed.base import Embedder, Vectors
 
 
 def embed_passages(embedder: Embedder, texts: Sequence[str]) -> Vectors:
-    """Unit vectors of passages ``texts``, each longer than the window as the normalised
-    mean of its pieces' (module docstring)."""
-    split = embedder.pieces(texts, "passage")
-    long = [i for i, pieces in enumerate(split) if len(pieces) > 1]
-    if not long:
-        return embedder.embed(texts, "passage")
-    out = np.zeros((len(texts), embedder.dim), dtype=np.float32)
-    whole = [i for i, pieces in enumerate(split) if len(pieces) == 1]
-    if whole:
-        out[whole] = embedder.embed([texts[i] for i in whole], "passage")
-    vectors = embedder.embed([piece for i in long for piece in split[i]], "passage")
-    at = 0
-    for i in long:
-        n = len(split[i])
-        out[i] = normalise(vectors[at : at + n].mean(axis=0, keepdims=True))[0]
-        at += n
-    return out
+    """Unit vectors of passages ``texts``, each read up to its head (module docstring)."""
+    return embedder.embed(embedder.heads(texts, "passage"), "passage")
