@@ -33,6 +33,7 @@ MODULES = {
     "graphmem-paired": "the graphmem strategy against one design, question by question",
     "http-load": "load on `graphmem serve`: concurrent clients, queries and writes",
     "llm-local": "LLM cost and throughput of every design's builder against a model server",
+    "passage-length": "embedding cost per word piece against the run's length (32-512)",
     "profile-builders": "where an ingest's builder time goes",
     "runs-paired": "two evaluation runs question by question: paired bootstrap per group",
     "server-bench": "server figures: warm start to Bolt-ready, idle RSS, PageRank",
