@@ -46,6 +46,7 @@ def _cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 OUT_OF_RANGE = {
     "GRAPHMEM_EMBEDDING_THREADS": "-3",
     "GRAPHMEM_EMBEDDING_WORKERS": "0",
+    "GRAPHMEM_EMBEDDING_PASSAGE_TOKENS": "8",
     "GRAPHMEM_VECTOR_CACHE_MB": "-1",
     "GRAPHMEM_ANSWER_SENTENCES": "-1",
     "GRAPHMEM_LLM_TIMEOUT_S": "-1",
