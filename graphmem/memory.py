@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -41,6 +41,7 @@ from graphmem.readiness import check_ready
 from graphmem.retrieval.base import RetrievalContext, Retriever, settle
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, build_retriever
+from graphmem.retrieval.shared import sharing_snapshots
 from graphmem.schema import (
     check_embedder,
     check_space_embedder,
@@ -321,7 +322,9 @@ class Memory:
             self._ready()
             check_ready(self.store, space, strategy)
             fresh = as_of is None and (strategy, space) not in self._retrievers
-            result = self._retriever_at(strategy, space, as_of).retrieve(question, budget)
+            # A first query prepares the retriever: its members share the snapshots they read.
+            with sharing_snapshots() if fresh else nullcontext():
+                result = self._retriever_at(strategy, space, as_of).retrieve(question, budget)
         if fresh:  # its first query prepared it
             self.settle()
         packed = pack(result.hits, budget, self.embedder.count_tokens)
@@ -342,7 +345,8 @@ class Memory:
 
             warm_nlp()  # process-wide: what a first question's analysis would pay
             retriever = self.retriever(strategy, space)
-            retriever.prepare()
+            with sharing_snapshots():  # its members read a snapshot they share once
+                retriever.prepare()
             # One question thrown away: what no prepare step names still runs once (the
             # token counter's tokenizer, each statement's first plan, lazy imports).
             warm = retriever.retrieve(WARM_QUESTION, 1000)

@@ -66,6 +66,7 @@ from graphmem.memory import Memory
 from graphmem.retrieval.base import Retriever
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import build_retriever, builders_for
+from graphmem.retrieval.shared import sharing_snapshots
 
 # The scoring names live in ``scoring``; benchmarks and tests import them from here.
 __all__ = [
@@ -187,11 +188,12 @@ class Evaluator:
         ctx = self.memory.retrieval_context(space, now=now, expected_queries=questions)
         retrievers = [build_retriever(name, ctx) for name in self.strategies]
         prepare = self.current.prepare_ms
-        for name, retriever in zip(self.strategies, retrievers, strict=True):
-            started = time.perf_counter()
-            with self.memory.nlp_context():  # the Memory's spaCy pipeline, as in its calls
-                retriever.prepare()  # one-off per space, reported apart from query latency
-            prepare[name] = prepare.get(name, 0.0) + (time.perf_counter() - started) * 1000
+        with sharing_snapshots():  # the strategies read the same snapshots once
+            for name, retriever in zip(self.strategies, retrievers, strict=True):
+                started = time.perf_counter()
+                with self.memory.nlp_context():  # the Memory's spaCy pipeline, as in its calls
+                    retriever.prepare()  # one-off per space, reported apart from query latency
+                prepare[name] = prepare.get(name, 0.0) + (time.perf_counter() - started) * 1000
         self.memory.settle()
         self._unsettled = True
         return retrievers

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from graphmem.retrieval.base import PassageRef, RetrievalContext
+from graphmem.retrieval.shared import shared
 from graphmem.store import GraphStore
 
 Matrix = npt.NDArray[np.float64]
@@ -119,7 +120,10 @@ def _kept(row: dict[str, Any]) -> dict[str, Any]:
 class Versioned(Generic[T]):
     """A snapshot read by ``load`` and read again whenever ``version`` (a statement taking
     ``$space``, one row) returns a different row than the one it was read under, or after
-    ``forget``; a version checked less than ``recheck`` seconds ago is not read again."""
+    ``forget``; a version checked less than ``recheck`` seconds ago is not read again.
+    ``share``: a key naming what ``load`` depends on besides the space and the version row
+    (None: its own); readers with the same key share one read while retrievers are
+    prepared (``graphmem.retrieval.shared``)."""
 
     def __init__(
         self,
@@ -128,20 +132,29 @@ class Versioned(Generic[T]):
         version: str,
         load: Callable[[], T],
         recheck: float = 0.0,
+        share: Hashable | None = None,
     ) -> None:
         self._store = store
         self._space = space
         self._statement = version
         self._load = load
         self._recheck = recheck
+        self._share = share
         self._value: T | None = None
         self._version: dict[str, Any] | None = None
         self._checked = -math.inf
 
     @classmethod
-    def of(cls, ctx: RetrievalContext, version: str, load: Callable[[], T]) -> Versioned[T]:
+    def of(
+        cls,
+        ctx: RetrievalContext,
+        version: str,
+        load: Callable[[], T],
+        share: Hashable | None = None,
+    ) -> Versioned[T]:
         """For a retriever: its space, trusted for ``snapshot_recheck_seconds``."""
-        return cls(ctx.store, ctx.space, version, load, ctx.settings.snapshot_recheck_seconds)
+        recheck = ctx.settings.snapshot_recheck_seconds
+        return cls(ctx.store, ctx.space, version, load, recheck, share)
 
     def get(self) -> T:
         """The snapshot; the version is read first unless it was checked less than
@@ -151,10 +164,17 @@ class Versioned(Generic[T]):
             return self._value
         row = self._store.read(self._statement, space=self._space)[0]
         if self._value is None or row != self._version:
-            self._value = self._load()
+            self._value = self._read(row)
             self._version = row
         self._checked = now
         return self._value
+
+    def _read(self, row: dict[str, Any]) -> T:
+        if self._share is None:
+            return self._load()
+        version = repr(sorted(row.items()))
+        key = (self._store.database, self._space, self._statement, self._share, version)
+        return shared(key, self._load)
 
     def forget(self) -> None:
         """Read the snapshot again at the next ``get`` (this process wrote to the space).

@@ -133,7 +133,7 @@ class FulltextRetriever(SearchRetriever):
 
     def __init__(self, ctx: RetrievalContext, config: object = None) -> None:
         super().__init__(ctx)
-        self._turns = Versioned.of(ctx, "retrieval.passage_version", self._load)
+        self._turns = Versioned.of(ctx, "retrieval.passage_version", self._load, share="bm25")
 
     def refresh(self) -> None:
         self._turns.forget()

@@ -12,6 +12,7 @@ wrote to the space).
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Hashable
 from typing import ClassVar, Generic, TypeVar
 
 from graphmem.retrieval.base import RetrievalContext, Retriever
@@ -22,10 +23,21 @@ T = TypeVar("T")
 
 class SnapshotRetriever(Retriever, Generic[T]):
     version_statement: ClassVar[str]  # "<design>.version": one row, taking $space
+    # Whether ``load_snapshot`` reads nothing but the space (and ``snapshot_key``'s
+    # settings) and does nothing else: then retrievers prepared together read it once.
+    shares_snapshot: ClassVar[bool] = False
 
     def __init__(self, ctx: RetrievalContext) -> None:
         super().__init__(ctx)
-        self._snapshot: Versioned[T] = Versioned.of(ctx, self.version_statement, self.load_snapshot)
+        share = self.snapshot_key() if self.shares_snapshot else None
+        self._snapshot: Versioned[T] = Versioned.of(
+            ctx, self.version_statement, self.load_snapshot, share
+        )
+
+    def snapshot_key(self) -> Hashable:
+        """What the snapshot depends on besides the space (``shares_snapshot``); set by
+        ``__init__``, so settings it names must be set before."""
+        return type(self).__qualname__
 
     @abstractmethod
     def load_snapshot(self) -> T:

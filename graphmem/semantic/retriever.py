@@ -31,6 +31,7 @@ from graphmem.retrieval.base import (
     Retriever,
     k_for_budget,
 )
+from graphmem.retrieval.shared import shared
 from graphmem.semantic.exact import PassagePageRank
 from graphmem.semantic.names import normalise_name
 from graphmem.semantic.projection import GraphInfo, SemanticGraph
@@ -195,12 +196,13 @@ class HippoRagRetriever(Retriever):
     def _read_space(self, info: GraphInfo) -> SpaceSnapshot:
         """The snapshot of the space as of projection ``info`` (a design that keeps more of
         the space in memory reads its part here, so that it is renewed with the rest)."""
-        return SpaceSnapshot.load(
-            self.ctx.store,
-            self.ctx.space,
-            info.created,
-            info.relationships,
-            semantic=self.config.in_memory_index,
+        store, space, semantic = self.ctx.store, self.ctx.space, self.config.in_memory_index
+        key = ("semantic", store.database, space, info.created, info.relationships, semantic)
+        return shared(
+            key,
+            lambda: SpaceSnapshot.load(
+                store, space, info.created, info.relationships, semantic=semantic
+            ),
         )
 
     @property

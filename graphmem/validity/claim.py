@@ -73,6 +73,9 @@ def claims(statements: Sequence[Statement]) -> list[Claim]:
     """The claim of each statement, parsed in one pass."""
     bodies = [split_prefix(s.text) for s in statements]
     docs = list(get_nlp().pipe([b for b, _ in bodies], batch_size=64))
+    # The things every statement's noun phrases name, judged in one batch: judged one
+    # statement at a time, the judge's parse set-up cost more than its parses.
+    thing_names([c.text for doc in docs for c in doc.noun_chunks if _may_be_topic(c)])
     # A speaker is whose state a claim is, never what it is about ("assistant" in "user
     # asked assistant for tips").
     speakers = {s.speaker.strip().lower() for s in statements}
@@ -264,7 +267,7 @@ def _things(doc: Doc, subject: Token | None, key: str) -> set[str]:
         c
         for c in doc.noun_chunks
         if (subject is None or subject.i not in range(c.start, c.end) or _owned(subject))
-        and c.root.ent_type_ not in lex.NOT_TOPICS
+        and _may_be_topic(c)
     ]
     names = thing_names([c.text for c in chunks])
     found: set[str] = set()
@@ -281,6 +284,10 @@ def _things(doc: Doc, subject: Token | None, key: str) -> set[str]:
     if key:  # the design's own topic of the statement, as it chose it
         found.add(_plain(key))
     return {t for t in found if t}
+
+
+def _may_be_topic(chunk: Span) -> bool:
+    return chunk.root.ent_type_ not in lex.NOT_TOPICS
 
 
 def _qualified(chunk: Span) -> str | None:

@@ -298,3 +298,38 @@ def test_the_bm25_member_reads_nothing_per_question(
     members = retriever.plan().members
     assert "fulltext" in members and "amory" in members and found.hits
     assert calls.count("retrieval.space_passages") == 0
+
+
+# Snapshots several of the strategy's members read whole: the space's turns (BM25), the
+# semantic layer's passages and facts, and three designs' own.
+_SNAPSHOTS = (
+    "retrieval.space_passages",
+    "semantic.space_passages",
+    "semantic.space_facts",
+    "premem.snapshot",
+    "anchormem.snapshot",
+    "amory.snapshot_stories",
+)
+
+
+def test_members_prepared_together_read_each_snapshot_once(
+    settings: Settings, store: GraphStore, embedder: Embedder, full_space: str
+) -> None:
+    memory = Memory(settings, store=store, embedder=embedder)
+    with recorded_calls(store, "read") as calls:
+        memory.prepare(full_space, "graphmem")
+    assert {name: calls.count(name) for name in _SNAPSHOTS} == dict.fromkeys(_SNAPSHOTS, 1)
+    shared = memory.query(QUESTION, full_space, strategy="graphmem", budget=500)
+
+    # Prepared outside the sharing block (each member on its own), the members read the
+    # turns more than once, and rank the same.
+    from graphmem.retrieval.registry import build_retriever
+
+    alone = build_retriever("graphmem", memory.retrieval_context(full_space))
+    with recorded_calls(store, "read") as calls:
+        alone.prepare()
+    assert calls.count("retrieval.space_passages") > 1
+    hits = alone.retrieve(QUESTION, 500).hits
+    assert [(h.label, h.node_id) for h in hits] == [
+        (h.label, h.node_id) for h in shared.result.hits
+    ]

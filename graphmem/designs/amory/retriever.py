@@ -68,6 +68,7 @@ class Snapshot:
 class AmoryRetriever(SnapshotRetriever[Snapshot]):
     name = "amory"
     version_statement = "amory.version"
+    shares_snapshot = True
     # The BM25 leg reads max(100, k_for_budget(budget)) turns, so a larger budget can score
     # turns a smaller one counts as 0 and reorder the leaves: the hits for a small budget
     # are not the first hits for a large one, and the evaluation retrieves at each budget.

@@ -91,6 +91,7 @@ def interleave(facts: list[Hit], events: list[Hit], facts_per_event: int) -> lis
 class AnchorMemRetriever(SnapshotRetriever[dict[str, ExactIndex]]):
     name = "anchormem"
     version_statement = "anchormem.version"
+    shares_snapshot = True
 
     def __init__(self, ctx: RetrievalContext, config: AnchorMemConfig | None = None) -> None:
         super().__init__(ctx)

@@ -13,6 +13,7 @@ same ranking, and a chosen turn is shown as it was said.
 from __future__ import annotations
 
 import time
+from collections.abc import Hashable
 from typing import Any
 
 from graphmem.designs.premem import dates
@@ -38,10 +39,14 @@ def render_item(key: str, value: str, date: str) -> str:
 class PremRetriever(SnapshotRetriever[ExactIndex]):
     name = "premem"
     version_statement = "premem.version"
+    shares_snapshot = True
 
     def __init__(self, ctx: RetrievalContext, config: PremSettings | None = None) -> None:
         self.config: PremSettings = config or ctx.configs.get("premem")
         super().__init__(ctx)
+
+    def snapshot_key(self) -> Hashable:
+        return ("premem", tuple(sorted(self._flags().items())))
 
     def uses_snapshot(self) -> bool:
         return self.config.search == "snapshot"
