@@ -306,13 +306,15 @@ def _wait_ready(settings: Settings, proc: subprocess.Popen[bytes] | None, began:
         if port_open(settings.bolt_port) and bolt_ready(settings):
             return
         time.sleep(0.5)
-    if proc is not None:
-        proc.terminate()
-        layout(settings).pid_file.unlink(missing_ok=True)
+    # A server still alive is left running: after an unclean stop a large store can spend
+    # minutes in recovery, and stopping it there would only make the next start recover
+    # again from the beginning.
     raise ServerError(
-        f"Neo4j did not answer on Bolt within {settings.start_timeout_s:.0f}s:\n"
-        f"{log_tail(settings)}",
-        hint="raise GRAPHMEM_START_TIMEOUT_S, or see `graphmem server logs`",
+        f"Neo4j did not answer on Bolt within {settings.start_timeout_s:g} s; it is left "
+        f"running:\n{log_tail(settings)}",
+        hint="run `graphmem server start` again to keep waiting (raise "
+        "GRAPHMEM_START_TIMEOUT_S to wait longer), see `graphmem server logs`, or "
+        "`graphmem server stop`",
     )
 
 

@@ -167,6 +167,41 @@ def test_server_lost_mid_ingest_is_one_clean_error_and_a_rerun_completes(
     assert counts["Passage"] == 180 and counts["Session"] == 30
 
 
+def _wait_gone(pid: int) -> None:
+    """Until a killed server has let go of its port and store lock (a zombie has no
+    command line)."""
+    cmdline = Path(f"/proc/{pid}/cmdline")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            alive = cmdline.read_bytes() != b""
+        except OSError:  # reaped
+            alive = False
+        if not alive and not process.port_open(BOLT):
+            return
+        time.sleep(0.2)
+    pytest.fail(f"the killed server {pid} still holds its port after 60 s")
+
+
+def test_a_start_that_times_out_leaves_the_server_starting(second: Settings) -> None:
+    """After a kill -9 the store needs recovery; a start that gives up waiting must not
+    stop a server in the middle of it, and the next start finds it and waits."""
+    process.start(second)
+    pid = process.running_pid(second)
+    assert pid is not None
+    os.killpg(pid, 9)
+    _wait_gone(pid)
+    impatient = second.model_copy(update={"start_timeout_s": 0.5})
+    with pytest.raises(ServerError, match="left running") as caught:
+        process.start(impatient)
+    assert "graphmem server start" in (caught.value.hint or "")
+    relaunched = process.running_pid(second)
+    assert relaunched is not None and relaunched != pid
+    again = process.start(second)
+    assert again["already_running"] is True and again["pid"] == relaunched
+    assert bolt_ready(second)
+
+
 @pytest.mark.long
 def test_restart_during_queries_gives_clean_retryable_errors(second: Settings) -> None:
     process.start(second)
