@@ -115,10 +115,12 @@ class Settings(BaseSettings):
     )
     # numpy's BLAS threads spin between calls and slow Neo4j on the same cores (threads.py).
     blas_threads: int = Field(default=1, ge=0, description="0: BLAS decides")
-    # gc.freeze() once a retriever is prepared (retrieval/base.py: settle): process-wide, so
-    # an application embedding graphmem can keep its collector as it is.
+    # gc.freeze() once a retriever is prepared (retrieval/base.py: settle) and the
+    # collector's passes spaced out (space_out_collections): process-wide, so an application
+    # embedding graphmem can keep its collector as it is.
     settle_gc: bool = Field(
-        default=True, description="freeze prepared state out of full GC passes (query p95)"
+        default=True,
+        description="freeze prepared state out of full GC passes (query p95), space out passes",
     )
     # How long a retriever trusts its in-memory snapshot of a space (PREMem's items,
     # AnchorMem's facts, CAST's scenes, Amory's stories) before one small read checks the

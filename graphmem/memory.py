@@ -38,7 +38,7 @@ from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, sess
 from graphmem.llm import Message, StructuredLLM, build_llm
 from graphmem.projections import drop_space_graphs
 from graphmem.readiness import check_ready
-from graphmem.retrieval.base import RetrievalContext, Retriever, settle
+from graphmem.retrieval.base import RetrievalContext, Retriever, settle, space_out_collections
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, build_retriever
 from graphmem.retrieval.shared import sharing_snapshots
@@ -68,8 +68,9 @@ class Memory:
     ``tune_process=True`` lets it tune the process for graphmem (the CLI's ``Memory`` does):
     spaCy's import keeps torch out (``graphmem/_lean_imports.py``; effective when spaCy is
     not imported yet), numpy's BLAS threads are capped at ``blas_threads``
-    (``graphmem/threads.py``) and, once a retriever is prepared, what is alive leaves the
-    garbage collector's full passes (``settle_gc``; ``retrieval/base.py``: ``settle``). Each
+    (``graphmem/threads.py``), the garbage collector's passes are spaced out and, once a
+    retriever is prepared, what is alive leaves its full passes (``settle_gc``;
+    ``retrieval/base.py``: ``space_out_collections``, ``settle``). Each
     is process-wide, so an application embedding graphmem opts in; without them queries
     return the same results, with a longer p95 on a busy machine."""
 
@@ -145,6 +146,7 @@ class Memory:
             self.configs.check()
             if self.tune_process:
                 limit_blas_threads(self.settings.blas_threads)
+                space_out_collections(self.settings)
             check_embedder(self.store, self.embedder)
             # Load the model now, so the first query's latency is the query's, not the load's.
             self.embedder.embed(["warm-up"])

@@ -10,7 +10,7 @@ import weakref
 import pytest
 
 from graphmem.config import Settings
-from graphmem.retrieval.base import settle
+from graphmem.retrieval.base import settle, space_out_collections
 
 
 def test_settle_freezes_what_is_alive_and_refcounting_still_frees() -> None:
@@ -97,3 +97,16 @@ def test_settle_without_collect_freezes_what_is_new_and_frees_nothing() -> None:
     finally:
         gc.enable()
         gc.unfreeze()
+
+
+def test_space_out_collections_only_with_settle_gc() -> None:
+    saved = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        space_out_collections(Settings(settle_gc=False))
+        assert gc.get_threshold() == (700, 10, 10)
+        space_out_collections(Settings(settle_gc=True))
+        young, _, full = gc.get_threshold()
+        assert young > 700 and full > 10  # fewer young passes, far fewer full ones
+    finally:
+        gc.set_threshold(*saved)
