@@ -12,6 +12,7 @@ from graphmem.nlp.temporal import (
 from graphmem.nlp.text import (
     analyse,
     analyse_many,
+    contentless_texts,
     entities,
     first_person_to_name,
     is_contentless,
@@ -27,6 +28,7 @@ __all__ = [
     "analyse",
     "analyse_many",
     "annotate",
+    "contentless_texts",
     "entities",
     "extract_triples",
     "first_person_to_name",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from spacy.language import Language
@@ -315,3 +315,28 @@ def is_content_token(tok: Token) -> bool:
 def is_contentless(sentence: TextOrDoc) -> bool:
     """True for greetings, thanks, laughter, reactions and content-free questions."""
     return not any(is_content_token(t) for t in analyse(sentence))
+
+
+# Verdicts of ``contentless_texts`` by (pipeline, text): short phrases recur from one
+# conversation to the next, and a verdict is a function of the text alone.
+_CONTENTLESS_SIZE = 65536
+_contentless: OrderedDict[tuple[int, str], bool] = OrderedDict()
+
+
+def contentless_texts(texts: Sequence[str]) -> list[bool]:
+    """``is_contentless`` of each text, each parsed on its own; texts judged recently
+    (the last ``_CONTENTLESS_SIZE``) are not parsed again."""
+    pipeline = get_nlp()
+    keys = [(id(pipeline), text) for text in texts]
+    with _parses_lock:
+        known = {key: _contentless[key] for key in keys if key in _contentless}
+    missing = list(dict.fromkeys(key[1] for key in keys if key not in known))
+    fresh = {
+        (id(pipeline), text): is_contentless(doc)
+        for text, doc in zip(missing, analyse_many(missing, nlp=pipeline), strict=True)
+    }
+    with _parses_lock:
+        _contentless.update(fresh)
+        while len(_contentless) > _CONTENTLESS_SIZE:
+            _contentless.popitem(last=False)
+    return [known[key] if key in known else fresh[key] for key in keys]

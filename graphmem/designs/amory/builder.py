@@ -26,7 +26,7 @@ from graphmem.designs.amory.offline import OfflineMind, characters_of, headline_
 from graphmem.designs.amory.semantic_bridge import write_side_facts
 from graphmem.designs.amory.timeline import Excerpt, Story, Subplot, Timeline
 from graphmem.ingest.writer import content_id
-from graphmem.nlp import analyse_many, is_contentless, keyphrases, persons
+from graphmem.nlp import contentless_texts, is_contentless, keyphrases, persons
 from graphmem.nlp.openings import analyse_turns
 from graphmem.nlp.people import PersonEvidence, person_name
 from graphmem.nlp.roles import SpeakerRoles
@@ -172,9 +172,7 @@ class AmoryBuilder(Builder):
         # "thanks", "Hey Caroline", "wow": phrases without content make no headline.
         candidates = sorted({p for found in phrases for p in found})
         empty = {
-            p
-            for p, d in zip(candidates, analyse_many(candidates), strict=True)
-            if is_contentless(d)
+            p for p, none in zip(candidates, contentless_texts(candidates), strict=True) if none
         }
         # Which PERSON-tagged names are people, by the people's own turns (an assistant's
         # answers name products and places in a person's place: graphmem/nlp/people.py).

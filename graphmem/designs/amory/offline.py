@@ -109,16 +109,21 @@ class OfflineMind:
         self._cache: dict[str, Vector] = {}
         self._sum = np.zeros(embedder.dim, dtype=np.float64)
         self._count = 0
+        # The mean as of the last observe: a step centres every story's recent turns
+        # against the same mean, so it is divided out once per step, not once per vector.
+        self._mean: Vector | float | None = None
 
     def observe(self, vectors: Sequence[Vector]) -> None:
         """Every turn of the conversation, filler included, as the clock passes it."""
         for vector in vectors:
             self._sum += vector
             self._count += 1
+        self._mean = None
 
     def centred(self, vector: Vector) -> Vector:
-        mean = (self._sum / self._count).astype(np.float32) if self._count else 0.0
-        return unit(vector - mean)
+        if self._mean is None:
+            self._mean = (self._sum / self._count).astype(np.float32) if self._count else 0.0
+        return unit(vector - self._mean)
 
     # --- memory binding ---------------------------------------------------------------
     def story_vector(self, story: Story) -> Vector:
