@@ -5,6 +5,7 @@ spaCy loads once per session (``load_spacy`` is cached), so the whole file runs 
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from datetime import datetime
 
 import pytest
@@ -15,6 +16,7 @@ from graphmem.nlp import (
     Triple,
     analyse_many,
     annotate,
+    contentless_texts,
     entities,
     extract_triples,
     first_person_to_name,
@@ -29,6 +31,7 @@ from graphmem.nlp import (
     sentences,
     spacy_model_info,
 )
+from graphmem.nlp import text as text_module
 from graphmem.nlp.temporal import TemporalMention
 from graphmem.semantic.extract import PassageFacts, Quadruple
 from graphmem.semantic.writer import _descriptions
@@ -290,6 +293,25 @@ def test_batch_helpers_match_single_calls() -> None:
         "Ann's cat is sick.",
     ]
     assert keyphrases(docs[2]) == keyphrases(texts[2])
+
+
+def test_contentless_texts_judge_once_and_agree_with_single_calls(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(text_module, "_contentless", OrderedDict())  # whatever ran before
+    texts = ["Thanks, Melanie!", "a pottery class", "haha", "a pottery class", "wow"]
+    judged = contentless_texts(texts)
+    assert judged == [is_contentless(t) for t in texts] == [True, False, True, False, True]
+    parsed: list[list[str]] = []
+    real = text_module.analyse_many
+
+    def counting(batch: list[str], **kwargs: object) -> list[object]:
+        parsed.append(list(batch))
+        return real(batch, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(text_module, "analyse_many", counting)
+    assert contentless_texts([*texts, "my new job"]) == [*judged, False]
+    assert parsed == [["my new job"]]  # the verdicts of before are kept
 
 
 def test_a_phrase_said_of_something_is_no_key_phrase() -> None:
