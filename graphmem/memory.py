@@ -105,6 +105,9 @@ class Memory:
             from graphmem import _lean_imports
 
             _lean_imports.install()
+            # Before the first load: reading a large dataset is where the collector's
+            # default passes cost most.
+            space_out_collections(self.settings)
 
     @property
     def llm(self) -> StructuredLLM | None:
@@ -146,7 +149,6 @@ class Memory:
             self.configs.check()
             if self.tune_process:
                 limit_blas_threads(self.settings.blas_threads)
-                space_out_collections(self.settings)
             check_embedder(self.store, self.embedder)
             # Load the model now, so the first query's latency is the query's, not the load's.
             self.embedder.embed(["warm-up"])
