@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -12,6 +11,7 @@ import click
 
 from graphmem.cli.common import app, emit, handle_errors, json_option
 from graphmem.eval.precision import PrecisionRow, load_labels, measure, todo_lines
+from graphmem.private_files import write_private
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -103,8 +103,7 @@ def precision(
         )
     if todo is not None:
         lines = "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in todo_lines(unlabelled))
-        todo.write_text(lines, encoding="utf-8")
-        os.chmod(todo, 0o600)
+        write_private(todo, lines)
         click.echo(f"wrote {len(unlabelled)} unlabelled extractions to {todo}", err=True)
     data: list[dict[str, Any]] = [r.model_dump() for r in rows]
     emit(data, as_json, lambda _: _table(rows))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import click
@@ -11,6 +10,7 @@ import click
 from graphmem.cli.common import app, emit, handle_errors, json_option
 from graphmem.cli.precision_cmds import labelled_run_options
 from graphmem.eval.changes import ChangeScore, load_pair_labels, measure, todo_lines
+from graphmem.private_files import write_private
 
 
 def _shown(value: float | None) -> str:
@@ -70,7 +70,6 @@ def validity(
         )
     if todo is not None:
         lines = "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in todo_lines(unlabelled))
-        todo.write_text(lines, encoding="utf-8")
-        os.chmod(todo, 0o600)
+        write_private(todo, lines)
         click.echo(f"wrote {len(unlabelled)} unlabelled pairs to {todo}", err=True)
     emit(found.model_dump(), as_json, lambda _: _table(found))

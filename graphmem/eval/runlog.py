@@ -37,6 +37,7 @@ from graphmem.errors import (
 )
 from graphmem.eval.aggregate import Scored
 from graphmem.eval.report import render_markdown
+from graphmem.private_files import append_private, private_dir, write_private
 
 RUN_FILE = "run.json"
 DONE_FILE = "conversations.jsonl"
@@ -145,8 +146,8 @@ class RunLog:
                 hint="pass another --out, or delete the directory to start again",
             )
         else:
-            self.out.mkdir(parents=True, exist_ok=True)
-            _write_atomic(run_file, json.dumps(self.identity, indent=2, sort_keys=True) + "\n")
+            private_dir(self.out)
+            write_private(run_file, json.dumps(self.identity, indent=2, sort_keys=True) + "\n")
         return self._finished(done_file)
 
     def _check(self, run_file: Path) -> None:
@@ -182,7 +183,7 @@ class RunLog:
         if self.out is None:
             return
         line = json.dumps(result.as_json(), default=str, ensure_ascii=False)
-        with (self.out / DONE_FILE).open("a", encoding="utf-8") as handle:
+        with append_private(self.out / DONE_FILE) as handle:
             handle.write(line + "\n")
             handle.flush()
             os.fsync(handle.fileno())
@@ -190,7 +191,7 @@ class RunLog:
     def failed(self, conversation: str, trace: str) -> None:
         if self.out is None:
             return
-        with (self.out / FAILURES_FILE).open("a", encoding="utf-8") as handle:
+        with append_private(self.out / FAILURES_FILE) as handle:
             handle.write(f"--- {conversation}\n{trace}\n")
 
     def results(self, results: list[dict[str, Any]]) -> None:
@@ -201,17 +202,11 @@ class RunLog:
 def write_outputs(out: Path, results: list[dict[str, Any]]) -> list[Path]:
     """``results.json`` (every result) and ``report.md`` (the Markdown tables) in ``out``,
     each replaced whole (a reader never sees half a file)."""
-    out.mkdir(parents=True, exist_ok=True)
+    private_dir(out)
     data_file, report_file = out / "results.json", out / "report.md"
-    _write_atomic(data_file, json.dumps(results, indent=2, default=str) + "\n")
-    _write_atomic(report_file, render_markdown(results))
+    write_private(data_file, json.dumps(results, indent=2, default=str) + "\n")
+    write_private(report_file, render_markdown(results))
     return [data_file, report_file]
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(text, encoding="utf-8")
-    os.replace(partial, path)
 
 
 def summed(results: Iterable[ConversationResult]) -> dict[str, Any]:

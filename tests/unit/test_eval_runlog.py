@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -10,11 +12,14 @@ from graphmem.errors import ConfigError, InputError, LLMError, LLMItemError, Ser
 from graphmem.eval.aggregate import Scored
 from graphmem.eval.runlog import (
     DONE_FILE,
+    FAILURES_FILE,
+    RUN_FILE,
     ConversationResult,
     RunLog,
     described,
     fatal,
     summed,
+    write_outputs,
 )
 
 IDENTITY = {"dataset": "locomo", "strategies": ["fulltext"], "budgets": [300]}
@@ -78,3 +83,21 @@ def test_which_errors_end_the_run() -> None:
     assert not fatal(KeyError(""))
     assert described(KeyError("")) == "KeyError: ''"
     assert described(InputError("bad", field="text")) == "InputError: field 'text': bad"
+
+
+def test_the_run_folder_and_its_files_are_the_owners_only(tmp_path: Path) -> None:
+    # reports quote the questions and cite turns: private whatever the umask
+    old = os.umask(0o022)
+    try:
+        out = tmp_path / "reports" / "run"
+        log = RunLog(out, IDENTITY)
+        log.open()
+        log.finished(_result("a"))
+        log.failed("b", "Traceback ...")
+        write_outputs(out, [])
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o700
+    files = sorted(p.name for p in out.iterdir())
+    assert files == sorted([RUN_FILE, DONE_FILE, FAILURES_FILE, "results.json", "report.md"])
+    assert {stat.S_IMODE(p.stat().st_mode) for p in out.iterdir()} == {0o600}
