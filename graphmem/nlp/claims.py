@@ -38,6 +38,7 @@ _VAGUE_SUBJECTS = frozenset({"it", "that", "this", "they", "these", "those", "wh
 # Farewell and encouragement formulas: an imperative that asks for nothing.
 _WISH_FORMULAS = frozenset(
     {("take", "care"), ("keep", "it"), ("keep", "going"), ("stay", "safe"), ("stay", "tuned")}
+    | {("feel", "free"), ("hesitate", "to")}
 )
 _GOOD = (["great"], ["good"], ["nice"], ["wonderful"], ["lovely"], ["blast"])
 _LEADING = frozenset({"INTJ", "PUNCT", "SPACE"})
@@ -46,6 +47,7 @@ _CONTENT_POS = frozenset({"NOUN", "PROPN", "NUM"})
 # ("Here are some tips:\n\n**1."); the sentence splitter may keep the first marker.
 _LIST_AFTER_COLON = re.compile(r":\s*\n")
 _MIN_VERBLESS = 4  # words: a shorter sentence without a verb is a bare phrase
+_CLAUSE_OPENERS = frozenset({"if", "when", "whenever", "once", "before", "after", "while", "as"})
 _DISCOURSE_OPENERS = frozenset({"now", "so", "well", "also", "and", "but", "then", "first"})
 
 
@@ -67,6 +69,8 @@ def speech_act(sentence: Span | Doc, names: frozenset[str] = frozenset()) -> Spe
         return "reaction"  # a bare phrase: "No problem!", "Opening Day."
     if words[0].lower_ in _QUESTION_WORDS and not text.endswith((".", "!")):
         return "question"
+    if _exclamative(words):
+        return "reaction"  # "What a great idea!", "How lovely!"
     if _wish(words):
         return "reaction"
     if _imperative(words):
@@ -85,15 +89,27 @@ def _aside(tok: Token, names: frozenset[str]) -> bool:
     return tok.pos_ in _LEADING or low in GREETINGS or low == "please" or low in names
 
 
+def _exclamative(words: list[Token]) -> bool:
+    """ "What a/an ...", "How" + an adjective or adverb: an exclamation, not a claim."""
+    if len(words) < 2:
+        return False
+    first, second = words[0].lower_, words[1]
+    return (first == "what" and second.lower_ in ("a", "an")) or (
+        first == "how" and second.pos_ in ("ADJ", "ADV") and second.lower_ not in ("many", "much")
+    )
+
+
 def _wish(words: list[Token]) -> bool:
     """Wishes and farewells: "Enjoy...", "Best of luck...", "Take care", "Have a great
-    day" (thanks are caught before)."""
+    day", "(If you have questions,) feel free to ask" (thanks are caught before)."""
     first = words[0]
     if first.lower_ in ("best", "good") and any(t.lower_ == "luck" for t in words[:4]):
         return True
-    if first.tag_ != "VB" or _root(first) != first.i:
+    command = _command(words)
+    if command is None:
         return False
-    following = [t.lower_ for t in words[1:3]]
+    first = command
+    following = [t.lower_ for t in first.doc[first.i + 1 : first.i + 3]]
     formula = bool(following) and (first.lower_, following[0]) in _WISH_FORMULAS
     have_a_good = first.lower_ == "have" and (following[:1] == ["fun"] or following[1:2] in _GOOD)
     return first.lower_ == "enjoy" or formula or have_a_good
@@ -105,9 +121,31 @@ def _imperative(words: list[Token]) -> bool:
     first = words[0]
     if first.lower_ == "let" and len(words) > 1 and words[1].lower_ in ("'s", "us"):
         return True
+    return _command(words) is not None
+
+
+def _command(words: list[Token]) -> Token | None:
+    """The verb of an imperative: the first word, or the main verb after a clause that
+    sets its condition or time ("If you have any questions, *feel* free to ask")."""
+    first = words[0]
     root = first.doc[_root(first)]
-    no_subject = not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children)
-    return first.i == root.i and first.tag_ == "VB" and no_subject
+    if any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children):
+        return None
+    if first.i == root.i:
+        return root if root.tag_ == "VB" else None
+    # after the clause the tagger may read the verb as present tense ("feel"/VBP)
+    led = first.lower_ in _CLAUSE_OPENERS and root.tag_ in ("VB", "VBP")
+    helpers = [c.lower_ for c in root.children if c.dep_ in ("aux", "auxpass")]
+    return root if led and set(helpers) <= {"do"} and _after_comma(root, words) else None
+
+
+def _after_comma(root: Token, words: list[Token]) -> bool:
+    """Whether ``root`` follows the leading clause's comma, with at most "please", "do"
+    and "not" between ("..., please don't hesitate")."""
+    start = words[0].i
+    commas = [t.i for t in root.doc[start : root.i] if t.text == ","]
+    between = root.doc[commas[-1] + 1 : root.i] if commas else None
+    return between is not None and all(t.dep_ in ("intj", "aux", "neg") for t in between)
 
 
 def _root(tok: Token) -> int:

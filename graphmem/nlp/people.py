@@ -23,7 +23,12 @@ this module, which weighs every use of the name in the conversation (the batch's
   capitalised word opening its sentence alone is no evidence ("Glad you came!").
 
 A name is a person when its evidence for outweighs its evidence against, and it starts
-with a given name or has two full uses' weight. Only the people's own turns are weighed:
+with a given name or has two full uses' weight. A name WordNet knows only as something
+else is a thing unless the conversation names someone by it ("my dog Coco", "her name is
+Coco", "a puppy named Coco"): a common noun ("Osprey"; as the last word of a name without
+a given name: "Research Articles"), a named thing ("Joshua Tree", "Rosetta Stone"), or a
+word that is also a rare given name (fewer than one American in 10,000: "America",
+"Dell"). Only the people's own turns are weighed:
 an AI assistant's answers name products, places and works in a person's place. Speakers
 are persons without asking. Possessives are stripped ("Hannah Gadsby's" -> "Hannah Gadsby").
 """
@@ -37,6 +42,8 @@ from collections.abc import Iterable
 from importlib import resources
 
 from spacy.tokens import Doc, Span, Token
+
+from graphmem.nlp.wordnet import thing_noun
 
 _POSSESSIVE = re.compile(r"\s*[’']s?$")
 _OTHER_LABELS = frozenset(
@@ -88,6 +95,14 @@ _TITLES = frozenset(_TITLE_WORDS.split()) | ROLE_WORDS
 _NOT_NAME_WORDS = """bye hey hi hello glad nah wanna gonna gotta yeah yay wow omg lol thanks
     congrats cool awesome sure welcome nature music art guitar"""
 _NOT_NAMES = frozenset(_NOT_NAME_WORDS.split())
+_PET_WORD_TEXT = """dog puppy pup cat kitten kitty pet bird parrot horse pony rabbit bunny
+    hamster turtle tortoise snake lizard"""
+# "my dog Coco", "Coco, my puppy": the words a named being is introduced with
+_INTRODUCERS = ROLE_WORDS | frozenset(_PET_WORD_TEXT.split())
+_NAMING_VERBS = frozenset({"name", "call", "nickname"})
+_BEINGS = frozenset({"him", "her", "his", "them", "their", "my", "our", "your"})
+# Census share (percent) below which a given name that is also a word is no evidence.
+_RARE_GIVEN_SHARE = 0.01
 
 
 def person_name(surface: str) -> str:
@@ -107,6 +122,7 @@ class PersonEvidence:
         self.support: defaultdict[str, float] = defaultdict(float)
         self.against: defaultdict[str, float] = defaultdict(float)
         self.full: defaultdict[str, int] = defaultdict(int)  # uses in a person's place
+        self.named: defaultdict[str, int] = defaultdict(int)  # "my dog Coco", "named Coco"
 
     @classmethod
     def of(cls, docs: Iterable[Doc]) -> PersonEvidence:
@@ -134,6 +150,8 @@ class PersonEvidence:
         place = before is not None and before.lower_ in _PLACE_PREPOSITIONS
         thing = root.dep_ in ("dobj", "pobj") and verb in _THING_VERBS
         plural = root.tag_ == "NNPS"  # "German Shepherds", "Avengers": a kind or a group
+        if _introduced(root):
+            self.named[key] += 1
         # "Ferris wheel", "in Woodhaven", "play Fortnite", "Dear Evan Hansen"
         if modifier or place or thing or plural or _inside_a_name(ent):
             self.against[key] += 1
@@ -152,20 +170,75 @@ class PersonEvidence:
         support, against = self.support[key], self.against[key]
         if against >= max(support, 0.5):
             return False
+        if self.named[key] > 0:
+            return True  # "her name's Coco", "a puppy named Coco", "my friend Gina"
         # Mentions in passing alone ("move Sol to Ethereum", "making Paella") never add up
         # to a person without a given name: one use in a person's place is needed.
-        return key.split()[0] in given_names() or (support >= 2.0 and self.full[key] > 0)
+        if not (key.split()[0] in given_names() or (support >= 2.0 and self.full[key] > 0)):
+            return False
+        return not _a_thing(key)
 
 
 @functools.cache
 def given_names() -> frozenset[str]:
     """Given names of the US census (about 5,000, lower case): a first word among them is
     evidence of a person that one mention in passing does not otherwise give."""
-    found: set[str] = set()
+    return frozenset(_given_shares())
+
+
+@functools.cache
+def _given_shares() -> dict[str, float]:
+    """Each census given name's share of the people (percent; the larger of its male and
+    female shares)."""
+    shares: dict[str, float] = {}
     for table in ("dist.male.first", "dist.female.first"):
         with resources.files("names").joinpath(table).open(encoding="ascii") as rows:
-            found.update(line.split()[0].lower() for line in rows if line.strip())
-    return frozenset(found)
+            for line in rows:
+                if line.strip():
+                    name, share = line.split()[:2]
+                    shares[name.lower()] = max(shares.get(name.lower(), 0.0), float(share))
+    return shares
+
+
+def _a_thing(key: str) -> bool:
+    """Whether WordNet knows the name ``key`` (lower case) only as something other than a
+    person (module docstring)."""
+    words = key.split()
+    shares = _given_shares()
+    if len(words) > 1:
+        whole = thing_noun(key)
+        last = thing_noun(words[-1])
+        return whole == "p" or (words[0] not in shares and last == "c")
+    if thing_noun(key) is None:
+        return False
+    return key not in shares or shares[key] < _RARE_GIVEN_SHARE
+
+
+def _introduced(root: Token) -> bool:
+    """Whether the name headed by ``root`` is given to someone: with a role or a pet word
+    ("my dog Coco", "Coco, my puppy"), as what one is named or called ("a puppy named
+    Coco"), or as what a name is ("her name's Coco")."""
+    head = root.head
+    beside = [c for c in root.children if c.dep_ in ("compound", "appos")]
+    if root.dep_ == "appos":
+        beside.append(head)
+    if any(t.lemma_.lower() in _INTRODUCERS for t in beside):
+        return True
+    if root.dep_ in ("oprd", "dobj", "attr", "npadvmod") and head.lemma_.lower() in _NAMING_VERBS:
+        # who is named: "a puppy named Coco", "we called him Max" ("a place called
+        # Whispering Falls" names a place)
+        named = [head.head] if head.dep_ == "acl" else []
+        named += [c for c in head.children if c.dep_ in ("dobj", "nsubjpass") and c is not root]
+        return any(t.lemma_.lower() in _INTRODUCERS or t.lower_ in _BEINGS for t in named)
+    subjects = [c for c in head.children if c.dep_ in ("nsubj", "nsubjpass")]
+    # "name's Coco" is also parsed as a possessive: "name" hangs off the name itself
+    subjects += [c for c in root.children if c.dep_ in ("nsubj", "poss")]
+    names = [c for c in subjects if c.lemma_.lower() == "name"]
+    # whose name: a person's or a pet's ("her name", "my dog's name"), not a place's
+    owners = [c for n in names for c in n.children if c.dep_ == "poss"]
+    return root.dep_ in ("attr", "ROOT") and any(
+        o.lower_ in _BEINGS or o.lemma_.lower() in _INTRODUCERS for o in owners
+    )
 
 
 def _personal(root: Token, verb: str, strict: bool = True) -> bool:

@@ -45,8 +45,13 @@ _MAX_PHRASE_TOKENS = 8
 _LEFT_OUT = frozenset({"ccomp", "xcomp", "dobj", "prep"})
 # A clause under these is not asserted: "if I decide to get a dog".
 _CONDITIONS = frozenset({"if", "unless", "whether"})
+_HEDGES = frozenset({"maybe", "perhaps", "possibly", "hopefully"})
 # Contractions the tokenizer splits ("gonna" -> "gon" "na"), glued back in a relation.
 _SPLIT_CONTRACTION = re.compile(r"\b(gon|got|wan) (na|ta)\b")
+# Amounts that are an object only with what they count: "know more [about X]".
+_AMOUNTS = frozenset({"more", "much", "less", "most", "least", "enough", "lot", "plenty"})
+# Relative words that are the clause's own adverbial: "the day *when* I arrived in Paris".
+_RELATIVE_ADVERBS = frozenset({"where", "when", "why", "how", "whereby", "wherever"})
 _QUESTION_WORDS = frozenset(
     {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "whatever"}
 )
@@ -117,13 +122,19 @@ def _phrase(head: Token, ctx: _Context) -> str | None:
         return None
     if _is_first_person(head):
         return ctx.speaker or head.text
-    if head.pos_ == "PRON" or head.lower_ in _QUESTION_WORDS:
+    if head.pos_ == "PRON" or head.lower_ in _QUESTION_WORDS or _reciprocal(head):
         return None
     tokens: list[Token] = []
     _collect(head, ctx, tokens, head)
     tokens.sort(key=lambda t: t.i)
+    if ctx.strict and any(t.lower_ in _QUESTION_WORDS and t.i < head.i for t in tokens):
+        return None  # "how lucky [I am]", "what [we're] capable of": not a thing said of it
     if len(tokens) > _MAX_PHRASE_TOKENS:
+        if ctx.strict and head.pos_ == "ADJ":
+            return None  # "interested [in learning more about ...]": the rest is the point
         tokens = [t for t in tokens if t.i <= head.i]  # keep the head and its modifiers
+    if ctx.strict and len(tokens) == 1 and head.lower_ in _AMOUNTS:
+        return None  # "know more", "is much": an amount of what the phrase leaves out
     while tokens and (
         tokens[0].pos_ in ("DET", "PUNCT", "CCONJ")
         or tokens[0].dep_ == "prep"
@@ -138,6 +149,13 @@ def _phrase(head: Token, ctx: _Context) -> str | None:
         return None
     text = _render_tokens(tokens, ctx)
     return text or None
+
+
+def _reciprocal(head: Token) -> bool:
+    """ "each other", "one another": a pronoun, whatever the tagger says."""
+    return head.lower_ in ("other", "another") and any(
+        c.lower_ in ("each", "one") for c in head.children
+    )
 
 
 def _cut_complement(head: Token) -> bool:
@@ -186,13 +204,38 @@ def _objects(verb: Token, ctx: _Context, depth: int = 0) -> Iterator[tuple[list[
                     if phrase:
                         yield words, phrase
         elif child.dep_ == "prep":
+            if ctx.strict and _object_elsewhere(verb):
+                continue
             # "took up community work from church": the object goes with the preposition
             # ("took up community work from | church"), or the fact says something else.
             carried = _direct_object(verb, ctx)
             for words, phrase in _prep_objects(child, ctx):
                 yield [*carried, *words], phrase
         elif child.dep_ == "xcomp" and child.pos_ in ("VERB", "AUX") and depth == 0:
-            yield from _xcomp_objects(child, ctx)
+            # "use bioluminescence to communicate": the verb's own object stays with it.
+            carried = _direct_object(verb, ctx)
+            for words, phrase in _xcomp_objects(child, ctx):
+                yield [*carried, *words], phrase
+
+
+def _object_elsewhere(verb: Token) -> bool:
+    """Whether what ``verb`` acts on is outside its prepositional phrases, so a fact of
+    the verb and a preposition alone says something else: a clause the verb governs
+    ("I'd like [to explore ...] in the meantime"), or, with no object of its own, the
+    noun its relative clause describes ("the necklace I saw on Amazon")."""
+    children = list(verb.children)
+    if any(c.dep_ == "dobj" for c in children):
+        return False
+    # (a clause before the verb is a sentence of its own the parse hung there: "Last
+    # week was wild - I volunteered at the shelter")
+    if any(c.dep_ in ("xcomp", "ccomp") and c.i > verb.i for c in children):
+        return True
+    if verb.dep_ != "relcl":
+        return False
+    subject = next((c for c in children if c.dep_ in _SUBJECT_DEPS), None)
+    relative = any(c.lower_ in _RELATIVE_ADVERBS for c in children)
+    # the subject is the relative word itself ("who went to Paris"): nothing is missing
+    return subject is not None and subject.tag_ not in ("WDT", "WP") and not relative
 
 
 def _direct_object(verb: Token, ctx: _Context) -> list[str]:
@@ -263,6 +306,8 @@ def _asserted(verb: Token) -> bool:
     children = list(verb.children)
     if any(c.dep_ == "mark" and c.lower_ in _CONDITIONS for c in children):
         return False
+    if any(c.dep_ == "advmod" and c.lower_ in _HEDGES for c in children):
+        return False  # "maybe I can bring over my coffee": offered, not said to happen
     bare = verb.tag_ == "VB" and not any(c.dep_ in ("aux", "auxpass") for c in children)
     if not (bare and verb.dep_ in ("ccomp", "advcl", "conj", "dep")):
         return True

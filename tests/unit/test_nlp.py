@@ -378,6 +378,30 @@ def test_what_a_clause_does_not_assert_makes_no_fact() -> None:
     assert _said("My goals help me stay motivated.") == {"Maria | stay | motivated"}
 
 
+def test_an_object_the_prepositional_fact_would_lose_stays_or_the_fact_goes() -> None:
+    # the verb's own object stays with its purpose ("use bioluminescence to communicate")
+    assert _said("I'm using it to plan my next adventure.") == {
+        "Maria | is using it to plan | Maria's next adventure"
+    }
+    # what the verb acts on is elsewhere: its clause, or the noun of its relative clause
+    assert "Maria | would like in | meantime" not in _said(
+        "In the meantime, I'd like to explore the IAM solutions."
+    )
+    assert not any(
+        "saw on" in fact for fact in _said("I want a necklace like the one I saw on Amazon.")
+    )
+    assert "Maria | ate with | Tom" in _said("That is the restaurant where I ate with Tom.")
+
+
+def test_an_end_cut_from_what_it_says_makes_no_fact() -> None:
+    said = _said("I'm interested in learning more about how to optimize my ad targeting today.")
+    assert not any(fact.endswith("| interested") for fact in said)
+    assert "Maria | would like to know | more" not in _said("I'd like to know more.")
+    assert _said("Look at how lucky I am to have you.") == set()  # "how lucky": no claim
+    assert _said("Maybe I can bring over my coffee.") == set()  # offered, not said to happen
+    assert "Maria | is | not sure" not in _said("I'm not sure if they're worth the price.")
+
+
 def test_a_negation_after_the_verb_is_kept() -> None:
     assert _said("I'm not a fan of jazz.") == {"Maria | is not | fan of jazz"}
 

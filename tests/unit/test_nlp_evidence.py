@@ -12,6 +12,7 @@ from graphmem.nlp.claims import reported, speech_act
 from graphmem.nlp.people import PersonEvidence, given_names
 from graphmem.nlp.text import cut_inside_word
 from graphmem.nlp.things import thing_names
+from graphmem.nlp.wordnet import thing_noun
 
 pytestmark = pytest.mark.slow  # spaCy
 
@@ -122,6 +123,26 @@ def test_a_name_inside_a_longer_name_is_no_person_and_passing_mentions_never_add
     assert not evidence.is_person("Paella")  # four half uses, none in a person's place
 
 
+def test_a_name_wordnet_knows_only_as_a_thing_needs_someone_named_by_it() -> None:
+    evidence = _evidence(
+        [
+            "I saw an Osprey at the lake, and the Osprey caught a fish. Osprey loves fish.",
+            "We hiked in the park near Joshua Tree; Joshua Tree was stunning.",
+            "I got a puppy! Her name's Coco and she's adorable.",
+            "I asked America about it and America told me.",
+            "I met Gina at the park and Gina told me about her new job.",
+        ]
+    )
+    assert evidence.support["osprey"] >= 2.0 and evidence.full["osprey"] > 0
+    assert not evidence.is_person("Osprey")  # a common noun, never a person in WordNet
+    assert not evidence.is_person("Joshua Tree")  # a name WordNet has for a plant
+    assert not evidence.is_person("America")  # a rare given name that is also a place
+    assert evidence.is_person("Coco")  # named: WordNet's coco palm does not matter
+    assert evidence.is_person("Gina")
+    assert thing_noun("osprey") == "c" and thing_noun("rosetta stone") == "p"
+    assert thing_noun("gina") is None and thing_noun("emma") is None
+
+
 @pytest.mark.parametrize(
     ("sentence", "act"),
     [
@@ -135,6 +156,11 @@ def test_a_name_inside_a_longer_name_is_no_person_and_passing_mentions_never_add
         ("Hey Nate, that looks yummy!", "reaction"),
         ("Best of luck with your market research.", "reaction"),
         ("Here are some tips to improve your profile:", "opening"),
+        ("What a great idea!", "reaction"),
+        ("If you have any further questions, feel free to ask.", "reaction"),
+        ("When you get there, take the left trail to the falls.", "request"),
+        ("When we arrived, we checked in.", "statement"),
+        ("How many dogs do you have", "question"),
     ],
 )
 def test_what_a_sentence_does(sentence: str, act: str) -> None:
