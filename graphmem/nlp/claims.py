@@ -41,6 +41,7 @@ _WISH_FORMULAS = frozenset(
     | {("feel", "free"), ("hesitate", "to")}
 )
 _GOOD = (["great"], ["good"], ["nice"], ["wonderful"], ["lovely"], ["blast"])
+_GLAD = frozenset({"happy", "glad", "delighted", "pleased", "thrilled"})
 _LEADING = frozenset({"INTJ", "PUNCT", "SPACE"})
 _CONTENT_POS = frozenset({"NOUN", "PROPN", "NUM"})
 # A colon ending a line: what follows is a list or a block the sentence only announces
@@ -71,7 +72,7 @@ def speech_act(sentence: Span | Doc, names: frozenset[str] = frozenset()) -> Spe
         return "question"
     if _exclamative(words):
         return "reaction"  # "What a great idea!", "How lovely!"
-    if _wish(words):
+    if _wish(words) or _pleasantry(words):
         return "reaction"
     if _imperative(words):
         return "request"
@@ -125,24 +126,35 @@ def _imperative(words: list[Token]) -> bool:
 
 
 def _command(words: list[Token]) -> Token | None:
-    """The verb of an imperative: the first word, or the main verb after a clause that
-    sets its condition or time ("If you have any questions, *feel* free to ask")."""
+    """The verb of an imperative: the first word ("Tell me"), after "do not" ("Don't
+    forget"), or the main verb after a clause or a phrase that sets its condition, time
+    or place ("If you have any questions, *feel* free to ask", "In the table *add* a
+    column")."""
     first = words[0]
     root = first.doc[_root(first)]
     if any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children):
         return None
     if first.i == root.i:
         return root if root.tag_ == "VB" else None
-    # after the clause the tagger may read the verb as present tense ("feel"/VBP)
-    led = first.lower_ in _CLAUSE_OPENERS and root.tag_ in ("VB", "VBP")
     helpers = [c.lower_ for c in root.children if c.dep_ in ("aux", "auxpass")]
-    return root if led and set(helpers) <= {"do"} and _after_comma(root, words) else None
+    if not set(helpers) <= {"do"} or root.tag_ not in ("VB", "VBP"):
+        return None
+    if first.lower_ == "do" and first.head.i == root.i:
+        # "Don't forget...", "Do not use...": only a negation between "do" and the verb
+        between = root.doc[first.i + 1 : root.i]
+        return root if all(t.dep_ == "neg" for t in between) else None
+    # after the clause the tagger may read the verb as present tense ("feel"/VBP)
+    led = first.lower_ in _CLAUSE_OPENERS or (first.dep_ == "prep" and first.head.i == root.i)
+    return root if led and _after_lead(root, words) else None
 
 
-def _after_comma(root: Token, words: list[Token]) -> bool:
+def _after_lead(root: Token, words: list[Token]) -> bool:
     """Whether ``root`` follows the leading clause's comma, with at most "please", "do"
-    and "not" between ("..., please don't hesitate")."""
+    and "not" between ("..., please don't hesitate"), or directly follows a leading
+    prepositional phrase ("In the above table add")."""
     start = words[0].i
+    if words[0].dep_ == "prep" and max(t.i for t in words[0].subtree) == root.i - 1:
+        return True
     commas = [t.i for t in root.doc[start : root.i] if t.text == ","]
     between = root.doc[commas[-1] + 1 : root.i] if commas else None
     return between is not None and all(t.dep_ in ("intj", "aux", "neg") for t in between)
@@ -164,10 +176,43 @@ def _evaluates_only(words: list[Token]) -> bool:
     subjects = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass") and c.i in kept]
     if any(s.lower_ not in _VAGUE_SUBJECTS for s in subjects):
         return False
-    if root.lemma_.lower() in ("sound", "look", "seem"):
+    if root.lemma_.lower() in ("sound", "look", "seem") or _makes_sense(root):
         return True
     inside = {t.i for s in subjects for t in s.subtree}
     return not any(t.pos_ in _CONTENT_POS for t in words if t.i not in inside)
+
+
+def _pleasantry(words: list[Token]) -> bool:
+    """Being glad to help ("I'd be happy to help you find...", "I'm glad I could help"),
+    or an evaluation then thanks ("That's really helpful, thanks for the details!"): an
+    offer or a courtesy, no claim."""
+    span = words[0].doc[words[0].i + 1 : words[-1].i + 1]  # asides ("thanks") included
+    thanks = next((t for t in span if t.lower_ in ("thanks", "thank")), None)
+    if thanks is not None and words[0].doc[thanks.i - 1].text == ",":
+        before = [t for t in words if t.i < thanks.i]
+        if before and _evaluates_only(before):
+            return True
+    root = words[0].doc[_root(words[0])]
+    glad = [c for c in root.children if c.dep_ == "acomp" and c.lemma_.lower() in _GLAD]
+    return any(_helps_self(c) for a in glad for c in (*root.children, *a.children))
+
+
+def _helps_self(verb: Token) -> bool:
+    """ "(happy) to help", "(glad) I could help": the speaker helping, said of no one else."""
+    if verb.dep_ not in ("xcomp", "ccomp") or verb.lemma_.lower() not in ("help", "assist"):
+        return False
+    subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+    return all(s.lower_ in ("i", "we") for s in subjects)
+
+
+def _makes_sense(root: Token) -> bool:
+    """ "That makes sense": nothing but a subject and "sense" ("It makes sense to book
+    early" advises)."""
+    if root.lemma_.lower() != "make":
+        return False
+    deps = {c.dep_ for c in root.children if not c.is_punct}
+    sense = any(c.dep_ == "dobj" and c.lower_ == "sense" for c in root.children)
+    return sense and deps <= {"nsubj", "dobj", "advmod", "intj", "aux", "neg"}
 
 
 def speaker_names(speakers: Iterable[str]) -> frozenset[str]:

@@ -160,14 +160,37 @@ class _Candidate:
 
 
 def _candidates(doc: Doc) -> Iterable[tuple[Span, bool]]:
-    for ent in doc.ents:
-        if ent.label_ not in NON_TOPICAL_LABELS:
-            yield ent, True
+    names = [ent for ent in doc.ents if ent.label_ not in NON_TOPICAL_LABELS]
+    yield from ((ent, True) for ent in names)
     for chunk in doc.noun_chunks:
-        if describes(chunk) or in_fixed_phrase(chunk.root):
+        if describes(chunk) or in_fixed_phrase(chunk.root) or _piece_of_name(chunk, names):
+            continue
+        if _asked_for(chunk):
             continue
         if not any(t.ent_type_ in NON_TOPICAL_LABELS for t in chunk if t.pos_ != "DET"):
             yield chunk, False
+
+
+def _piece_of_name(chunk: Span, names: Sequence[Span]) -> bool:
+    """A noun phrase inside a longer name, or across its edge: "the Democratic Republic"
+    of "the Democratic Republic of the Congo" (the name is a candidate of its own). A
+    name with "and" or a comma inside may be a list the recogniser joined ("Facebook,
+    Instagram"): its pieces stay."""
+    return any(
+        ent.start < chunk.end
+        and chunk.start < ent.end  # they overlap
+        and (ent.start < chunk.start or chunk.end < ent.end)  # and the name sticks out
+        and not any(t.pos_ == "CCONJ" or t.text == "," for t in ent)
+        for ent in names
+    )
+
+
+def _asked_for(chunk: Span) -> bool:
+    """The unknown a question asks for ("*What game* have you been playing?"): the answer
+    names the thing, the question does not."""
+    if not chunk.sent.text.rstrip().endswith("?") or any(t.pos_ == "PROPN" for t in chunk):
+        return False
+    return chunk[0].tag_ in ("WDT", "WP$")
 
 
 def describes(chunk: Span) -> bool:

@@ -50,10 +50,10 @@ _POSSESSIVES = frozenset({"your", "his", "her", "their", "its", "our"})
 _PLACEHOLDERS = """thing stuff lot bit kind sort type way time part piece one deal matter
     something everything anything nothing someone everyone anyone place spot area side
     end start lots bunch couple number amount life world people variety range guy share
-    individual plenty ton
+    individual plenty ton group blend handful
     percentage total use
     date day week month year hour minute moment season weekend morning afternoon evening
-    night age decade while period"""  # the last two lines: times, not things
+    night age decade while period sec"""  # the last two lines: times, not things
 _DISCOURSE = """word question answer idea tip option suggestion recommendation advice info
     information detail point example list step aspect factor benefit impact importance
     difference problem issue need reason sense look talk mix combination update note
@@ -70,7 +70,8 @@ _FEELINGS = """fun joy love care comfort support help enthusiasm excitement thri
     feeling emotion mood vibe energy passion motivation inspiration encouragement
     kindness happiness sadness stress gratitude appreciation effort progress success
     rush adrenaline peace relief satisfaction fulfillment fulfilment contentment cheer
-    blessing acceptance achievement accomplishment"""
+    blessing acceptance achievement accomplishment worry struggle journey dream outlook
+    awareness"""
 # Qualities of a person, praised or named in passing ("your strength", "such dedication"):
 # whose they are is what the turn says, and the word alone names nothing.
 _QUALITIES = """strength resilience determination dedication courage bravery boldness
@@ -110,6 +111,11 @@ def thing_names(phrases: Sequence[str]) -> list[str | None]:
                 _verdicts.popitem(last=False)
         known.update(fresh)
     return [known[p] for p in phrases]
+
+
+def has_markup(text: str) -> bool:
+    """Bold, bullets, code or a table cell: text a document's layout left in a phrase."""
+    return "|" in text or "\\" in text or _MARKUP.search(text) is not None
 
 
 def _broken(text: str) -> bool:
@@ -203,17 +209,32 @@ _PREP_IDIOM_TEXT = """in+person on+track from+scratch for+sale of+course in+addi
     at+all for+sure in+order on+purpose by+chance in+charge on+board in+advance"""
 _VERB_IDIOM_TEXT = """keep+track lose+track take+care need+hand lend+hand give+hand try+hand
     make+headline follow+suit take+part make+sense take+place make+difference"""
-_PREP_IDIOMS = frozenset(tuple(pair.split("+")) for pair in _PREP_IDIOM_TEXT.split())
-_VERB_IDIOMS = frozenset(tuple(pair.split("+")) for pair in _VERB_IDIOM_TEXT.split())
+# Figures of speech: the noun names nothing ("over the *moon*", "had a *blast*"), but a
+# fact with it still says something ("Gina is over the moon").
+_PREP_FIGURE_TEXT = """over+moon on+hunt in+corner in+need at+heart by+heart on+mind in+shape
+    of+shape on+edge"""
+_VERB_FIGURE_TEXT = """have+blast have+ball break+heart follow+lead catch+breath give+shot
+    take+break keep+eye hit+road call+day break+ice"""
 
 
-def in_fixed_phrase(noun: Token) -> bool:
-    """Whether ``noun`` is the noun of a fixed expression ("in *person*", "keep *track*")."""
+def _pairs(text: str) -> frozenset[tuple[str, ...]]:
+    return frozenset(tuple(pair.split("+")) for pair in text.split())
+
+
+_PREP_IDIOMS, _VERB_IDIOMS = _pairs(_PREP_IDIOM_TEXT), _pairs(_VERB_IDIOM_TEXT)
+_PREP_FIGURES, _VERB_FIGURES = _pairs(_PREP_FIGURE_TEXT), _pairs(_VERB_FIGURE_TEXT)
+
+
+def in_fixed_phrase(noun: Token, figures: bool = True) -> bool:
+    """Whether ``noun`` is the noun of a fixed expression ("in *person*", "keep *track*"),
+    or with ``figures`` of a figure of speech ("over the *moon*")."""
     lemma = noun.lemma_.lower()
     if noun.dep_ == "pobj":
-        return (noun.head.lower_, lemma) in _PREP_IDIOMS
+        pair = (noun.head.lower_, lemma)
+        return pair in _PREP_IDIOMS or (figures and pair in _PREP_FIGURES)
     if noun.dep_ == "dobj":
-        return (noun.head.lemma_.lower(), lemma) in _VERB_IDIOMS
+        pair = (noun.head.lemma_.lower(), lemma)
+        return pair in _VERB_IDIOMS or (figures and pair in _VERB_FIGURES)
     return False
 
 

@@ -21,7 +21,7 @@ from graphmem.nlp.text import (
     third_person,
     trim_span,
 )
-from graphmem.nlp.things import in_fixed_phrase, is_light
+from graphmem.nlp.things import has_markup, in_fixed_phrase, is_light
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +45,9 @@ _MAX_PHRASE_TOKENS = 8
 _LEFT_OUT = frozenset({"ccomp", "xcomp", "dobj", "prep"})
 # A clause under these is not asserted: "if I decide to get a dog".
 _CONDITIONS = frozenset({"if", "unless", "whether"})
-_HEDGES = frozenset({"maybe", "perhaps", "possibly", "hopefully"})
+# A determiner that denies: "with *no* errors" without it says the opposite.
+_DENYING = frozenset({"no", "neither"})
+_HEDGES = frozenset({"maybe", "perhaps", "possibly", "hopefully", "likely", "probably"})
 # Contractions the tokenizer splits ("gonna" -> "gon" "na"), glued back in a relation.
 _SPLIT_CONTRACTION = re.compile(r"\b(gon|got|wan) (na|ta)\b")
 # Amounts that are an object only with what they count: "know more [about X]".
@@ -132,23 +134,45 @@ def _phrase(head: Token, ctx: _Context) -> str | None:
     if len(tokens) > _MAX_PHRASE_TOKENS:
         if ctx.strict and head.pos_ == "ADJ":
             return None  # "interested [in learning more about ...]": the rest is the point
-        tokens = [t for t in tokens if t.i <= head.i]  # keep the head and its modifiers
+        tokens = _shortened(head, tokens)
+    if ctx.strict and len(tokens) == 1 and head.lower_ in ("one", "ones") and head.dep_ == "attr":
+        return None  # "Quick Resume is one": one of what the sentence said before
     if ctx.strict and len(tokens) == 1 and head.lower_ in _AMOUNTS:
         return None  # "know more", "is much": an amount of what the phrase leaves out
     while tokens and (
-        tokens[0].pos_ in ("DET", "PUNCT", "CCONJ")
+        (tokens[0].pos_ in ("DET", "PUNCT", "CCONJ") and tokens[0].lower_ not in _DENYING)
         or tokens[0].dep_ == "prep"
         or (tokens[0].pos_ == "ADV" and tokens[0].is_stop)  # "so happy" -> "happy"
     ):
         tokens.pop(0)
     while tokens and tokens[-1].pos_ in ("PUNCT", "CCONJ", "ADP", "DET"):
         tokens.pop()
-    if ctx.strict and (_cut_complement(head) or is_light(head, tokens) or in_fixed_phrase(head)):
+    # (a figure of speech stays: "Gina is over the moon" says how she is)
+    fixed = in_fixed_phrase(head, figures=False)
+    if ctx.strict and (_cut_complement(head) or is_light(head, tokens) or fixed):
         return None
     if tokens and cut_inside_word(head.doc[tokens[0].i : tokens[-1].i + 1]):
         return None
     text = _render_tokens(tokens, ctx)
+    if ctx.strict and has_markup(text):
+        return None  # "## Parts \\ Armor.cs", "data = # examine": layout, not a thing
     return text or None
+
+
+def _shortened(head: Token, tokens: list[Token]) -> list[Token]:
+    """A long phrase cut to its head, the head's modifiers and its first complement's
+    noun: "sign of dehydration [in dogs that ...]", "access to [your] calendar [or ...]";
+    the head alone ("sign", "access") would say something else."""
+    kept = {t.i for t in tokens}
+    short = [t for t in tokens if t.i <= head.i]
+    prep = next((c for c in head.children if c.dep_ == "prep" and c.i > head.i), None)
+    pobj = None if prep is None else next((g for g in prep.children if g.dep_ == "pobj"), None)
+    if prep is None or pobj is None or prep.i not in kept:
+        return short
+    # "between the input and the output": the pair's second noun too
+    end = max([pobj.i, *(c.i for c in pobj.children if c.dep_ == "conj" and _joint(c))])
+    noun = [t for t in pobj.subtree if prep.i < t.i <= end and t.i in kept]
+    return [*short, prep, *noun]
 
 
 def _reciprocal(head: Token) -> bool:
@@ -199,7 +223,7 @@ def _objects(verb: Token, ctx: _Context, depth: int = 0) -> Iterator[tuple[list[
             else:
                 targets, words = [child], []
             for target in targets:
-                for obj in (target, *target.conjuncts):
+                for obj in (target, *_own_conjuncts(target)):
                     phrase = _phrase(obj, ctx)
                     if phrase:
                         yield words, phrase
@@ -216,6 +240,18 @@ def _objects(verb: Token, ctx: _Context, depth: int = 0) -> Iterator[tuple[list[
             carried = _direct_object(verb, ctx)
             for words, phrase in _xcomp_objects(child, ctx):
                 yield [*carried, *words], phrase
+
+
+def _own_conjuncts(head: Token) -> list[Token]:
+    """The conjuncts of ``head`` that stand alone: in "the development and availability
+    *of a vaccine*" the phrase after the last conjunct belongs to both, and
+    "availability" without it names something else."""
+    conjuncts = list(head.conjuncts)
+    if not conjuncts:
+        return []
+    last = max(c.i for c in conjuncts)
+    shared = any(c.dep_ == "prep" and c.i > last for c in head.children)
+    return [] if shared else conjuncts
 
 
 def _object_elsewhere(verb: Token) -> bool:
@@ -308,6 +344,8 @@ def _asserted(verb: Token) -> bool:
         return False
     if any(c.dep_ == "advmod" and c.lower_ in _HEDGES for c in children):
         return False  # "maybe I can bring over my coffee": offered, not said to happen
+    if _denied_with_head(verb):
+        return False
     bare = verb.tag_ == "VB" and not any(c.dep_ in ("aux", "auxpass") for c in children)
     if not (bare and verb.dep_ in ("ccomp", "advcl", "conj", "dep")):
         return True
@@ -315,13 +353,22 @@ def _asserted(verb: Token) -> bool:
     return not any(c.tag_ == "MD" for c in head.children) and _asserted(head)
 
 
+def _denied_with_head(verb: Token) -> bool:
+    """A verb coordinated with a negated one, without a subject of its own: the negation
+    covers it ("I don't know your schedule, attend meetings or ..."), which the fact of
+    the verb alone would lose."""
+    if verb.dep_ != "conj" or any(c.dep_ in _SUBJECT_DEPS for c in verb.children):
+        return False
+    return any(c.dep_ == "neg" for c in verb.head.children)
+
+
 def _clause_triples(verb: Token, ctx: _Context, time: str | None) -> Iterator[Triple]:
     if ctx.strict and not _asserted(verb):
         return
     for subj in _subjects(verb):
         subject = _phrase(subj, ctx)
-        if not subject:
-            continue
+        if not subject or (subj.pos_ == "NUM" and subject == subj.text):
+            continue  # a number alone ("1 has set up ...") is a list's marker or a count
         base = _relation_base(verb, _is_first_person(subj) and subj.lower_ != "me")
         for words, obj in _objects(verb, ctx):
             relation, obj = _glued(" ".join([*base, *words]).strip(), obj)

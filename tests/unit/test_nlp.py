@@ -411,6 +411,58 @@ def test_a_pair_between_two_things_stays_one_phrase_and_an_idiom_names_nothing()
         "war | was | conflict between Athens and Sparta"
     }
     assert _said("I made the cake from scratch.") == {"Maria | made | cake"}
+    assert _said("I had a blast at the fair.") == {
+        "Maria | had | blast",
+        "Maria | had blast at | fair",
+    }
+    assert _said("I was over the moon.") == {"Maria | was over | moon"}  # still says so
+    assert "moon" not in keyphrases("I was over the moon about the trip.")  # no thing
+
+
+def test_a_fact_keeps_negation_hedges_shared_phrases_and_whose_it_is() -> None:
+    # the negation of the first verb covers the verbs coordinated with it
+    denied = _said("I don't know your schedule, attend meetings, or keep notes.")
+    assert not any("attend" in fact or "keep" in fact for fact in denied)
+    assert _said("I didn't go to the party.") == {"Maria | did not go to | party"}
+    # "likely" and "probably" hedge: the fact would state it as certain
+    assert _said("Your engine is likely optimized for performance.") == set()
+    assert _said("We will probably move to Denver.") == set()
+    # "of a vaccine" belongs to both: "availability" alone names something else
+    assert _said(
+        "The partnership aims to accelerate the development and availability of a vaccine."
+    ) == {"partnership | aims to accelerate | development of a vaccine"}
+    assert _said("I bought apples and pears.") == {
+        "Maria | bought | apples",
+        "Maria | bought | pears",
+    }
+
+
+def test_a_long_end_keeps_its_first_complement_and_one_alone_is_no_end() -> None:
+    assert _said("A dull coat can be a sign of dehydration in older dogs that drink little.") == {
+        "dull coat | can be | sign of dehydration in older dogs"
+    }
+    between = _said(
+        "The transfer function represents the relationship between the input and the "
+        "output of the system in the frequency domain."
+    )
+    assert between == {
+        "transfer function | represents | relationship between the input and the output"
+    }
+    assert _said("Quick Resume is one.") == set()
+    # a denying determiner stays; layout and a list's number are no ends
+    assert _said("The essay shows great skill with no errors.") == {
+        "essay | shows | great skill with no errors"
+    }
+    assert _said("## Parts \\ Armor.cs can add a component.") == set()
+
+
+def test_a_name_stays_whole_and_a_question_s_unknown_is_no_key_phrase() -> None:
+    congo = keyphrases("I moved to the Democratic Republic of the Congo last year.")
+    assert congo == ["Democratic Republic of the Congo"]
+    # a name with "and" inside may be a list the recogniser joined: its pieces stay
+    assert {"Facebook", "Instagram"} <= set(keyphrases("I post on Facebook and Instagram."))
+    assert keyphrases("What game have you been playing lately?") == []
+    assert "Zelda" in keyphrases("Which Zelda game do you like?")  # a name is no unknown
 
 
 def test_a_contraction_the_tokenizer_split_is_glued_back() -> None:
