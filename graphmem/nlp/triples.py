@@ -11,17 +11,22 @@ from datetime import datetime
 from spacy.tokens import Doc, Span, Token
 
 from graphmem.nlp.claims import speech_act
+from graphmem.nlp.ends import (
+    QUESTION_WORDS,
+    EndContext,
+    end_phrase,
+    is_first_person,
+    joint,
+)
 from graphmem.nlp.temporal import TemporalMention, normalise_temporal, render
 from graphmem.nlp.text import (
     NON_TOPICAL_LABELS,
     TextOrDoc,
     analyse,
-    cut_inside_word,
     phrase_key,
     third_person,
     trim_span,
 )
-from graphmem.nlp.things import has_markup, in_fixed_phrase, is_light
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,159 +39,14 @@ class Triple:
 
 _SUBJECT_DEPS = ("nsubj", "nsubjpass")
 _OBJECT_DEPS = ("dobj", "attr", "acomp", "oprd")
-_FIRST_SINGULAR = frozenset({"i", "me", "myself"})
-_FIRST_PLURAL = frozenset({"we", "us", "ourselves"})
-_FIRST_POSSESSIVE = frozenset({"my", "mine", "our", "ours"})
-# Clauses and asides that hang off a noun are facts of their own, not part of its name.
-_PHRASE_CUTS = frozenset(
-    {"relcl", "acl", "conj", "cc", "appos", "punct", "advcl", "parataxis", "ccomp", "dep"}
-)
-_MAX_PHRASE_TOKENS = 8
 _LEFT_OUT = frozenset({"ccomp", "xcomp", "dobj", "prep"})
 # A clause under these is not asserted: "if I decide to get a dog".
 _CONDITIONS = frozenset({"if", "unless", "whether"})
-# A determiner that denies: "with *no* errors" without it says the opposite.
-_DENYING = frozenset({"no", "neither"})
 _HEDGES = frozenset({"maybe", "perhaps", "possibly", "hopefully", "likely", "probably"})
 # Contractions the tokenizer splits ("gonna" -> "gon" "na"), glued back in a relation.
 _SPLIT_CONTRACTION = re.compile(r"\b(gon|got|wan) (na|ta)\b")
-# Amounts that are an object only with what they count: "know more [about X]".
-_AMOUNTS = frozenset({"more", "much", "less", "most", "least", "enough", "lot", "plenty"})
 # Relative words that are the clause's own adverbial: "the day *when* I arrived in Paris".
 _RELATIVE_ADVERBS = frozenset({"where", "when", "why", "how", "whereby", "wherever"})
-_QUESTION_WORDS = frozenset(
-    {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "whatever"}
-)
-
-
-@dataclass(frozen=True, slots=True)
-class _Context:
-    speaker: str | None
-    temporal: frozenset[int]  # token indices inside a time expression
-    # Claims only: no end that is a fragment ("sure" cut from "sure that ...") or names
-    # nothing ("way", "ideas"), which a query's own triples may still have.
-    strict: bool = False
-
-
-def _is_first_person(tok: Token) -> bool:
-    low = tok.lower_
-    return low in _FIRST_SINGULAR or low in _FIRST_PLURAL
-
-
-def _inside_word(tok: Token) -> bool:
-    """A hyphen joining two words into one ("decision-making"): part of the phrase."""
-    before = tok.doc[tok.i - 1] if tok.i > 0 else None
-    return (
-        tok.text in ("-", "–")
-        and not tok.whitespace_
-        and before is not None
-        and not before.whitespace_
-    )
-
-
-def _joint(tok: Token) -> bool:
-    """A coordination that is one thing: "between Athens *and Sparta*", "both X *and Y*"."""
-    if tok.dep_ not in ("conj", "cc"):
-        return False
-    head = tok.head
-    between = head.dep_ == "pobj" and head.head.lower_ == "between"
-    return between or any(c.dep_ == "preconj" for c in head.children)
-
-
-def _collect(tok: Token, ctx: _Context, out: list[Token], root: Token) -> None:
-    cut = tok.dep_ in _PHRASE_CUTS and not _inside_word(tok) and not _joint(tok)
-    if tok.i != root.i and (cut or tok.i in ctx.temporal):
-        return
-    out.append(tok)
-    for child in tok.children:
-        _collect(child, ctx, out, root)
-
-
-def _render_tokens(tokens: list[Token], ctx: _Context) -> str:
-    words: list[str] = []
-    for n, tok in enumerate(tokens):
-        if n and not words[-1][-1:].isspace() and tokens[n - 1].i + 1 != tok.i:
-            words[-1] += " "  # a token left out between ("friends, support"): not glued
-        low = tok.lower_
-        text = tok.text
-        if ctx.speaker and low in _FIRST_POSSESSIVE:
-            text = f"{ctx.speaker}'" if ctx.speaker.endswith("s") else f"{ctx.speaker}'s"
-        elif ctx.speaker and _is_first_person(tok):
-            text = ctx.speaker
-        words.append(text + tok.whitespace_)
-    return "".join(words).strip()
-
-
-def _phrase(head: Token, ctx: _Context) -> str | None:
-    """The noun phrase headed by ``head``: its subtree without clauses, determiners or
-    time expressions; None for a bare pronoun (other than first person) or a time."""
-    if head.i in ctx.temporal or head.ent_type_ in ("DATE", "TIME"):
-        return None
-    if _is_first_person(head):
-        return ctx.speaker or head.text
-    if head.pos_ == "PRON" or head.lower_ in _QUESTION_WORDS or _reciprocal(head):
-        return None
-    tokens: list[Token] = []
-    _collect(head, ctx, tokens, head)
-    tokens.sort(key=lambda t: t.i)
-    if ctx.strict and any(t.lower_ in _QUESTION_WORDS and t.i < head.i for t in tokens):
-        return None  # "how lucky [I am]", "what [we're] capable of": not a thing said of it
-    if len(tokens) > _MAX_PHRASE_TOKENS:
-        if ctx.strict and head.pos_ == "ADJ":
-            return None  # "interested [in learning more about ...]": the rest is the point
-        tokens = _shortened(head, tokens)
-    if ctx.strict and len(tokens) == 1 and head.lower_ in ("one", "ones") and head.dep_ == "attr":
-        return None  # "Quick Resume is one": one of what the sentence said before
-    if ctx.strict and len(tokens) == 1 and head.lower_ in _AMOUNTS:
-        return None  # "know more", "is much": an amount of what the phrase leaves out
-    while tokens and (
-        (tokens[0].pos_ in ("DET", "PUNCT", "CCONJ") and tokens[0].lower_ not in _DENYING)
-        or tokens[0].dep_ == "prep"
-        or (tokens[0].pos_ == "ADV" and tokens[0].is_stop)  # "so happy" -> "happy"
-    ):
-        tokens.pop(0)
-    while tokens and tokens[-1].pos_ in ("PUNCT", "CCONJ", "ADP", "DET"):
-        tokens.pop()
-    # (a figure of speech stays: "Gina is over the moon" says how she is)
-    fixed = in_fixed_phrase(head, figures=False)
-    if ctx.strict and (_cut_complement(head) or is_light(head, tokens) or fixed):
-        return None
-    if tokens and cut_inside_word(head.doc[tokens[0].i : tokens[-1].i + 1]):
-        return None
-    text = _render_tokens(tokens, ctx)
-    if ctx.strict and has_markup(text):
-        return None  # "## Parts \\ Armor.cs", "data = # examine": layout, not a thing
-    return text or None
-
-
-def _shortened(head: Token, tokens: list[Token]) -> list[Token]:
-    """A long phrase cut to its head, the head's modifiers and its first complement's
-    noun: "sign of dehydration [in dogs that ...]", "access to [your] calendar [or ...]";
-    the head alone ("sign", "access") would say something else."""
-    kept = {t.i for t in tokens}
-    short = [t for t in tokens if t.i <= head.i]
-    prep = next((c for c in head.children if c.dep_ == "prep" and c.i > head.i), None)
-    pobj = None if prep is None else next((g for g in prep.children if g.dep_ == "pobj"), None)
-    if prep is None or pobj is None or prep.i not in kept:
-        return short
-    # "between the input and the output": the pair's second noun too
-    end = max([pobj.i, *(c.i for c in pobj.children if c.dep_ == "conj" and _joint(c))])
-    noun = [t for t in pobj.subtree if prep.i < t.i <= end and t.i in kept]
-    return [*short, prep, *noun]
-
-
-def _reciprocal(head: Token) -> bool:
-    """ "each other", "one another": a pronoun, whatever the tagger says."""
-    return head.lower_ in ("other", "another") and any(
-        c.lower_ in ("each", "one") for c in head.children
-    )
-
-
-def _cut_complement(head: Token) -> bool:
-    """An adjective whose clause the phrase leaves out: "sure" of "sure that it works",
-    "happy" of "happy to help" say nothing alone."""
-    clauses = ("ccomp", "xcomp", "advcl")
-    return head.pos_ == "ADJ" and any(c.dep_ in clauses for c in head.children)
 
 
 def _subjects(verb: Token) -> list[Token]:
@@ -213,7 +73,7 @@ def _relation_base(verb: Token, first_person_subject: bool) -> list[str]:
     return ["not" if w in ("n't", "nt") else w for w in words]
 
 
-def _objects(verb: Token, ctx: _Context, depth: int = 0) -> Iterator[tuple[list[str], str]]:
+def _objects(verb: Token, ctx: EndContext, depth: int = 0) -> Iterator[tuple[list[str], str]]:
     """(relation words after the verb, object phrase) for each argument of ``verb``."""
     for child in verb.children:
         if child.dep_ in _OBJECT_DEPS or child.dep_ == "agent":
@@ -224,7 +84,7 @@ def _objects(verb: Token, ctx: _Context, depth: int = 0) -> Iterator[tuple[list[
                 targets, words = [child], []
             for target in targets:
                 for obj in (target, *_own_conjuncts(target)):
-                    phrase = _phrase(obj, ctx)
+                    phrase = end_phrase(obj, ctx)
                     if phrase:
                         yield words, phrase
         elif child.dep_ == "prep":
@@ -274,26 +134,26 @@ def _object_elsewhere(verb: Token) -> bool:
     return subject is not None and subject.tag_ not in ("WDT", "WP") and not relative
 
 
-def _direct_object(verb: Token, ctx: _Context) -> list[str]:
+def _direct_object(verb: Token, ctx: EndContext) -> list[str]:
     """The direct object of ``verb`` as words of a relation: its phrase, or a pronoun as
     written ("saw it on | Amazon"); none when the verb has none."""
     obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
     if obj is None:
         return []
-    phrase = _phrase(obj, ctx)
+    phrase = end_phrase(obj, ctx)
     return [phrase] if phrase else [obj.lower_]
 
 
-def _prep_objects(prep: Token, ctx: _Context) -> Iterator[tuple[list[str], str]]:
+def _prep_objects(prep: Token, ctx: EndContext) -> Iterator[tuple[list[str], str]]:
     for pobj in (g for g in prep.children if g.dep_ == "pobj"):
-        joint = _joint(next((c for c in pobj.children if c.dep_ == "conj"), pobj))
-        for obj in (pobj,) if joint else (pobj, *pobj.conjuncts):
-            phrase = _phrase(obj, ctx)
+        one = joint(next((c for c in pobj.children if c.dep_ == "conj"), pobj))
+        for obj in (pobj,) if one else (pobj, *pobj.conjuncts):
+            phrase = end_phrase(obj, ctx)
             if phrase:
                 yield [prep.lower_], phrase
 
 
-def _xcomp_objects(xcomp: Token, ctx: _Context) -> Iterator[tuple[list[str], str]]:
+def _xcomp_objects(xcomp: Token, ctx: EndContext) -> Iterator[tuple[list[str], str]]:
     """ "want to paint a sunset" -> (["to", "paint"], "sunset"); an xcomp with no argument
     of its own becomes the object: "love to paint" -> ([], "to paint")."""
     marker = [c.lower_ for c in xcomp.children if c.tag_ == "TO"]
@@ -362,14 +222,14 @@ def _denied_with_head(verb: Token) -> bool:
     return any(c.dep_ == "neg" for c in verb.head.children)
 
 
-def _clause_triples(verb: Token, ctx: _Context, time: str | None) -> Iterator[Triple]:
+def _clause_triples(verb: Token, ctx: EndContext, time: str | None) -> Iterator[Triple]:
     if ctx.strict and not _asserted(verb):
         return
     for subj in _subjects(verb):
-        subject = _phrase(subj, ctx)
+        subject = end_phrase(subj, ctx)
         if not subject or (subj.pos_ == "NUM" and subject == subj.text):
             continue  # a number alone ("1 has set up ...") is a list's marker or a count
-        base = _relation_base(verb, _is_first_person(subj) and subj.lower_ != "me")
+        base = _relation_base(verb, is_first_person(subj) and subj.lower_ != "me")
         for words, obj in _objects(verb, ctx):
             relation, obj = _glued(" ".join([*base, *words]).strip(), obj)
             if relation and obj and obj.lower() != subject.lower():
@@ -390,7 +250,7 @@ def extract_triples(
     case); a question's own triples are what a query is about, so queries keep them."""
     doc = analyse(doc_or_text)
     mentions = normalise_temporal(doc.text, reference) if reference is not None else []
-    ctx = _Context((speaker or "").strip() or None, _temporal_tokens(doc, mentions), claims_only)
+    ctx = EndContext((speaker or "").strip() or None, _temporal_tokens(doc, mentions), claims_only)
     out: list[Triple] = []
     seen: set[tuple[str, str, str]] = set()
     for sent in doc.sents:
@@ -427,7 +287,7 @@ def query_entities(text: TextOrDoc) -> list[str]:
         trimmed = trim_span(span)
         if trimmed is None or any(t.ent_type_ in NON_TOPICAL_LABELS for t in trimmed):
             continue
-        words = [t for t in trimmed if t.lower_ not in _QUESTION_WORDS]
+        words = [t for t in trimmed if t.lower_ not in QUESTION_WORDS]
         if not words:
             continue
         phrase = doc[words[0].i : words[-1].i + 1]
