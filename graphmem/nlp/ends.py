@@ -20,8 +20,9 @@ _PHRASE_CUTS = frozenset(
 )
 _MAX_PHRASE_TOKENS = 8
 # A determiner that denies: "with *no* errors" without it says the opposite.
-_DENYING = frozenset({"no", "neither"})
+DENYING = frozenset({"no", "neither"})
 # Amounts that are an object only with what they count: "know more [about X]".
+_PARTS = frozenset({"one", "some", "many", "all", "each", "most", "both", "several", "few"})
 _AMOUNTS = frozenset({"more", "much", "less", "most", "least", "enough", "lot", "plenty"})
 QUESTION_WORDS = frozenset(
     {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "whatever"}
@@ -95,6 +96,8 @@ def end_phrase(head: Token, ctx: EndContext) -> str | None:
         return ctx.speaker or head.text
     if head.pos_ == "PRON" or head.lower_ in QUESTION_WORDS or _reciprocal(head):
         return None
+    if _part_of_pronoun(head):
+        return None
     tokens: list[Token] = []
     _collect(head, ctx, tokens, head)
     tokens.sort(key=lambda t: t.i)
@@ -109,7 +112,7 @@ def end_phrase(head: Token, ctx: EndContext) -> str | None:
     if ctx.strict and len(tokens) == 1 and head.lower_ in _AMOUNTS:
         return None  # "know more", "is much": an amount of what the phrase leaves out
     while tokens and (
-        (tokens[0].pos_ in ("DET", "PUNCT", "CCONJ") and tokens[0].lower_ not in _DENYING)
+        (tokens[0].pos_ in ("DET", "PUNCT", "CCONJ") and tokens[0].lower_ not in DENYING)
         or tokens[0].dep_ == "prep"
         or (tokens[0].pos_ == "ADV" and tokens[0].is_stop)  # "so happy" -> "happy"
     ):
@@ -123,6 +126,8 @@ def end_phrase(head: Token, ctx: EndContext) -> str | None:
     if tokens and cut_inside_word(head.doc[tokens[0].i : tokens[-1].i + 1]):
         return None
     text = _render_tokens(tokens, ctx)
+    if not any(ch.isalnum() for ch in text):
+        return None  # "has been | -"
     if ctx.strict and has_markup(text):
         return None  # "## Parts \\ Armor.cs", "data = # examine": layout, not a thing
     return text or None
@@ -142,6 +147,14 @@ def _shortened(head: Token, tokens: list[Token]) -> list[Token]:
     end = max([pobj.i, *(c.i for c in pobj.children if c.dep_ == "conj" and joint(c))])
     noun = [t for t in pobj.subtree if prep.i < t.i <= end and t.i in kept]
     return [*short, prep, *noun]
+
+
+def _part_of_pronoun(head: Token) -> bool:
+    """ "One of them", "some of these": a part of something only a pronoun names."""
+    if head.lower_ not in _PARTS:
+        return False
+    preps = [c for c in head.children if c.dep_ == "prep" and c.lower_ == "of"]
+    return any(g.dep_ == "pobj" and g.pos_ in ("PRON", "DET") for p in preps for g in p.children)
 
 
 def _reciprocal(head: Token) -> bool:

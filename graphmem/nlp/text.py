@@ -161,7 +161,8 @@ class _Candidate:
 
 def _candidates(doc: Doc) -> Iterable[tuple[Span, bool]]:
     names = [ent for ent in doc.ents if ent.label_ not in NON_TOPICAL_LABELS]
-    yield from ((ent, True) for ent in names)
+    # a nationality or group as a modifier ("Puerto Rican food") is the food's, not a name
+    yield from ((e, True) for e in names if not (e.label_ == "NORP" and _modifies(e)))
     for chunk in doc.noun_chunks:
         if describes(chunk) or in_fixed_phrase(chunk.root) or _piece_of_name(chunk, names):
             continue
@@ -185,6 +186,10 @@ def _piece_of_name(chunk: Span, names: Sequence[Span]) -> bool:
     )
 
 
+def _modifies(span: Span) -> bool:
+    return span.root.dep_ in ("amod", "compound") and not span.start <= span.root.head.i < span.end
+
+
 def _asked_for(chunk: Span) -> bool:
     """The unknown a question asks for ("*What game* have you been playing?"): the answer
     names the thing, the question does not."""
@@ -195,8 +200,10 @@ def _asked_for(chunk: Span) -> bool:
 
 def describes(chunk: Span) -> bool:
     """A common-noun phrase said *of* something ("Lisbon is an amazing city", "it was a
-    lifesaver"): it describes, it names no thing of its own."""
-    return chunk.root.dep_ == "attr" and not any(t.pos_ == "PROPN" for t in chunk)
+    lifesaver", "it's considered a staple", "biryani, a classic Indian dish"): it
+    describes, it names no thing of its own."""
+    said_of = chunk.root.dep_ in ("attr", "oprd", "appos")  # "biryani, a classic dish"
+    return said_of and not any(t.pos_ == "PROPN" for t in chunk)
 
 
 def keyphrases(text: TextOrDoc, k: int = 10) -> list[str]:

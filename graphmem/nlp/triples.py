@@ -12,6 +12,7 @@ from spacy.tokens import Doc, Span, Token
 
 from graphmem.nlp.claims import speech_act
 from graphmem.nlp.ends import (
+    DENYING,
     QUESTION_WORDS,
     EndContext,
     end_phrase,
@@ -107,8 +108,8 @@ def _own_conjuncts(head: Token) -> list[Token]:
     *of a vaccine*" the phrase after the last conjunct belongs to both, and
     "availability" without it names something else."""
     conjuncts = list(head.conjuncts)
-    if not conjuncts:
-        return []
+    if not conjuncts or any(c.dep_ == "det" and c.lower_ in DENYING for c in head.children):
+        return []  # "no grammar, spelling or style errors": each alone loses the "no"
     last = max(c.i for c in conjuncts)
     shared = any(c.dep_ == "prep" and c.i > last for c in head.children)
     return [] if shared else conjuncts
@@ -147,7 +148,7 @@ def _direct_object(verb: Token, ctx: EndContext) -> list[str]:
 def _prep_objects(prep: Token, ctx: EndContext) -> Iterator[tuple[list[str], str]]:
     for pobj in (g for g in prep.children if g.dep_ == "pobj"):
         one = joint(next((c for c in pobj.children if c.dep_ == "conj"), pobj))
-        for obj in (pobj,) if one else (pobj, *pobj.conjuncts):
+        for obj in (pobj,) if one else (pobj, *_own_conjuncts(pobj)):
             phrase = end_phrase(obj, ctx)
             if phrase:
                 yield [prep.lower_], phrase

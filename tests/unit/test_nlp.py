@@ -453,6 +453,10 @@ def test_a_long_end_keeps_its_first_complement_and_one_alone_is_no_end() -> None
     assert _said("The essay shows great skill with no errors.") == {
         "essay | shows | great skill with no errors"
     }
+    skills = _said("The essay shows great skill with no grammar, spelling, or style errors.")
+    assert not any(fact.endswith(("| spelling", "| style errors")) for fact in skills)
+    assert _said("One of them is a sea otter.") == set()  # a part of what a pronoun names
+    assert _said("One of my friends is a chef.") == {"One of Maria's friends | is | chef"}
     assert _said("## Parts \\ Armor.cs can add a component.") == set()
 
 
@@ -462,6 +466,8 @@ def test_a_name_stays_whole_and_a_question_s_unknown_is_no_key_phrase() -> None:
     # a name with "and" inside may be a list the recogniser joined: its pieces stay
     assert {"Facebook", "Instagram"} <= set(keyphrases("I post on Facebook and Instagram."))
     assert keyphrases("What game have you been playing lately?") == []
+    assert keyphrases("Biryani, a classic Indian dish, is my favourite.") == ["Biryani"]
+    assert "Puerto Rican" not in keyphrases("I love Puerto Rican food.")
     assert "Zelda" in keyphrases("Which Zelda game do you like?")  # a name is no unknown
 
 

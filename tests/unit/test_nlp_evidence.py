@@ -61,6 +61,9 @@ def test_a_thing_is_a_noun_phrase_naming_something() -> None:
         "group": None,  # a container of something the phrase lost
         "support group": "support group",
         "awareness": None,  # said of something the phrase lost
+        "Awesome": None,  # an interjection
+        "Ahhahha": None,  # laughter
+        "Hannah": "Hannah",
     }
     assert dict(zip(expected, thing_names(list(expected)), strict=True)) == expected
 

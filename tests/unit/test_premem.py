@@ -18,6 +18,7 @@ from graphmem.designs.premem.models import Fragment
 from graphmem.designs.premem.prompts import step1_prompt
 from graphmem.designs.premem.reasoning import reason_offline, topics_match
 from graphmem.designs.premem.retriever import render_item
+from graphmem.errors import GraphmemError
 from graphmem.ingest.models import SessionIn, Turn
 from graphmem.retrieval.base import Hit, PassageRef
 from graphmem.retrieval.packer import pack
@@ -130,6 +131,10 @@ def _blobs() -> np.ndarray:
 def test_fewer_than_three_fragments_make_one_cluster() -> None:
     assert cluster_labels(np.eye(2, dtype=np.float32), 10, 0, 10) == [0, 0]
     assert cluster_labels(np.zeros((0, 3), dtype=np.float32), 10, 0, 10) == []
+    broken = np.eye(4, dtype=np.float32)
+    broken[1, 1] = np.nan
+    with pytest.raises(GraphmemError, match="NaN"):
+        cluster_labels(broken, 10, 0, 10)
 
 
 def test_silhouette_finds_two_blobs_deterministically() -> None:

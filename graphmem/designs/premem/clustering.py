@@ -13,6 +13,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from graphmem.errors import GraphmemError
+
 Matrix = npt.NDArray[np.float32]
 
 
@@ -38,8 +40,14 @@ def cluster_labels(vectors: Matrix, max_clusters: int, random_state: int, n_init
     # Repeated fragments make fewer distinct points than k: KMeans then warns that it found
     # fewer clusters, which is expected here (such a k scores as the smaller one and ties
     # keep the smaller k), so the warning would only reach the user's terminal as noise.
+    # With finite input the seeding's distances are finite too, yet OpenBLAS kernels can
+    # leave a floating-point flag set that numpy then reports as "invalid value
+    # encountered in matmul" (numpy issues 13173, 24067): noise, once the input is checked.
+    if not np.isfinite(vectors).all():
+        raise GraphmemError("the embedder gave fragment vectors with NaN or infinite values")
     with threadpool_limits(limits=1, user_api="openmp"), warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
+        warnings.filterwarnings("ignore", "invalid value encountered in matmul", RuntimeWarning)
         for k in range(2, min(n - 1, max_clusters) + 1):
             model = KMeans(n_clusters=k, random_state=random_state, n_init=n_init)
             labels = model.fit_predict(vectors)
