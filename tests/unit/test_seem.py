@@ -63,20 +63,6 @@ def test_offline_frame_fills_the_six_slots() -> None:
     assert "ana" not in frame.topics  # nor is a speaker
 
 
-def test_a_turn_without_triples_is_one_event_of_its_statements() -> None:
-    text = "Thanks, Ben! Just back from a long weekend in Lisbon with the kids. See you soon."
-    passage = passage_in(text)
-    doc = analyse(text)
-    frame = offline_frame([passage], [doc], [[]], {"ana", "ben"}, max_events=8, summary_limit=3)
-    # the thanks and the farewell are no part of what happened
-    assert [e.action for e in frame.events] == [
-        "Ana said: Just back from a long weekend in Lisbon with the kids."
-    ]
-    thanks = passage_in("Thanks so much, Ben!")
-    empty = offline_frame([thanks], [analyse(thanks.text)], [[]], {"ana", "ben"}, 8, 3)
-    assert empty.events == []
-
-
 def test_compose_summary_keeps_the_most_contentful_statements_in_order() -> None:
     statements = [
         "Ben said: Wow!",

@@ -146,26 +146,17 @@ def _offline_event(doc: Doc, triple: Triple, speaker: str) -> EventSlots:
 
 
 def _fallback_event(
-    passage: PassageIn, doc: Doc, addressee: str | None, names: frozenset[str] = frozenset()
+    doc: Doc, statement: str, speaker: str, names: frozenset[str] = frozenset()
 ) -> list[EventSlots]:
     """A turn that states something but gave no triple still records what was said, as
-    one event of its statements; questions, requests, thanks and other reactions in the
-    turn make none of it (graphmem/nlp/claims.py)."""
-    if is_contentless(doc):
+    one event; questions, requests and reactions make none (graphmem/nlp/claims.py)."""
+    if is_contentless(doc) or not any(speech_act(s, names) == "statement" for s in doc.sents):
         return []
-    said = [s for s in doc.sents if speech_act(s, names) == "statement"]
-    if not said:
-        return []
-    you = addressee if addressee and _YOU.search(doc.text) else None
-    text = " ".join(persons_to_names(s.as_doc(), passage.speaker, you).strip() for s in said)
-    text = _annotate(text, passage.ts)
-    if not text.startswith(passage.speaker):
-        text = f"{passage.speaker} said: {text}"
-    words = text.split()
+    words = statement.split()
     action = " ".join(words[:_MAX_ACTION_WORDS]) + (
         " ..." if len(words) > _MAX_ACTION_WORDS else ""
     )
-    return [EventSlots(participants=[passage.speaker], action=action)]
+    return [EventSlots(participants=[speaker], action=action)]
 
 
 def _doc_topics(doc: Doc, speakers: set[str]) -> set[str]:
@@ -204,7 +195,9 @@ def offline_frame(
         statement = turn_statement(passage, doc, addressee)
         statements.append(statement)
         turn_events = [_offline_event(doc, t, passage.speaker) for t in found]
-        events += turn_events or _fallback_event(passage, doc, addressee, frozenset(speakers))
+        events += turn_events or _fallback_event(
+            doc, statement, passage.speaker, frozenset(speakers)
+        )
         answer = roles is not None and roles.is_assistant(passage.speaker)
         persons = [] if answer else names_only(e.text for e in doc.ents if e.label_ == "PERSON")
         people += [passage.speaker, *persons]
