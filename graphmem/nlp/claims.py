@@ -14,7 +14,7 @@ requests as what they are ("user asked: ..."), and drop reactions and list openi
   ("That's really helpful!", "Sounds like good advice!"), has no content word at all, or
   is a bare phrase of fewer than four words without a verb ("No problem!");
 - ``opening``: ends with ":", or has a colon ending a line (a list or an explanation
-  follows in other sentences);
+  follows in other sentences), or is layout: a table row, list items run together;
 - ``statement``: anything else.
 """
 
@@ -47,6 +47,11 @@ _CONTENT_POS = frozenset({"NOUN", "PROPN", "NUM"})
 # A colon ending a line: what follows is a list or a block the sentence only announces
 # ("Here are some tips:\n\n**1."); the sentence splitter may keep the first marker.
 _LIST_AFTER_COLON = re.compile(r":\s*\n")
+# A table row ("| A | B |"), or list items the sentence splitter ran together ("Berries
+# (such as ...) 3. Whole grains ..."): layout, each cell or item no claim of its own.
+_TABLE_ROW = re.compile(r"\|.*\|")
+_INNER_ITEM = re.compile(r"\S\s+\d{1,2}\.\s+[A-Z]")
+_LONG_TIME = re.compile(r"long time no (?:see|talk|chat|speak)\b", re.IGNORECASE)
 _MIN_VERBLESS = 4  # words: a shorter sentence without a verb is a bare phrase
 _CLAUSE_OPENERS = frozenset({"if", "when", "whenever", "once", "before", "after", "while", "as"})
 _DISCOURSE_OPENERS = frozenset({"now", "so", "well", "also", "and", "but", "then", "first"})
@@ -58,7 +63,7 @@ def speech_act(sentence: Span | Doc, names: frozenset[str] = frozenset()) -> Spe
     text = sentence.text.strip().rstrip("*_ ")
     if text.endswith("?"):
         return "question"
-    if text.endswith(":") or _LIST_AFTER_COLON.search(text):
+    if text.endswith(":") or _LIST_AFTER_COLON.search(text) or _layout(text):
         return "opening"
     opening = next((t for t in sentence if t.pos_ not in _LEADING), None)
     if opening is None or opening.lower_ in ("thanks", "thank", "thx"):
@@ -66,6 +71,8 @@ def speech_act(sentence: Span | Doc, names: frozenset[str] = frozenset()) -> Spe
     words = [t for t in sentence if not _aside(t, names)]
     if not words:
         return "reaction"
+    if _LONG_TIME.match(text):
+        return "reaction"  # "Long time no talk!"
     if len(words) < _MIN_VERBLESS and not any(t.pos_ in ("VERB", "AUX") for t in words):
         return "reaction"  # a bare phrase: "No problem!", "Opening Day."
     if words[0].lower_ in _QUESTION_WORDS and not text.endswith((".", "!")):
@@ -82,6 +89,10 @@ def speech_act(sentence: Span | Doc, names: frozenset[str] = frozenset()) -> Spe
     if not any(is_content_token(t) for t in sentence) or _evaluates_only(words):
         return "reaction"
     return "statement"
+
+
+def _layout(text: str) -> bool:
+    return _TABLE_ROW.search(text) is not None or _INNER_ITEM.search(text) is not None
 
 
 def _aside(tok: Token, names: frozenset[str]) -> bool:
@@ -194,7 +205,27 @@ def _pleasantry(words: list[Token]) -> bool:
             return True
     root = words[0].doc[_root(words[0])]
     glad = [c for c in root.children if c.dep_ == "acomp" and c.lemma_.lower() in _GLAD]
-    return any(_helps_self(c) for a in glad for c in (*root.children, *a.children))
+    if any(_helps_self(c) for a in glad for c in (*root.children, *a.children)):
+        return True
+    # "Glad it helped!": the "I'm" left out
+    first = next((t for t in words[0].sent if not t.is_punct), words[0])
+    if first.lower_ in _GLAD and root.lemma_.lower() in ("help", "assist"):
+        return True
+    return _sympathy(root)
+
+
+def _sympathy(root: Token) -> bool:
+    """ "I understand how frustrating it can be", "I know how hard it is": the speaker
+    sharing a feeling, no claim about anything."""
+    if root.lemma_.lower() not in ("understand", "know", "imagine", "see"):
+        return False
+    subject = next((c for c in root.children if c.dep_ == "nsubj"), None)
+    if subject is None or subject.lower_ not in ("i", "we"):
+        return False
+    return any(
+        t.lower_ == "how" and t.i + 1 < len(t.doc) and t.doc[t.i + 1].pos_ in ("ADJ", "ADV")
+        for t in root.subtree
+    )
 
 
 def _helps_self(verb: Token) -> bool:
