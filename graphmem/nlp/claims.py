@@ -51,7 +51,7 @@ _LIST_AFTER_COLON = re.compile(r":\s*\n")
 # (such as ...) 3. Whole grains ..."): layout, each cell or item no claim of its own.
 _TABLE_ROW = re.compile(r"\|.*\|")
 _INNER_ITEM = re.compile(r"\S\s+\d{1,2}\.\s+[A-Z]")
-_LONG_TIME = re.compile(r"long time no (?:see|talk|chat|speak)\b", re.IGNORECASE)
+_LONG_TIME = re.compile(r"long time no (?:see|talk|chat|speak)[.!]*", re.IGNORECASE)
 _MIN_VERBLESS = 4  # words: a shorter sentence without a verb is a bare phrase
 _CLAUSE_OPENERS = frozenset({"if", "when", "whenever", "once", "before", "after", "while", "as"})
 _DISCOURSE_OPENERS = frozenset({"now", "so", "well", "also", "and", "but", "then", "first"})
@@ -71,7 +71,7 @@ def speech_act(sentence: Span | Doc, names: frozenset[str] = frozenset()) -> Spe
     words = [t for t in sentence if not _aside(t, names)]
     if not words:
         return "reaction"
-    if _LONG_TIME.match(text):
+    if _LONG_TIME.fullmatch(text):
         return "reaction"  # "Long time no talk!"
     if len(words) < _MIN_VERBLESS and not any(t.pos_ in ("VERB", "AUX") for t in words):
         return "reaction"  # a bare phrase: "No problem!", "Opening Day."
@@ -209,8 +209,10 @@ def _pleasantry(words: list[Token]) -> bool:
         return True
     # "Glad it helped!": the "I'm" left out
     first = next((t for t in words[0].sent if not t.is_punct), words[0])
-    if first.lower_ in _GLAD and root.lemma_.lower() in ("help", "assist"):
-        return True
+    subjects = [c.lower_ for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
+    helped = root.lemma_.lower() in ("help", "assist")
+    if first.lower_ in _GLAD and helped and set(subjects) <= {"it", "that", "i", "we"}:
+        return True  # not "Glad John is helping those in need"
     return _sympathy(root)
 
 
@@ -222,9 +224,18 @@ def _sympathy(root: Token) -> bool:
     subject = next((c for c in root.children if c.dep_ == "nsubj"), None)
     if subject is None or subject.lower_ not in ("i", "we"):
         return False
-    return any(
-        t.lower_ == "how" and t.i + 1 < len(t.doc) and t.doc[t.i + 1].pos_ in ("ADJ", "ADV")
-        for t in root.subtree
+    # ... of "it", not of someone: "I can imagine how much Andrew misses hiking" says so
+    vague = any(
+        t.dep_ == "nsubj" and t.lower_ in _VAGUE_SUBJECTS for t in root.subtree if t is not subject
+    )
+    named = any(t.pos_ == "PROPN" for t in root.subtree)
+    return (
+        vague
+        and not named
+        and any(
+            t.lower_ == "how" and t.i + 1 < len(t.doc) and t.doc[t.i + 1].pos_ in ("ADJ", "ADV")
+            for t in root.subtree
+        )
     )
 
 
