@@ -42,6 +42,7 @@ _WISH_FORMULAS = frozenset(
 )
 _GOOD = (["great"], ["good"], ["nice"], ["wonderful"], ["lovely"], ["blast"])
 _GLAD = frozenset({"happy", "glad", "delighted", "pleased", "thrilled"})
+_HELP = frozenset({"help", "assist"})
 _LEADING = frozenset({"INTJ", "PUNCT", "SPACE"})
 _CONTENT_POS = frozenset({"NOUN", "PROPN", "NUM"})
 # A colon ending a line: what follows is a list or a block the sentence only announces
@@ -210,7 +211,7 @@ def _pleasantry(words: list[Token]) -> bool:
     # "Glad it helped!": the "I'm" left out
     first = next((t for t in words[0].sent if not t.is_punct), words[0])
     subjects = [c.lower_ for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
-    helped = root.lemma_.lower() in ("help", "assist")
+    helped = root.lemma_.lower() in _HELP
     if first.lower_ in _GLAD and helped and set(subjects) <= {"it", "that", "i", "we"}:
         return True  # not "Glad John is helping those in need"
     return _sympathy(root)
@@ -241,7 +242,7 @@ def _sympathy(root: Token) -> bool:
 
 def _helps_self(verb: Token) -> bool:
     """ "(happy) to help", "(glad) I could help": the speaker helping, said of no one else."""
-    if verb.dep_ not in ("xcomp", "ccomp") or verb.lemma_.lower() not in ("help", "assist"):
+    if verb.dep_ not in ("xcomp", "ccomp") or verb.lemma_.lower() not in _HELP:
         return False
     subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
     return all(s.lower_ in ("i", "we") for s in subjects)
