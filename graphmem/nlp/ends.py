@@ -121,7 +121,7 @@ def end_phrase(head: Token, ctx: EndContext) -> str | None:
         tokens.pop()
     # (a figure of speech stays: "Gina is over the moon" says how she is)
     fixed = in_fixed_phrase(head, figures=False)
-    if ctx.strict and (_cut_complement(head) or is_light(head, tokens) or fixed):
+    if ctx.strict and (_cut_complement(head, tokens) or is_light(head, tokens) or fixed):
         return None
     if tokens and cut_inside_word(head.doc[tokens[0].i : tokens[-1].i + 1]):
         return None
@@ -164,8 +164,18 @@ def _reciprocal(head: Token) -> bool:
     )
 
 
-def _cut_complement(head: Token) -> bool:
+def _cut_complement(head: Token, tokens: list[Token]) -> bool:
     """An adjective whose clause the phrase leaves out: "sure" of "sure that it works",
-    "happy" of "happy to help" say nothing alone."""
+    "happy" of "happy to help" say nothing alone; nor does a verb inside the phrase
+    whose clause it leaves out ("great at making [you feel loved]")."""
     clauses = ("ccomp", "xcomp", "advcl")
-    return head.pos_ == "ADJ" and any(c.dep_ in clauses for c in head.children)
+    if head.pos_ == "ADJ" and any(c.dep_ in clauses for c in head.children):
+        return True
+    kept = {t.i for t in tokens}
+    return any(
+        t.pos_ == "VERB"
+        and t.i != head.i
+        and any(c.dep_ in clauses[:2] for c in t.children)
+        and not any(c.i in kept for c in t.children if c.dep_ in clauses[:2])
+        for t in tokens
+    )

@@ -40,7 +40,7 @@ class Triple:
 
 _SUBJECT_DEPS = ("nsubj", "nsubjpass")
 _OBJECT_DEPS = ("dobj", "attr", "acomp", "oprd")
-_LEFT_OUT = frozenset({"ccomp", "xcomp", "dobj", "prep"})
+_LEFT_OUT = frozenset({"ccomp", "xcomp", "dobj", "prep", "acomp", "attr", "oprd"})
 # A clause under these is not asserted: "if I decide to get a dog".
 _CONDITIONS = frozenset({"if", "unless", "whether"})
 _HEDGES = frozenset({"maybe", "perhaps", "possibly", "hopefully", "likely", "probably"})
@@ -127,10 +127,16 @@ def _object_elsewhere(verb: Token) -> bool:
     # week was wild - I volunteered at the shelter")
     if any(c.dep_ in ("xcomp", "ccomp") and c.i > verb.i for c in children):
         return True
-    if verb.dep_ != "relcl":
+    return _relative_gap(verb)
+
+
+def _relative_gap(verb: Token) -> bool:
+    """Whether ``verb`` heads a relative clause whose noun is what it acts on: "the
+    places I want to visit" (no fact "want | to visit")."""
+    if verb.dep_ != "relcl" or any(c.dep_ == "dobj" for c in verb.children):
         return False
-    subject = next((c for c in children if c.dep_ in _SUBJECT_DEPS), None)
-    relative = any(c.lower_ in _RELATIVE_ADVERBS for c in children)
+    subject = next((c for c in verb.children if c.dep_ in _SUBJECT_DEPS), None)
+    relative = any(c.lower_ in _RELATIVE_ADVERBS for c in verb.children)
     # the subject is the relative word itself ("who went to Paris"): nothing is missing
     return subject is not None and subject.tag_ not in ("WDT", "WP") and not relative
 
@@ -161,8 +167,14 @@ def _xcomp_objects(xcomp: Token, ctx: EndContext) -> Iterator[tuple[list[str], s
     head = [*marker, xcomp.lower_, *(c.lower_ for c in xcomp.children if c.dep_ == "prt")]
     inner = list(_objects(xcomp, ctx, depth=1))
     # "trying to figure out [what to cook]": with its complement left out, the verb alone
-    # says nothing the turn does; a verb with nothing to leave out ("love to paint") does.
-    cut = ctx.strict and any(c.dep_ in _LEFT_OUT for c in xcomp.children)
+    # says nothing the turn does; a verb with nothing to leave out ("love to paint") does,
+    # unless it shares a conjunct's object ("known to catch [and eat insects]") or its
+    # object is the noun the clause describes ("places I want to visit").
+    cut = ctx.strict and (
+        any(c.dep_ in _LEFT_OUT for c in xcomp.children)
+        or any(c.dep_ == "dobj" for g in xcomp.conjuncts for c in g.children)
+        or _relative_gap(xcomp.head)
+    )
     if not inner and xcomp.i not in ctx.temporal and not cut:
         yield [], " ".join(head)
     for words, phrase in inner:

@@ -378,6 +378,16 @@ def test_what_a_clause_does_not_assert_makes_no_fact() -> None:
     assert _said("My goals help me stay motivated.") == {"Maria | stay | motivated"}
 
 
+def test_a_verb_whose_object_is_elsewhere_is_no_fact_end() -> None:
+    # the object is the noun the relative clause describes, a conjunct's, or a clause
+    # the phrase leaves out: the fact would end on a bare verb
+    assert not any("to visit" in f for f in _said("I need visas for places I want to visit."))
+    assert _said("Hummingbirds have been known to catch and eat insects.") == set()
+    assert not any("to make" in f for f in _said("I want to make sure I rest enough."))
+    assert _said("Pets are great at making you feel loved.") == set()
+    assert _said("Pets are great at home.") == {"Pets | are | great at home"}  # nothing cut
+
+
 def test_an_object_the_prepositional_fact_would_lose_stays_or_the_fact_goes() -> None:
     # the verb's own object stays with its purpose ("use bioluminescence to communicate")
     assert _said("I'm using it to plan my next adventure.") == {
