@@ -168,14 +168,11 @@ def _cut_complement(head: Token, tokens: list[Token]) -> bool:
     """An adjective whose clause the phrase leaves out: "sure" of "sure that it works",
     "happy" of "happy to help" say nothing alone; nor does a verb inside the phrase
     whose clause it leaves out ("great at making [you feel loved]")."""
-    clauses = ("ccomp", "xcomp", "advcl")
-    if head.pos_ == "ADJ" and any(c.dep_ in clauses for c in head.children):
+    if head.pos_ == "ADJ" and any(c.dep_ in ("ccomp", "xcomp", "advcl") for c in head.children):
         return True
     kept = {t.i for t in tokens}
-    return any(
-        t.pos_ == "VERB"
-        and t.i != head.i
-        and any(c.dep_ in clauses[:2] for c in t.children)
-        and not any(c.i in kept for c in t.children if c.dep_ in clauses[:2])
-        for t in tokens
-    )
+    for verb in (t for t in tokens if t.pos_ == "VERB" and t.i != head.i):
+        clauses = [c.i for c in verb.children if c.dep_ in ("ccomp", "xcomp")]
+        if clauses and not kept.intersection(clauses):
+            return True
+    return False

@@ -164,9 +164,9 @@ def _candidates(doc: Doc) -> Iterable[tuple[Span, bool]]:
     # a nationality or group as a modifier ("Puerto Rican food") is the food's, not a name
     yield from ((e, True) for e in names if not (e.label_ == "NORP" and _modifies(e)))
     for chunk in doc.noun_chunks:
-        if describes(chunk) or in_fixed_phrase(chunk.root) or _piece_of_name(chunk, names):
+        if describes(chunk) or in_fixed_phrase(chunk.root) or _asked_for(chunk):
             continue
-        if _asked_for(chunk):
+        if _piece_of_name(chunk, names):
             continue
         if not any(t.ent_type_ in NON_TOPICAL_LABELS for t in chunk if t.pos_ != "DET"):
             yield chunk, False
