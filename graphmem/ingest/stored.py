@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from graphmem.errors import InputError
-from graphmem.ingest.models import SessionIn, Turn
+from graphmem.ingest.models import ConversationIn, SessionIn, Turn
 from graphmem.store import GraphStore
 
 
@@ -65,3 +65,27 @@ def check_turn_ids(store: GraphStore, space: str, conversation_id: str, session:
             record=f"message {at}",
             field="id",
         )
+
+
+def place_sessions(store: GraphStore, space: str, conv: ConversationIn) -> ConversationIn:
+    """``conv`` with each session at its place in the stored conversation: a stored session
+    (the same source id) keeps its index, a new one comes after the stored ones, in input
+    order. A file's sessions are numbered from 0 however many the space holds already, so
+    a second file of a conversation would otherwise sort among the first's. Returned in
+    index order, the order the writer chains them in. A fresh space keeps the file's
+    numbering, so every evaluation space is numbered as before."""
+    rows = store.read(
+        "core.conversation_sessions", space=space, conversation_id=conv.conversation_id
+    )
+    if not rows:
+        return conv
+    stored = {row["source_id"]: int(row["index"]) for row in rows}
+    following = max(stored.values()) + 1
+    placed = []
+    for session in conv.sessions:
+        index = stored.get(session.source_id)
+        if index is None:
+            index, following = following, following + 1
+        placed.append(session.model_copy(update={"index": index}))
+    placed.sort(key=lambda s: s.index)
+    return conv.model_copy(update={"sessions": placed})

@@ -116,12 +116,18 @@ class PassageWriter:
     ) -> None:
         started = time.perf_counter()
         report.conversations += 1
-        previous_last, previous_session = self._before(space, conv)
+        previous_last: str | None = None
+        previous_session: str | None = None
+        previous_index = -1
         for chunk in self._chunks(conv.sessions):
             for plan, rows in self._prepare(space, conv, chunk):
                 if rows is None:
                     report.sessions_skipped += 1
                 else:
+                    if plan.session.index != previous_index + 1:  # stored sessions between
+                        previous_last, previous_session = self._before(
+                            space, conv, plan.session.index
+                        )
                     chain = _Chain(plan.ids, previous_last, previous_session, plan.sid)
                     # One transaction per session, run again from the start when the
                     # connection drops (every statement is a MERGE or a delete of what is
@@ -135,20 +141,20 @@ class PassageWriter:
                     report.passages_written += len(rows)
                     report.written_sessions.append(plan.sid)
                 previous_last = plan.ids[-1] if plan.ids else previous_last
-                previous_session = plan.sid
+                previous_session, previous_index = plan.sid, plan.session.index
                 if on_session:
                     on_session(len(plan.session.turns))
         report.seconds += time.perf_counter() - started
 
-    def _before(self, space: str, conv: ConversationIn) -> tuple[str | None, str | None]:
-        """Where the chain continues from when this input starts mid-conversation."""
-        if not conv.sessions or conv.sessions[0].index == 0:
+    def _before(
+        self, space: str, conv: ConversationIn, index: int
+    ) -> tuple[str | None, str | None]:
+        """Where the chain continues from when a session follows stored ones this input
+        does not hold (streaming appends, a second file of a conversation)."""
+        if index == 0:
             return None, None
         rows = self._store.read(
-            "core.last_passage",
-            space=space,
-            conversation_id=conv.conversation_id,
-            before=conv.sessions[0].index,
+            "core.last_passage", space=space, conversation_id=conv.conversation_id, before=index
         )
         return (rows[0]["id"], rows[0]["session"]) if rows else (None, None)
 

@@ -47,6 +47,10 @@ class FactHit:
 
 
 def _matrix(rows: list[list[float]]) -> Matrix:
+    # A space without facts (one greeting, say) has no rows, whose width numpy cannot
+    # infer: an empty matrix, which every search below checks for before it multiplies.
+    if not rows:
+        return np.zeros((0, 0), dtype=np.float32)
     return np.array(rows, dtype=np.float32).reshape(len(rows), -1)
 
 

@@ -364,7 +364,9 @@ def _of_a_thing(token: Token) -> bool:
     return False
 
 
-def _valid_from(text: str, statement: Statement) -> date:
+def _valid_from(text: str, statement: Statement) -> date | None:
+    if statement.said_at is None:  # no anchor for its words, and no day it was said
+        return None
     said = statement.said_at.date()
     for mention in normalise_temporal(text, statement.said_at):
         if mention.form != "absolute":

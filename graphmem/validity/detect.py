@@ -61,7 +61,8 @@ def candidates(statements: Sequence[Statement], claims: Sequence[Claim]) -> list
     """Every candidate pair (module docstring), earlier first, in conversation order."""
     groups: dict[tuple[str, str, str, str], list[int]] = defaultdict(list)
     for i, (s, c) in enumerate(zip(statements, claims, strict=True)):
-        if c.subject:
+        # An undated statement has no time at which one value could replace another.
+        if c.subject and c.valid_from is not None:
             for topic in c.topics:
                 groups[(s.label, s.conversation, c.subject, topic)].append(i)
     shared: dict[tuple[int, int], list[str]] = defaultdict(list)
@@ -273,8 +274,9 @@ def chains(pairs: Sequence[Candidate], verdicts: Sequence[Judgement]) -> list[Su
             first[key] = (pair, verdict)
     out = []
     for pair, verdict in first.values():
-        start = pair.earlier_claim.valid_from
-        until = pair.later_claim.valid_from
+        start, until = pair.earlier_claim.valid_from, pair.later_claim.valid_from
+        if start is None or until is None or pair.later.said_at is None:
+            continue  # candidates() pairs dated statements only
         if until <= start:
             until = max(pair.later.said_at.date(), start)
         out.append(

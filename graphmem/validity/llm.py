@@ -34,7 +34,8 @@ class PairVerdict(BaseModel):
 
 
 def _said(statement: Statement) -> str:
-    return f"[{statement.said_at.date().isoformat()}] {statement.speaker}: {statement.text}"
+    said = statement.said_at.date().isoformat() if statement.said_at else "date unknown"
+    return f"[{said}] {statement.speaker}: {statement.text}"
 
 
 def messages(pair: Candidate) -> list[Message]:

@@ -36,7 +36,9 @@ class Statement(BaseModel):
     text: str
     key: str = ""  # the design's own topic of it, where it has one (a PREMem fragment's key)
     speaker: str
-    said_at: datetime
+    # None: the turn has no date (an undated file); such a statement gets no valid time
+    # and takes part in no supersession (docs/validity.md, "Undated turns").
+    said_at: datetime | None
     session_index: int
     turn_index: int
     turn: str  # the earliest source turn's id as the input gave it (``D1:3``)
@@ -55,7 +57,7 @@ class Claim(BaseModel):
     (``clause_measures``: "... and spent 5-6 hours on it"), and the cues that qualify it
     (``cues``: ``change``, ``plan``, ``negated``, ``question``, ``begun``, ``ended``, ...).
     ``valid_from`` is when it became true: the date its words resolve to, else the day it
-    was said."""
+    was said; None when neither gives a date (an undated turn)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -67,7 +69,7 @@ class Claim(BaseModel):
     measures: tuple[str, ...] = ()
     clause_measures: tuple[str, ...] = ()
     cues: tuple[str, ...]
-    valid_from: date
+    valid_from: date | None
 
     def has(self, cue: str) -> bool:
         return cue in self.cues

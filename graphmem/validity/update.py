@@ -110,8 +110,10 @@ def _roles(rows: Sequence[dict[str, Any]], assistants: str) -> dict[str, Speaker
     return {conv: SpeakerRoles.of(names, assistants) for conv, names in speakers.items()}
 
 
-def _said_at(value: Any) -> datetime:
+def _said_at(value: Any) -> datetime | None:
     found = native(value)
+    if found is None:  # an undated turn
+        return None
     return found if isinstance(found, datetime) else datetime.combine(found, datetime.min.time())
 
 
@@ -131,7 +133,10 @@ def _statement(row: dict[str, Any]) -> Statement:
 
 
 def _stored_claim(row: dict[str, Any]) -> Claim | None:
-    if row["claim_version"] != CLAIM_VERSION or row["valid_from"] is None:
+    # An undated statement's claim has no valid_from: its version alone says it was read.
+    if row["claim_version"] != CLAIM_VERSION or (
+        row["valid_from"] is None and row["said_at"] is not None
+    ):
         return None
     valid_from = row["valid_from"]
     return Claim(
@@ -170,9 +175,10 @@ def _write_claims(
         if r["node"] in stored:
             continue
         if roles[r["conversation"]].is_assistant(r["speaker"]):
-            if r["claim_version"] == CLAIM_VERSION and r["valid_from"] is not None:
+            if _stored_claim(r) is not None:
                 continue
-            claim = _empty_claim(_said_at(r["said_at"]).date())
+            said = _said_at(r["said_at"])
+            claim = _empty_claim(said.date() if said else None)
         else:
             found = known.get(r["node"])
             if found is None:
@@ -184,7 +190,7 @@ def _write_claims(
     return len(out)
 
 
-def _empty_claim(said: date) -> Claim:
+def _empty_claim(said: date | None) -> Claim:
     return Claim(subject="", predicate="", topics=(), values=(), cues=(), valid_from=said)
 
 
@@ -192,7 +198,7 @@ def _claim_row(row: dict[str, Any], claim: Claim) -> dict[str, Any]:
     return {
         "node": row["node"],
         "id": row["id"],
-        "valid_from": claim.valid_from.isoformat(),
+        "valid_from": claim.valid_from.isoformat() if claim.valid_from else None,
         "subject": claim.subject,
         "predicate": claim.predicate,
         "object": claim.object,
