@@ -185,6 +185,14 @@ class Settings(BaseSettings):
     session_idle_minutes: float = Field(
         default=30.0, gt=0, description="idle gap after which `graphmem add` opens a session"
     )
+    # A memory in a context cites the turns it comes from: where it was said, for a reader
+    # who checks (graphmem/retrieval/packer.py). Each costs a few tokens of the budget.
+    context_memory_cites: int = Field(
+        default=3,
+        ge=0,
+        le=100,
+        description="turns a memory line of a context cites, the rest counted (0: none)",
+    )
 
     # A conversation with a speaker of this name (case-insensitive, the whole name) is a
     # person talking to an AI assistant; designs then keep the memory about the person

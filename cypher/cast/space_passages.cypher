@@ -1,7 +1,8 @@
 // The turns of a space as the packer shows them (no embeddings).
 // params: $space
-// returns: id, source_id, speaker, text, caption, ts, date_text, session_index, turn_index, tokens
+// returns: id, source_id, speaker, text, caption, ts, date_text, session_index, turn_index, tokens, conversation
 MATCH (p:Passage {space: $space})
 RETURN p.id AS id, p.source_id AS source_id, p.speaker AS speaker, p.text AS text,
        p.caption AS caption, p.ts AS ts, p.date_text AS date_text,
-       p.session_index AS session_index, p.turn_index AS turn_index, p.tokens AS tokens
+       p.session_index AS session_index, p.turn_index AS turn_index, p.tokens AS tokens,
+       p.conversation AS conversation

@@ -72,7 +72,8 @@ def _examples(ctx: click.Context, space: str) -> GuideExamples | None:
 
             def cite(question: str) -> list[str]:
                 found = memory.query(question, space, budget=QUESTION_BUDGET)
-                return [str(turn) for turn in found.context.cited_in_order]
+                # The guide finds the turns by their source id in the space's one sample.
+                return [turn.source_id for turn in found.context.cited_turns]
 
             return space_examples(store, space, cite)
     except GraphmemError as exc:

@@ -152,6 +152,8 @@ def api_session(
         raise top.error("no messages given", "messages")
     records = [(Rec(None, f"message {i}"), m) for i, m in enumerate(messages)]
     turns = _turns([(rec, rec.obj(m)) for rec, m in records], name, {}, None)
+    # Without started_at the session starts at its earliest dated turn, as a file's does.
+    start = start or min((t.timestamp for t in turns if t.timestamp is not None), default=None)
     turns = [t.model_copy(update={"timestamp": t.timestamp or start}) for t in turns]
     speakers = sorted({t.speaker for t in turns})
     return ConversationIn(

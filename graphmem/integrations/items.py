@@ -11,6 +11,7 @@ from typing import Any
 from graphmem.ingest.models import Turn
 from graphmem.ingest.stored import stored_sessions
 from graphmem.ingest.writer import content_id
+from graphmem.limits import BuilderChoice
 from graphmem.memory import Memory
 from graphmem.types import QueryResult
 
@@ -32,7 +33,10 @@ def cited_items(found: QueryResult, space: str) -> list[CitedItem]:
         metadata: dict[str, Any] = {
             "space": space,
             "kind": item.kind,
-            "turns": [t.source_id for t in item.turns],
+            "turns": [t.turn_id for t in item.turns],
+            # a turn's id in the space (<conversation>/<source_id>), its parts apart
+            "turn_id": passage.turn_id if passage else None,
+            "conversation": passage.conversation if passage else None,
             "source_id": passage.source_id if passage else None,
             "date": passage.date_text if passage else None,
             "strategy": item.strategy,
@@ -73,7 +77,7 @@ def append_to_session(
     conversation: str,
     session: str,
     messages: Sequence[dict[str, Any]],
-    builders: Sequence[str],
+    builders: BuilderChoice,
 ) -> None:
     """Append ``messages`` (``Memory.add_messages`` rows; a missing ``timestamp`` is now) to
     a session: the stored turns and these are written back as the whole session, validated

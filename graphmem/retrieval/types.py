@@ -28,6 +28,9 @@ class PassageRef(BaseModel):
     session_index: int = 0
     turn_index: int = 0
     tokens: int | None = None
+    # The conversation the turn belongs to: a space may hold several, each numbering its
+    # sessions and turns from the start, so a source id alone names a turn only within it.
+    conversation: str = ""
     # What the reader is told about the turn besides what was said (valid time: "(until
     # 30 May 2023, then [D5:3])", graphmem/validity/retrieval.py).
     note: str | None = None
@@ -44,6 +47,24 @@ class PassageRef(BaseModel):
         ref: a query's packing prices the same few hundred turns a dozen times, and the
         token counter finds a kept string by its kept hash."""
         said = render_turn(self.speaker, self.text, caption=self.caption, source_id=self.source_id)
+        return f"{said} {self.note}" if self.note else said
+
+    @property
+    def turn_id(self) -> str:
+        """The turn's id in its space: ``<conversation>/<source id>``, unique however many
+        conversations the space holds, and the same after any re-ingest of the turn."""
+        return f"{self.conversation}/{self.source_id}" if self.conversation else self.source_id
+
+    @property
+    def order(self) -> tuple[str, int, int]:
+        """Where the turn sits: by conversation, then in conversation order."""
+        return (self.conversation, self.session_index, self.turn_index)
+
+    @functools.cached_property
+    def qualified_line(self) -> str:
+        """``line`` cited by ``turn_id``: how a context that holds turns of several
+        conversations shows it."""
+        said = render_turn(self.speaker, self.text, caption=self.caption, source_id=self.turn_id)
         return f"{said} {self.note}" if self.note else said
 
     @classmethod

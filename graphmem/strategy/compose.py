@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from graphmem.retrieval.base import Hit, RetrievalResult
-from graphmem.retrieval.packer import PackedContext, pack
+from graphmem.retrieval.packer import MEMORY_CITES, PackedContext, pack
 from graphmem.strategy.fusion import (
     Count,
     Derived,
@@ -39,6 +39,7 @@ def arrange(
     config: GraphmemSettings,
     budget: int,
     count: Count,
+    cites: int = MEMORY_CITES,
 ) -> Arrangement:
     """One ranked list of turns and derived items (``.hits``; ``fusion.py`` has the rule),
     with what its placement was judged against (tests check the rule's promises on it)."""
@@ -60,7 +61,7 @@ def arrange(
             found = shown[id(item)] = _hit(item, ranks, len(voting), config, scoring)
         return found
 
-    placement = place(turns, derived, config, budget, count, show)
+    placement = place(turns, derived, config, budget, count, show, cites)
     return Arrangement([show(item) for item, _ in placement.placed], placement.held)
 
 
@@ -98,6 +99,7 @@ def place(
     budget: int,
     count: Count,
     show: Callable[[FusedTurn | Derived], Hit],
+    cites: int = MEMORY_CITES,
 ) -> Placement:
     """Turns and derived items in one list (``interleave``), placed again knowing which
     turns the budget's context shows, so an item restating one of them leaves its tokens to
@@ -106,7 +108,7 @@ def place(
     ranking: ``ER@k`` and a reader of the hits want the best first), the rest after it."""
     queues = (turns, derived, config)
     placed = _interleave(queues, count)
-    placed, packed, held = settle(placed, queues, budget, count, show)
+    placed, packed, held = settle(placed, queues, budget, count, show, cites)
     placed = _best_first(placed, {item.rank for item in packed.items}, turns)
     return Placement(placed, held)
 
@@ -131,6 +133,7 @@ def settle(
     budget: int,
     count: Count,
     show: Callable[[FusedTurn | Derived], Hit],
+    cites: int = MEMORY_CITES,
 ) -> tuple[Placed, PackedContext, Held]:
     """Place again until the context holds what the items were judged against: the final
     list, its context, and what it was judged against (``Held``: the turns taken as shown,
@@ -148,7 +151,7 @@ def settle(
     known: Held | None = None  # the first list was placed without knowing: judge it
     rounds = 0
     while True:
-        packed = _packed(placed, budget, count, show)
+        packed = _packed(placed, budget, count, show, cites)
         got = _held(placed, packed)
         if known is not None and got.settles(known, exact=rounds < _EXACT_ROUNDS):
             return placed, packed, known
@@ -211,11 +214,15 @@ def _best_first(placed: Placed, chosen: set[int], turns: Sequence[FusedTurn]) ->
 
 
 def _packed(
-    placed: Placed, budget: int, count: Count, show: Callable[[FusedTurn | Derived], Hit]
+    placed: Placed,
+    budget: int,
+    count: Count,
+    show: Callable[[FusedTurn | Derived], Hit],
+    cites: int = MEMORY_CITES,
 ) -> PackedContext:
     """What the packer takes from this list at ``budget`` (the packer itself, so session
-    headers and skipped misfits count as they will)."""
-    return pack([show(item) for item, _ in placed], budget, count)
+    headers, memory citations and skipped misfits count as they will)."""
+    return pack([show(item) for item, _ in placed], budget, count, cites)
 
 
 def _turn_hit(

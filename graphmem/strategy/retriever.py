@@ -88,7 +88,8 @@ class GraphmemRetriever(Retriever):
         current = self.plan()
         results, timings = self.run_members(current.members, query, self.member_budget(budget))
         fusing = time.perf_counter()
-        hits = arrange(results, current, self.config, budget, self._count).hits
+        cites = self.ctx.settings.context_memory_cites
+        hits = arrange(results, current, self.config, budget, self._count, cites).hits
         timings["fusion"] = (time.perf_counter() - fusing) * 1000
         timings["total"] = (time.perf_counter() - started) * 1000
         notes = [f"members: {', '.join(f'{m} x{current.weights[m]:.2g}' for m in current.members)}"]

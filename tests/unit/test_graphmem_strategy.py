@@ -387,8 +387,9 @@ def test_a_turn_that_comes_and_goes_with_its_items_is_shown_in_the_end() -> None
         "b": result(text_hit("f0", "word", 1), text_hit("f1", "word on 7 May", 1)),
     }
     current = Plan(("a", "b"), {"a": 1.0, "b": 1.0})
-    arranged = arrange(results, current, GraphmemSettings(), 22, words)
-    packed = pack(arranged.hits, 22, words)
+    # Memory lines without citations: the arithmetic above counts their words alone.
+    arranged = arrange(results, current, GraphmemSettings(), 22, words, cites=0)
+    packed = pack(arranged.hits, 22, words, memory_cites=0)
     assert {p.id for p in packed.passages} == {"p1"}
     assert arranged.held.turns <= {"p1"}
 
@@ -406,10 +407,9 @@ def test_an_item_the_packer_cuts_leaves_its_turn_to_the_next_item() -> None:
         ),
     }
     current = Plan(("a", "b"), {"a": 1.0, "b": 1.0})
-    for budget in (31, 32, 33):
-        packed = pack(
-            arrange(results, current, GraphmemSettings(), budget, words).hits, budget, words
-        )
+    for budget in (31, 32, 33):  # memory lines without citations, as counted above
+        arranged = arrange(results, current, GraphmemSettings(), budget, words, cites=0)
+        packed = pack(arranged.hits, budget, words, memory_cites=0)
         assert "D1:3" in packed.source_ids, budget
 
 

@@ -291,8 +291,12 @@ def test_cite_only_items_cite_their_turns_without_showing_them() -> None:
     assert "turn text" not in rendered and context.passages == []
     assert context.source_ids == {"D2:1", "D1:1", "D1:2"}
     assert rendered.index("early") < rendered.index("late")  # conversation order
-    # the two items' words, their bullets and the "Memories:" heading; nothing for the turns
-    assert context.tokens == 6 + 2 + 1
+    # each memory cites the turns it stands for, in conversation order
+    assert "- [b, 2023]: late [D2:1]" in rendered
+    assert "- [a, 2023]: early [D1:1, D1:2]" in rendered
+    # the two items' words with their citations, their bullets and the "Memories:" heading;
+    # nothing for the turns
+    assert context.tokens == (4 + 1) + (4 + 2) + 1
 
 
 def test_a_passage_hit_still_brings_its_turn() -> None:
