@@ -105,3 +105,116 @@ def test_a_rerun_after_an_undated_build_gives_a_clean_builds_digest(
     memory.ingest(path, first, builders=DESIGNS)
     memory.ingest(path, clean, builders=DESIGNS)
     assert space_digest(store, first).sha256 == space_digest(store, clean).sha256
+
+
+TWO = [
+    {
+        "conversation": "a",
+        "session": 1,
+        "speaker": "Ana",
+        "text": "I adopted a cat named Miso.",
+        "timestamp": "2024-01-05T10:00:00",
+    },
+    {
+        "conversation": "a",
+        "session": 1,
+        "speaker": "Ben",
+        "text": "Cute! What colour is Miso?",
+        "timestamp": "2024-01-05T10:01:00",
+    },
+    {
+        "conversation": "b",
+        "session": 1,
+        "speaker": "Cleo",
+        "text": "My brother adopted a cat too.",
+        "timestamp": "2023-06-01T10:00:00",
+    },
+    {
+        "conversation": "b",
+        "session": 1,
+        "speaker": "Dan",
+        "text": "Does the cat like your brother?",
+        "timestamp": "2023-06-01T10:02:00",
+    },
+]
+
+
+def test_two_conversations_sharing_session_ids_cite_distinct_turns(
+    memory: Memory, space: str, tmp_path: Path
+) -> None:
+    # Both conversations' first turns were cited [1:0], their --json citations collapsed
+    # to one list, and one conversation's turns printed under the other's date header.
+    memory.ingest(_file(tmp_path, TWO), space, builders=DESIGNS)
+    for strategy in strategy_names():
+        found = memory.query("Who adopted a cat?", space, strategy=strategy, budget=500)
+        data = found.as_dict()
+        assert len(data["citations"]) == len(set(data["citations"])), strategy
+        assert set(data["citations"]) <= {"a/1:0", "a/1:1", "b/1:0", "b/1:1"}, strategy
+        for item in data["items"]:
+            assert all(t.split("/")[0] in ("a", "b") for t in item["turns"]), strategy
+    found = memory.query("Who adopted a cat?", space, strategy="dense", budget=500)
+    rendered = found.context.render()
+    # Conversations in the order of their earliest turn shown, each under its own header.
+    assert rendered.index("(conversation b, 2023-06-01 10:00)") < rendered.index(
+        "(conversation a, 2024-01-05 10:00)"
+    )
+    assert "[a/1:0] Ana:" in rendered and "[b/1:0] Cleo:" in rendered
+    header_b = rendered.index("(conversation b")
+    assert rendered.index("[b/1:1]") > header_b > rendered.index("Conversation excerpts:")
+    assert found.as_dict()["citations"] == ["b/1:0", "b/1:1", "a/1:0", "a/1:1"]
+
+
+def test_a_one_conversation_context_keeps_its_short_citations(
+    memory: Memory, space: str, tmp_path: Path
+) -> None:
+    memory.ingest(_file(tmp_path, TWO[:2]), space, builders=[])
+    found = memory.query("What is the cat called?", space, strategy="dense", budget=500)
+    rendered = found.context.render()
+    assert "[1:0] Ana:" in rendered and "(2024-01-05 10:00)" in rendered
+    assert "conversation a" not in rendered
+    assert found.as_dict()["citations"] == ["a/1:0", "a/1:1"]  # turn ids in the JSON
+
+
+def test_streamed_messages_with_their_own_timestamps_are_dated(memory: Memory, space: str) -> None:
+    # Without started_at the session starts at its first dated turn; it rendered
+    # "(date unknown)" before.
+    memory.add_messages(
+        space,
+        "chat",
+        "s1",
+        [
+            {
+                "speaker": "Ana",
+                "text": "We land in Lisbon on Friday.",
+                "timestamp": "2024-03-14T09:30:00",
+            },
+            {"speaker": "Ben", "text": "Safe travels!", "timestamp": datetime(2024, 3, 14, 9, 31)},
+        ],
+        builders=[],
+    )
+    found = memory.query("When do we land?", space, strategy="dense", budget=500)
+    assert "(2024-03-14 09:30)" in found.context.render()
+    assert "date unknown" not in found.context.render()
+
+
+def test_add_takes_a_timestamp(space: str, settings: Settings) -> None:
+    from click.testing import CliRunner
+
+    from graphmem.cli.main import cli
+
+    runner = CliRunner()
+    base = ["add", "--space", space, "--builders", "none"]
+    said = runner.invoke(
+        cli, [*base, "Hi there", "--speaker", "Ana", "--timestamp", "2024-03-14T09:30:00+01:00"]
+    )
+    assert said.exit_code == 0, said.output
+    assert "2024-03-14T09:30:00" in said.output  # the new session is named by it
+    later = runner.invoke(
+        cli, [*base, "Hello", "--speaker", "Ben", "--timestamp", "2024-03-14T09:35:00"]
+    )
+    assert later.exit_code == 0 and "to session '2024-03-14T09:30:00'" in later.output
+    found = runner.invoke(cli, ["query", "Hello?", "--space", space, "--strategy", "dense"])
+    assert "(2024-03-14 09:30)" in found.output
+    bad = runner.invoke(cli, [*base, "x", "--speaker", "Ana", "--timestamp", "next tuesday"])
+    assert bad.exit_code == 2 and "is no timestamp" in bad.output
+    assert "Traceback" not in bad.output
