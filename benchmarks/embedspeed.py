@@ -100,7 +100,7 @@ def _one(base: Settings, key: str, dataset: Dataset, sessions: int) -> dict[str,
                 second = _ingest(memory, conv, spaces[3], everything)
             finally:
                 for space in spaces:
-                    memory.forget(space)
+                    memory.forget(space, missing_ok=True)
     return {
         "embedder": model.name,
         "turns": turns,

@@ -48,13 +48,13 @@ def run_growth(
     }
     with Memory(settings, embedder=embedder, tune_process=True) as memory:
         # The model loads here, not inside the first step's embedding time.
-        memory.ingest_dataset(Dataset(conversations=[], qa={}), "bench-growth-warm-up")
+        memory.ingest_dataset(Dataset(conversations=[], qa={}), "bench-growth-warm-up", builders=[])
         for n in sizes:
             part = first(dataset, n)
             space = f"bench-growth{n}-{uuid.uuid4().hex[:8]}"
             try:
                 embedder.seconds = 0.0
-                report = memory.ingest_dataset(part, space).report
+                report = memory.ingest_dataset(part, space, builders=[]).report
                 embedding_s = embedder.seconds
                 builds = memory.ingest_dataset(part, space, builders).builds
                 qs = questions_of(part, questions)
@@ -68,7 +68,7 @@ def run_growth(
                     "load_avg_1m": machine()["load_avg_1m"],
                 }
             finally:
-                memory.forget(space)
+                memory.forget(space, missing_ok=True)
             out["steps"].append(step)
     out["machine_after"] = machine()
     return out

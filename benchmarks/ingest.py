@@ -35,7 +35,9 @@ def builders(
     turns = dataset.turn_count()
     # Load the model and check the schema first (an empty ingest), so that neither is
     # counted as the first conversation's embedding time.
-    memory.ingest_dataset(Dataset(conversations=[], qa={}), next(iter(space_of.values())))
+    memory.ingest_dataset(
+        Dataset(conversations=[], qa={}), next(iter(space_of.values())), builders=[]
+    )
     passages_s = embedding_s = reingest_s = 0.0
     per_builder: dict[str, float] = {}
     skipped = 0
@@ -45,7 +47,7 @@ def builders(
         # Passages first, alone, so that the embedding share is the writer's (builders embed
         # entity names, facts...); the builders then build every session as pending.
         embedder.seconds = 0.0
-        report = memory.ingest_dataset(one, space).report
+        report = memory.ingest_dataset(one, space, builders=[]).report
         embedding_s += embedder.seconds
         passages_s += report.seconds
         reports = memory.ingest_dataset(one, space, builder_names()).builds
@@ -97,10 +99,10 @@ def writer_batches(
             space = _space(f"batch{batch}")
             try:
                 embedder.seconds = 0.0
-                report = variant.ingest_dataset(dataset, space).report
+                report = variant.ingest_dataset(dataset, space, builders=[]).report
                 samples[batch].append((report.seconds, embedder.seconds))
             finally:
-                memory.forget(space)
+                memory.forget(space, missing_ok=True)
     turns = dataset.turn_count()
     out: dict[str, Any] = {"turns": turns, "rounds": rounds}
     for batch, runs in samples.items():
@@ -149,7 +151,7 @@ def unwind_sizes(
             try:
                 samples[size].append(_write_rows(memory, space, rows, size))
             finally:
-                memory.forget(space)
+                memory.forget(space, missing_ok=True)
     return {
         "passages": len(rows),
         **{
@@ -200,10 +202,10 @@ def streamed_session(memory: Memory, embedder: TimedEmbedder, dataset: Dataset) 
     started = time.perf_counter()
     try:
         for n in range(1, len(messages) + 1):
-            memory.add_messages(space, "stream", session.source_id, messages[:n])
+            memory.add_messages(space, "stream", session.source_id, messages[:n], builders=[])
     finally:
         seconds = time.perf_counter() - started
-        memory.forget(space)
+        memory.forget(space, missing_ok=True)
     n = len(messages)
     return {
         "turns": n,

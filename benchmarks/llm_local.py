@@ -69,7 +69,7 @@ def run_one(
             reports = memory.ingest_dataset(dataset, space, [design]).builds
             wall = time.perf_counter() - started
         finally:
-            memory.forget(space)
+            memory.forget(space, missing_ok=True)
     # the design and the layers it requires (SEEM: the semantic layer), as one row
     report = BuildReport.total(design, reports)
     turns = max((r.counts.get("turns", 0) for r in reports), default=0)

@@ -113,7 +113,7 @@ def run_plans(space: str) -> dict[str, Any]:
                 out["planned"][name] = _summary(planned)
         finally:
             if made:
-                memory.forget(space)
+                memory.forget(space, missing_ok=True)
     return out
 
 

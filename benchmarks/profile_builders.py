@@ -69,7 +69,7 @@ def run(data: Path, sessions: int, builders: list[str], top: int) -> str:
                 mem.ingest_dataset(dataset, space, builders)
             wall = time.perf_counter() - started
         finally:
-            mem.forget(space)
+            mem.forget(space, missing_ok=True)
     database = sum(s for _, s in spent.values())
     lines = [
         f"{conv.conversation_id}, first {sessions} sessions, {turns} turns, builders "

@@ -170,7 +170,7 @@ class ScaleRun:
                 return
             space = SOURCE + conv.conversation_id
             if space not in have:
-                self.memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space)
+                self.memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, builders=[])
                 have.append(space)
         sources = self.sources()
         replicas = sum(s.startswith(REPLICA) for s in have)
@@ -234,7 +234,7 @@ class ScaleRun:
                 if not with_embedding:
                     self.embedder.embed(_rendered(conv))
                 report = self.memory.ingest_dataset(
-                    Dataset(conversations=[conv], qa={}), space
+                    Dataset(conversations=[conv], qa={}), space, builders=[]
                 ).report
             finally:
                 self.embedder.enabled = False

@@ -58,7 +58,7 @@ def ppr_latency(settings: Settings, queries: int) -> dict[str, Any]:
         memory = Memory(settings, store=store, embedder=build_embedder(settings), tune_process=True)
         memory.init()
         conv = tiny_conversation(sessions=12)
-        memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space)
+        memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, builders=[])
         name = graph_name(space, "bench")
         projected = store.write("gds.project_passages", space=space, graph=name)[0]["projection"]
         try:
@@ -69,7 +69,7 @@ def ppr_latency(settings: Settings, queries: int) -> dict[str, Any]:
                 store.read("gds.pagerank_from", graph=name, sources=[source], damping=0.5)
                 samples.append((time.perf_counter() - began) * 1000)
         finally:
-            memory.forget(space)
+            memory.forget(space, missing_ok=True)
     return {"nodes": projected["nodeCount"], **percentiles(samples), "runs": queries}
 
 

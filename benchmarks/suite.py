@@ -73,7 +73,7 @@ def run_all(data: Path, conversations: int, questions: int) -> dict[str, Any]:
             results["memory"] = memory_figures(memory, list(space_of.values()))
         finally:
             for space in space_of.values():
-                memory.forget(space)
+                memory.forget(space, missing_ok=True)
         one = first(dataset, 1)
         results["writer_batches"] = ingest.writer_batches(memory, embedder, one)
         results["unwind"] = ingest.unwind_sizes(memory, one)

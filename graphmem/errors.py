@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -23,6 +25,31 @@ class ConfigError(GraphmemError):
     """Settings are missing, contradictory or point at something that does not exist."""
 
     exit_code = 2
+
+
+class UnknownSpaceError(ConfigError):
+    """A command that reads or deletes a space named one that does not exist (a misspelt
+    name would otherwise read as an empty space). ``space`` is the name asked for,
+    ``known`` the names that exist (the message suggests the closest)."""
+
+    def __init__(self, space: str, known: Sequence[str]) -> None:
+        self.space = space
+        self.known = list(known)
+        close = difflib.get_close_matches(space, self.known, n=1, cutoff=0.6)
+        said = f"no space {space!r}" + (f"; did you mean {close[0]!r}?" if close else "")
+        hint = None if close else _space_hint(space, self.known)
+        super().__init__(said, hint=hint)
+
+    def among(self, served: Sequence[str]) -> UnknownSpaceError:
+        """The same error comparing the name only with ``served`` (a server confined to
+        some spaces names no other)."""
+        return UnknownSpaceError(self.space, [s for s in self.known if s in served])
+
+
+def _space_hint(space: str, known: Sequence[str]) -> str:
+    if not known:  # nothing to mistake it for: a space to make, most likely
+        return f"ingest into it first: graphmem ingest FILE --space {space}"
+    return "graphmem spaces lists the spaces"
 
 
 class InputError(GraphmemError):

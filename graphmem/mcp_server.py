@@ -23,10 +23,21 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
 from graphmem import __version__
-from graphmem.builders.registry import builder_names
 from graphmem.cli.history_cmds import render_history
 from graphmem.cli.memory_cmds import _render_query
-from graphmem.errors import ConfigError, GraphmemError
+from graphmem.errors import ConfigError, GraphmemError, UnknownSpaceError
+from graphmem.limits import (
+    BUDGET_HELP,
+    BUILDERS_FIELD_HELP,
+    DEFAULT_BUDGET,
+    DEFAULT_BUILDERS,
+    MAX_BUDGET,
+    MAX_QUESTION_CHARS,
+    MIN_BUDGET,
+    QUESTION_HELP,
+    BuilderChoice,
+    check_strategy,
+)
 from graphmem.memory import Memory
 from graphmem.readiness import check_stored
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, strategy_names
@@ -101,10 +112,7 @@ class MemoryTools:
 
     @staticmethod
     def _strategy(strategy: str) -> str:
-        known = strategy_names()
-        if strategy not in known:
-            raise ConfigError(f"unknown strategy {strategy!r}; one of {', '.join(known)}")
-        return strategy
+        return check_strategy(strategy)  # graphmem.limits: the same InputError as elsewhere
 
     def query(
         self,
@@ -163,7 +171,7 @@ class MemoryTools:
         session: str,
         messages: Sequence[MessageIn],
         started_at: datetime | None,
-        builders: Sequence[str] | None,
+        builders: BuilderChoice,
     ) -> dict[str, Any]:
         done = self.memory.add_messages(
             self._space(space),
@@ -171,7 +179,7 @@ class MemoryTools:
             session,
             [m.model_dump() for m in messages],
             started_at=started_at,
-            builders=builder_names() if builders is None else list(builders),
+            builders=builders,
         )
         return done.as_dict()
 
@@ -234,10 +242,13 @@ class GraphmemMCPServer(MCPServer):
             raise ToolError(plain_validation_message(name, cause)) from cause
 
 
-def _guarded(call: Callable[[], T]) -> T:
-    """graphmem's own errors reach the client as a tool error with the message and hint."""
+def _guarded(call: Callable[[], T], served: Sequence[str] = ()) -> T:
+    """graphmem's own errors reach the client as a tool error with the message and hint;
+    a space that does not exist is compared only with the ``served`` ones (when listed)."""
     try:
         return call()
+    except UnknownSpaceError as exc:
+        raise ToolError(str(exc.among(served) if served else exc)) from exc
     except GraphmemError as exc:
         raise ToolError(str(exc)) from exc
 
@@ -254,7 +265,22 @@ ExplainArg = Annotated[
     bool,
     Field(description="Also give the strategy and retrieval path of each item (longer)."),
 ]
-BudgetArg = Annotated[int, Field(ge=50, le=32000, description="Context budget in tokens.")]
+# The bounds are in the schema for hosts; the values are checked by graphmem.limits, whose
+# message is the same on every surface.
+BudgetArg = Annotated[
+    int,
+    Field(
+        description=BUDGET_HELP,
+        json_schema_extra={"minimum": MIN_BUDGET, "maximum": MAX_BUDGET},
+    ),
+]
+QuestionArg = Annotated[
+    str,
+    Field(
+        description=QUESTION_HELP,
+        json_schema_extra={"minLength": 1, "maxLength": MAX_QUESTION_CHARS},
+    ),
+]
 AsOfArg = Annotated[
     date | datetime | None,
     Field(
@@ -277,14 +303,17 @@ def build_server(tools: MemoryTools) -> MCPServer:
 
 def _add_retrieval_tools(server: MCPServer, tools: MemoryTools) -> None:
     def query(
-        question: str,
+        question: QuestionArg,
         space: SpaceArg,
         strategy: StrategyArg = DEFAULT_STRATEGY,
-        budget: BudgetArg = 1000,
+        budget: BudgetArg = DEFAULT_BUDGET,
         explain: ExplainArg = False,
         as_of: AsOfArg = None,
     ) -> CallToolResult:
-        data = _guarded(lambda: tools.query(question, space, strategy, budget, explain, as_of))
+        data = _guarded(
+            lambda: tools.query(question, space, strategy, budget, explain, as_of),
+            tools.options.spaces,
+        )
         return _result(query_text(data, explain), data)
 
     server.add_tool(
@@ -297,13 +326,15 @@ def _add_retrieval_tools(server: MCPServer, tools: MemoryTools) -> None:
     )
 
     def ask(
-        question: str,
+        question: QuestionArg,
         space: SpaceArg,
         strategy: StrategyArg = DEFAULT_STRATEGY,
-        budget: BudgetArg = 1000,
+        budget: BudgetArg = DEFAULT_BUDGET,
         as_of: AsOfArg = None,
     ) -> CallToolResult:
-        data = _guarded(lambda: tools.ask(question, space, strategy, budget, as_of))
+        data = _guarded(
+            lambda: tools.ask(question, space, strategy, budget, as_of), tools.options.spaces
+        )
         return _result(ask_text(data), data)
 
     server.add_tool(
@@ -316,7 +347,7 @@ def _add_retrieval_tools(server: MCPServer, tools: MemoryTools) -> None:
 
 def _add_inventory_tools(server: MCPServer, tools: MemoryTools) -> None:
     def stats(space: SpaceArg) -> dict[str, Any]:
-        return _guarded(lambda: tools.stats(space))
+        return _guarded(lambda: tools.stats(space), tools.options.spaces)
 
     server.add_tool(
         stats, annotations=READ_ONLY, description="Counts of every kind of memory in a space."
@@ -331,7 +362,7 @@ def _add_inventory_tools(server: MCPServer, tools: MemoryTools) -> None:
             str, Field(description="Whose changes (user, a person) or a thing they are about.")
         ],
     ) -> CallToolResult:
-        data = _guarded(lambda: tools.history(space, subject))
+        data = _guarded(lambda: tools.history(space, subject), tools.options.spaces)
         return _result(history_text(data["changes"], subject), data)
 
     server.add_tool(
@@ -358,9 +389,9 @@ def _add_write_tools(server: MCPServer, tools: MemoryTools) -> None:
             datetime | None, Field(description="ISO-8601 start of the session.")
         ] = None,
         builders: Annotated[
-            list[str] | None,
-            Field(description="Memory builders to run (default: all; [] for turns only)."),
-        ] = None,
+            list[str] | str | None,
+            Field(description=BUILDERS_FIELD_HELP),
+        ] = DEFAULT_BUILDERS,
     ) -> dict[str, Any]:
         return _guarded(
             lambda: tools.ingest_messages(
@@ -376,7 +407,7 @@ def _add_write_tools(server: MCPServer, tools: MemoryTools) -> None:
     )
 
     def forget_space(space: SpaceArg) -> dict[str, Any]:
-        return _guarded(lambda: tools.forget_space(space))
+        return _guarded(lambda: tools.forget_space(space), tools.options.spaces)
 
     server.add_tool(
         forget_space,

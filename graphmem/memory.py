@@ -28,16 +28,26 @@ from graphmem.builders.registry import build_builders
 from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder, build_embedder
+from graphmem.errors import UnknownSpaceError
 from graphmem.forget import delete_space_nodes
 from graphmem.ingest.formats import ReadLimits, load
 from graphmem.ingest.jsonl import api_session
 from graphmem.ingest.models import ConversationIn, Dataset
-from graphmem.ingest.stored import check_turn_ids, stored_sessions
-from graphmem.ingest.validate import check_budget, check_question, check_space
+from graphmem.ingest.stored import check_turn_ids, place_sessions, stored_sessions
+from graphmem.ingest.validate import check_space
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id
+from graphmem.limits import (
+    DEFAULT_BUDGET,
+    DEFAULT_BUILDERS,
+    BuilderChoice,
+    check_budget,
+    check_question,
+    check_strategy,
+    parse_builders,
+)
 from graphmem.llm import Message, StructuredLLM, build_llm
 from graphmem.projections import drop_space_graphs
-from graphmem.readiness import check_ready
+from graphmem.readiness import check_exists, check_ready
 from graphmem.retrieval.base import RetrievalContext, Retriever, settle, space_out_collections
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, build_retriever
@@ -60,6 +70,10 @@ _MAX_RETRIEVERS = 32
 WARM_QUESTION = "What did we talk about last weekend, and where is the trip next month?"
 
 Format = Literal["auto", "locomo", "longmemeval", "jsonl"]
+# Told (builder, 0) when a builder starts on a conversation's sessions and (builder, their
+# number) when it is done with them (built now, or by an earlier ingest): a progress bar of
+# the build beside the turns'.
+BuildProgress = Callable[[str, int], None]
 
 
 class Memory:
@@ -163,38 +177,50 @@ class Memory:
         path: str | Path,
         space: str,
         fmt: Format = "auto",
-        builders: Sequence[str] = (),
+        builders: BuilderChoice = DEFAULT_BUILDERS,
         progress: Callable[[int], None] | None = None,
         *,
         strict: bool = False,
+        build_progress: BuildProgress | None = None,
     ) -> IngestResult:
         """Load a file completely (bad input fails here, before anything is written), then
-        write it conversation by conversation, session by session. Empty turns and repeated
-        sessions are left out and counted in the result's ``skipped``; ``strict`` refuses
-        them instead (an ``InputError``, as for any bad input)."""
+        write it conversation by conversation, session by session, and run ``builders``
+        (``graphmem.limits.parse_builders``: all by default, "none" or [] for the turns
+        only). Empty turns and repeated sessions are left out and counted in the result's
+        ``skipped``; ``strict`` refuses them instead (an ``InputError``, as for any bad
+        input)."""
+        chosen = parse_builders(builders)  # a misspelt builder is said before the file is read
         dataset = load(Path(path), fmt, ReadLimits.of(self.settings, strict))
-        return self.ingest_dataset(dataset, space, builders, progress)
+        return self.ingest_dataset(dataset, space, chosen, progress, build_progress=build_progress)
 
     def ingest_dataset(
         self,
         dataset: Dataset,
         space: str,
-        builders: Sequence[str] = (),
+        builders: BuilderChoice = DEFAULT_BUILDERS,
         progress: Callable[[int], None] | None = None,
+        *,
+        build_progress: BuildProgress | None = None,
     ) -> IngestResult:
-        """Write ``dataset`` into ``space`` and run ``builders`` (none: the turns only) over
-        the sessions they have not built yet."""
+        """Write ``dataset`` into ``space`` and run ``builders`` (all by default; "none" or
+        []: the turns only) over the sessions they have not built yet. ``progress`` is told
+        the turns written, ``build_progress`` each builder's sessions (``BuildProgress``);
+        the result's ``seconds`` is the whole call's."""
         check_space(space)
+        chosen = parse_builders(builders)
+        started = time.perf_counter()
         with self.nlp_context():
-            return self._ingest_dataset(dataset, space, builders, progress)
+            done = self._ingest_dataset(dataset, space, chosen, (progress, build_progress))
+        return done.model_copy(update={"seconds": time.perf_counter() - started})
 
     def _ingest_dataset(
         self,
         dataset: Dataset,
         space: str,
         builders: Sequence[str],
-        progress: Callable[[int], None] | None,
+        progress: tuple[Callable[[int], None] | None, BuildProgress | None],
     ) -> IngestResult:
+        turns_written, built = progress
         self._ready()
         check_space_embedder(self.store, space, self.embedder)
         report = IngestReport()
@@ -212,11 +238,16 @@ class Memory:
             pin_space_embedder(self.store, space, self.embedder)
         try:
             for conv in dataset.conversations:
-                writer.write_conversation(space, conv, report, progress)
+                conv = place_sessions(self.store, space, conv)
+                writer.write_conversation(space, conv, report, turns_written)
                 record_settings(self.store, space, settings_text)
                 settings_text = None
                 for builder in active:
+                    if built is not None:
+                        built(builder.name, 0)
                     self._build(space, conv, builder, build_reports[builder.name], ctx.backend)
+                    if built is not None:  # built now, or by an earlier ingest
+                        built(builder.name, len(conv.sessions))
             for builder in active:
                 builder.finish()
             if self.settings.validity and dataset.conversations:
@@ -277,15 +308,17 @@ class Memory:
         session: str,
         messages: Sequence[dict[str, Any]],
         started_at: datetime | None = None,
-        builders: Sequence[str] = (),
+        builders: BuilderChoice = DEFAULT_BUILDERS,
     ) -> IngestResult:
-        """Streaming: store one session (or the turns of it seen so far). Calling it again
-        with more turns of the same session rewrites that session in one transaction.
+        """Streaming: store one session (or the turns of it seen so far) and run
+        ``builders`` over it (all by default; "none" or []: the turns only). Calling it
+        again with more turns of the same session rewrites that session in one transaction.
 
         The messages are validated like a JSONL file's (``speaker`` and ``text`` required,
         optional ``id``, ``timestamp``, ``caption``); bad input raises InputError naming the
         message and field, before anything is written."""
         check_space(space)
+        builders = parse_builders(builders)  # before I/O, as the messages are
         conv = api_session(conversation_id, session, messages, started_at, 0)  # before I/O
         first = conv.sessions[0]
         check_turn_ids(self.store, space, conv.conversation_id, first)  # before the write
@@ -299,9 +332,17 @@ class Memory:
         )
         return int(rows[0]["index"]) if rows else 0
 
-    def forget(self, space: str) -> int:
-        """Delete every node of a space (and its in-memory projections)."""
+    def forget(self, space: str, *, missing_ok: bool = False) -> int:
+        """Delete every node of a space (and its in-memory projections). A space that does
+        not exist is an ``UnknownSpaceError`` (a misspelt name deletes nothing), unless
+        ``missing_ok`` (a clean-up that may run before the space was written): 0 then."""
         check_space(space)
+        try:
+            check_exists(self.store, space)
+        except UnknownSpaceError:
+            if missing_ok:
+                return 0
+            raise
         drop_space_graphs(self.store, space)
         for key in [key for key in self._retrievers if key[1] == space]:
             del self._retrievers[key]
@@ -313,14 +354,16 @@ class Memory:
         question: str,
         space: str,
         strategy: str = DEFAULT_STRATEGY,
-        budget: int = 1000,
+        budget: int = DEFAULT_BUDGET,
         *,
         as_of: datetime | None = None,
     ) -> QueryResult:
         """The cited context for ``question`` from ``space`` within ``budget`` tokens;
-        ``as_of``: as it stood then (only what was said by then, superseded as of then)."""
+        ``as_of``: as it stood then (only what was said by then, superseded as of then).
+        The question, strategy and budget follow ``graphmem.limits``."""
         check_question(question)
         check_space(space)
+        check_strategy(strategy)
         check_budget(budget)
         with self.nlp_context():
             self._ready()
@@ -331,7 +374,9 @@ class Memory:
                 result = self._retriever_at(strategy, space, as_of).retrieve(question, budget)
         if fresh:  # its first query prepared it
             self.settle()
-        packed = pack(result.hits, budget, self.embedder.count_tokens)
+        packed = pack(
+            result.hits, budget, self.embedder.count_tokens, self.settings.context_memory_cites
+        )
         return QueryResult(result=result, context=packed)
 
     def prepare(self, space: str, strategy: str = DEFAULT_STRATEGY) -> float:
@@ -341,6 +386,7 @@ class Memory:
         at start so that its first queries cost what the later ones do.
         Returns the seconds it took."""
         check_space(space)
+        check_strategy(strategy)
         with self.nlp_context():
             self._ready()
             check_ready(self.store, space, strategy)
@@ -354,7 +400,7 @@ class Memory:
             # One question thrown away: what no prepare step names still runs once (the
             # token counter's tokenizer, each statement's first plan, lazy imports).
             warm = retriever.retrieve(WARM_QUESTION, 1000)
-        pack(warm.hits, 1000, self.embedder.count_tokens)
+        pack(warm.hits, 1000, self.embedder.count_tokens, self.settings.context_memory_cites)
         self.settle()
         return time.perf_counter() - started
 
@@ -372,6 +418,7 @@ class Memory:
         key = (strategy, space)
         found = self._retrievers.pop(key, None)
         if found is None:
+            check_strategy(strategy)  # an InputError, as `query` gives (graphmem.limits)
             self.configs.check()  # once: `query` checked already, a direct caller may not
             check_space_embedder(self.store, space, self.embedder)
             found = build_retriever(strategy, self.retrieval_context(space))
@@ -401,6 +448,7 @@ class Memory:
         """The changes of ``subject`` in ``space``: each superseded statement about it and
         what replaced it, with citations (docs/validity.md)."""
         check_space(space)
+        check_exists(self.store, space)  # a misspelt name is no space without changes
         self._ready()
         return history(self.store, space, subject)
 
@@ -409,7 +457,7 @@ class Memory:
         question: str,
         space: str,
         strategy: str = DEFAULT_STRATEGY,
-        budget: int = 1000,
+        budget: int = DEFAULT_BUDGET,
         *,
         as_of: datetime | None = None,
     ) -> AskResult:

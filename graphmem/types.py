@@ -17,26 +17,31 @@ from graphmem.builders.base import BuildReport
 from graphmem.ingest.models import Skipped
 from graphmem.ingest.writer import IngestReport
 from graphmem.retrieval.base import RetrievalResult
+from graphmem.retrieval.explain import explain_item, member_weights
 from graphmem.retrieval.packer import PackedContext
 
 
 class IngestResult(BaseModel):
     """What one ingest wrote (``report``: conversations, sessions, turns, seconds), what
     each builder it ran built (``builds``, one ``BuildReport`` per builder, in run order)
-    and what the load of the input left out (``skipped``: empty turns, repeated sessions)."""
+    and what the load of the input left out (``skipped``: empty turns, repeated sessions).
+    ``seconds`` is the whole call's wall time (the report's are the turns' alone)."""
 
     model_config = ConfigDict(frozen=True)
 
     report: IngestReport
     builds: list[BuildReport]
     skipped: Skipped = Skipped()
+    seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON the CLI, the MCP server and the HTTP API return for a write: the
-        writer's counts, ``skipped`` (what the load left out) and ``builders``, one entry
-        per builder."""
+        writer's counts (``seconds``: writing the turns), ``wall_seconds`` (the whole
+        call, builders and model loading included), ``skipped`` (what the load left out)
+        and ``builders``, one entry per builder."""
         return {
             **self.report.as_dict(),
+            "wall_seconds": round(self.seconds, 2),
             "skipped": self.skipped.model_dump(),
             "builders": [b.as_dict() for b in self.builds],
         }
@@ -54,16 +59,32 @@ class QueryResult(BaseModel):
 
     def as_dict(self, explain: bool = False) -> dict[str, Any]:
         """The JSON the CLI, the MCP server and the HTTP API return for a query;
-        ``explain`` adds each item's strategy and path."""
+        ``explain`` adds each item's strategy, path and ``explanation`` (the path read into
+        its numbers, and one plain line: ``graphmem.retrieval.explain``)."""
+        weights = member_weights(self.result.notes) if explain else {}
         items = [
             {
                 "kind": item.kind,
                 "text": item.text,
                 "tokens": item.tokens,
+                # a turn's id in its space (<conversation>/<source_id>), its conversation
+                # and the id its input gave it
+                "turn_id": item.passage.turn_id if item.passage else None,
+                "conversation": item.passage.conversation if item.passage else None,
                 "source_id": item.passage.source_id if item.passage else None,
                 # a turn: itself; a memory: the turns it comes from (shown or not)
-                "turns": [t.source_id for t in item.turns],
-                **({"strategy": item.strategy, "path": item.path} if explain else {}),
+                "turns": [t.turn_id for t in item.turns],
+                **(
+                    {
+                        "strategy": item.strategy,
+                        "path": item.path,
+                        "explanation": explain_item(
+                            item.strategy, item.path, item.rank + 1, weights
+                        ),
+                    }
+                    if explain
+                    else {}
+                ),
             }
             for item in self.context.items
         ]
@@ -73,6 +94,7 @@ class QueryResult(BaseModel):
             "budget": self.context.budget,
             "tokens": self.context.tokens,
             "latency_ms": round(self.result.timings_ms.get("total", 0.0), 1),
+            # every turn the context cites, by turn id, in conversation order
             "citations": self.context.cited_in_order,
             # what the strategy says of the answer as a whole (graphmem: which designs
             # voted, which the space lacks); a script needs it as much as --explain does

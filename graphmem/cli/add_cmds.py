@@ -16,10 +16,11 @@ from typing import Any
 import click
 
 from graphmem.cli.common import app, emit, handle_errors, json_option, preset_option
-from graphmem.cli.memory_cmds import _builders, space_option
-from graphmem.designs.registry import build_order
+from graphmem.cli.memory_cmds import builders_option, space_option
+from graphmem.cli.plain import plural
 from graphmem.ingest.models import SessionIn
 from graphmem.ingest.stored import stored_sessions
+from graphmem.ingest.validate import STAMP_HINT, parse_timestamp
 from graphmem.memory import Memory
 
 
@@ -32,11 +33,14 @@ from graphmem.memory import Memory
 )
 @click.option("--session", default=None, help="Add to this session (default: the current one).")
 @click.option(
-    "--builders",
-    default="all",
-    show_default=True,
-    help="Memory builders to run over the session ('none': store the turn only, fastest).",
+    "--timestamp",
+    default=None,
+    callback=lambda _ctx, _param, value: _timestamp(value),
+    metavar="ISO",
+    help="When it was said (ISO-8601, e.g. 2024-03-14T09:30:00; an offset is dropped: local "
+    "time). Default: now. It also decides the current session and names a new one.",
 )
+@builders_option
 @preset_option
 @json_option
 @click.pass_context
@@ -48,16 +52,16 @@ def add(
     speaker: str,
     conversation: str,
     session: str | None,
-    builders: str,
+    timestamp: datetime | None,
+    builders: list[str],
     as_json: bool,
 ) -> None:
     """Add one message to the current session of a conversation (a new session after an
     idle gap)."""
-    chosen = _builders(builders)
-    build_order(chosen)  # a misspelt builder is said before anything is read or written
     context = app(ctx)
     idle = timedelta(minutes=context.settings.session_idle_minutes)
-    now = datetime.now().replace(microsecond=0)  # local: how people read their own dates
+    # Local: how people read their own dates.
+    now = timestamp or datetime.now().replace(microsecond=0)
     with context.memory() as memory:
         stored = _stored(memory, space, conversation, session)
         current = _current(stored, session, now, idle)
@@ -73,7 +77,7 @@ def add(
         messages.append({"speaker": speaker, "text": text, "timestamp": now})
         started = current.started_at if current is not None else now
         done = memory.add_messages(
-            space, conversation, name, messages, started_at=started, builders=chosen
+            space, conversation, name, messages, started_at=started, builders=builders
         )
     data = {
         "space": space,
@@ -85,6 +89,15 @@ def add(
         **done.as_dict(),
     }
     emit(data, as_json, _render)
+
+
+def _timestamp(value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        return parse_timestamp(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is no timestamp; {STAMP_HINT}") from None
 
 
 def _stored(memory: Memory, space: str, conversation: str, session: str | None) -> SessionIn | None:
@@ -114,5 +127,6 @@ def _render(data: dict[str, Any]) -> str:
     opened = "new session" if data["new_session"] else "session"
     return (
         f"added {data['turn']} to {opened} {data['session']!r} of {data['conversation']!r} "
-        f"in {data['space']!r} ({data['turns_in_session']} turns; {data['seconds']} s)"
+        f"in {data['space']!r} ({plural(data['turns_in_session'], 'turn')}; "
+        f"{data.get('wall_seconds', data['seconds'])} s)"
     )

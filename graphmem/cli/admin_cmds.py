@@ -11,6 +11,7 @@ import click
 
 from graphmem.cli.common import app, emit, handle_errors, json_option
 from graphmem.cli.health import llm_check, permissions_check
+from graphmem.cli.plain import plural
 from graphmem.config import Settings
 from graphmem.embed import build_embedder
 from graphmem.errors import GraphmemError
@@ -57,7 +58,8 @@ def _checks(settings: Settings, store: GraphStore) -> list[Check]:
         indexes = store.read("admin.vector_indexes")
         meta = stored_meta(store)
         if meta is None:
-            raise GraphmemError(f"{len(indexes)} vector indexes; schema not initialised")
+            found = plural(len(indexes), "vector index", "vector indexes")
+            raise GraphmemError(f"{found}; schema not initialised")
         if int(meta.get("schema_version") or 0) < SCHEMA_VERSION:
             raise GraphmemError(
                 f"schema version {meta.get('schema_version')}, this graphmem needs "
@@ -69,7 +71,8 @@ def _checks(settings: Settings, store: GraphStore) -> list[Check]:
                 f"({meta['reembed_to']}): run the same `graphmem reembed --all` again"
             )
         online = sum(1 for ix in indexes if ix["state"] == "ONLINE")
-        return f"{online}/{len(indexes)} vector indexes online, dimension {meta['dim']}"
+        listed = plural(len(indexes), "vector index", "vector indexes")
+        return f"{online}/{listed} online, dimension {meta['dim']}"
 
     def embedder() -> str:
         emb = build_embedder(settings)

@@ -18,6 +18,7 @@ from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
 from graphmem.errors import ConfigError, GraphmemError, InputError, ServerLostError
 from graphmem.ingest.validate import check_space
+from graphmem.limits import check_budget, check_strategy, parse_builders
 from graphmem.store import driver_error
 
 if TYPE_CHECKING:  # imported when a command needs it: it loads spaCy and torch
@@ -142,8 +143,38 @@ def handle_errors(fn: F) -> F:
             _fail(settings_error(exc))
         except (Neo4jError, DriverError) as exc:  # what the store did not already translate
             _fail(driver_error(exc, "the configured server"))
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise  # click's own: usage errors (exit 2), --help, a declined prompt
+        except Exception as exc:  # a bug: one line and a report file, never a traceback
+            _crashed(exc)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _crashed(exc: Exception) -> NoReturn:
+    """Exit 1 with one line naming the error and where its traceback was written (a file
+    of the owner's only under ``$GRAPHMEM_HOME/logs``), for a bug report."""
+    import traceback
+    from datetime import datetime
+
+    from graphmem.config import Settings
+    from graphmem.private_files import private_dir, write_private
+
+    where = "not written"
+    try:
+        logs = private_dir(Settings().home / "logs")
+        path = logs / f"crash-{datetime.now():%Y%m%d-%H%M%S}.log"
+        write_private(path, "".join(traceback.format_exception(exc)))
+        where = str(path)
+    except Exception:  # the report is a courtesy; the message still goes out
+        pass
+    click.secho(
+        f"error: internal error, a bug in graphmem ({type(exc).__name__}: {exc})\n"
+        f"  hint: please report it with the traceback in {where}",
+        fg="red",
+        err=True,
+    )
+    sys.exit(1)
 
 
 _AGAIN = "run the command again once the server is back: "
@@ -210,6 +241,39 @@ def space_param(ctx: click.Context, param: click.Parameter, value: str) -> str:
         return check_space(value)
     except InputError as exc:
         raise click.BadParameter(exc.message) from None
+
+
+def usage_error(exc: InputError) -> click.BadParameter:
+    """An option value ``graphmem.limits`` refuses, as click's bad option value (exit code
+    2): the Python API's words, without the field (click names the option)."""
+    said = exc.message.removeprefix(f"field {exc.field!r}: ") if exc.field else exc.message
+    return click.BadParameter(f"{said} ({exc.hint})" if exc.hint else said)
+
+
+def budget_param(_: click.Context, __: click.Parameter, value: Any) -> Any:
+    """``--budget`` (one or repeated): the bounds of every surface (graphmem.limits)."""
+    try:
+        return tuple(map(check_budget, value)) if isinstance(value, tuple) else check_budget(value)
+    except InputError as exc:
+        raise usage_error(exc) from None
+
+
+def strategy_param(_: click.Context, __: click.Parameter, value: str) -> str:
+    """``--strategy``: a name the registry knows, checked as the Python API checks it (not
+    click.Choice: `--help` then imports no design)."""
+    try:
+        return check_strategy(value)
+    except InputError as exc:
+        raise usage_error(exc) from None
+
+
+def builders_param(_: click.Context, __: click.Parameter, value: str) -> list[str]:
+    """``--builders``: all, none or a comma list, parsed as the Python API parses it, so a
+    misspelt builder is said before anything is read or written."""
+    try:
+        return parse_builders(value)
+    except InputError as exc:
+        raise usage_error(exc) from None
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")

@@ -11,23 +11,25 @@ import click
 
 from graphmem.cli.common import (
     app,
+    budget_param,
     emit,
     handle_errors,
     json_option,
     preset_option,
     strict_option,
+    usage_error,
 )
 from graphmem.cli.precision_cmds import precision
 from graphmem.cli.validity_cmds import validity
-from graphmem.errors import ConfigError, EvaluationIncomplete
+from graphmem.errors import EvaluationIncomplete, InputError
 from graphmem.eval.aggregate import select_one_or_all
 from graphmem.eval.datasets import DATASETS, fetch_dataset
 from graphmem.eval.locomo import run_locomo
 from graphmem.eval.longmemeval import ABSTENTION, HALVES, QUESTION_TYPES, Half, run_longmemeval
 from graphmem.eval.report import render_markdown
 from graphmem.eval.runlog import write_outputs
+from graphmem.limits import BUDGET_HELP, DEFAULT_BUDGET, parse_strategies
 from graphmem.memory import Memory
-from graphmem.retrieval.registry import strategy_names
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -49,24 +51,13 @@ class Runner(Protocol):
     ) -> list[dict[str, Any]]: ...
 
 
-def parse_strategies(values: Sequence[str]) -> list[str]:
-    """Repeated ``--strategy`` values and comma lists, ``all`` for every registered one."""
-    known = strategy_names()
-    names: list[str] = []
-    for value in values:
-        for name in (part.strip() for part in value.split(",")):
-            if not name:
-                continue
-            for one in known if name == "all" else [name]:
-                if one not in known:
-                    raise ConfigError(
-                        f"unknown strategy {one!r}", hint=f"choose from all, {', '.join(known)}"
-                    )
-                if one not in names:
-                    names.append(one)
-    if not names:
-        raise ConfigError("no strategy given", hint="pass --strategy NAME (or all)")
-    return names
+def _strategies(_: click.Context, __: click.Parameter, values: Sequence[str]) -> list[str]:
+    """Repeated ``--strategy`` values and comma lists, ``all`` for every registered one
+    (``graphmem.limits.parse_strategies``)."""
+    try:
+        return parse_strategies(values)
+    except InputError as exc:
+        raise usage_error(exc) from None
 
 
 def eval_options(fn: F) -> F:
@@ -78,16 +69,19 @@ def eval_options(fn: F) -> F:
             multiple=True,
             default=("hybrid",),
             show_default=True,
-            help="Strategy to evaluate: a name, a comma list or 'all'; repeatable.",
+            callback=_strategies,
+            help="Strategy to evaluate: a name, a comma list or 'all'; repeatable. Each is "
+            "evaluated on spaces built with every layer it reads (graphmem: every design).",
         ),
         click.option(
             "--budget",
             "budgets",
             multiple=True,
-            type=click.IntRange(min=1),
-            default=(1000,),
+            type=int,
+            default=(DEFAULT_BUDGET,),
             show_default=True,
-            help="Context budget in tokens; repeatable.",
+            callback=budget_param,
+            help=f"{BUDGET_HELP} Repeatable.",
         ),
         click.option(
             "--limit",
@@ -129,7 +123,7 @@ def _run(
     path: Path,
     params: dict[str, Any],
 ) -> None:
-    strategies = parse_strategies(params["strategies"])
+    strategies = params["strategies"]  # parsed by the option
     app(ctx).configs().check()  # before the dataset loads and the report records presets
     incomplete: EvaluationIncomplete | None = None
     with app(ctx).memory() as memory:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graphmem.cli.plain import plural
 from graphmem.config import Settings
 from graphmem.errors import GraphmemError
 from graphmem.llm import ping
@@ -29,5 +30,6 @@ def permissions_check(settings: Settings) -> str:
     if loose:
         shown = ", ".join(str(p) for p in loose[:3])
         more = f" and {len(loose) - 3} more" if len(loose) > 3 else ""
-        raise GraphmemError(f"{len(loose)} paths under {home} readable by others: {shown}{more}")
+        paths = plural(len(loose), "path")
+        raise GraphmemError(f"{paths} under {home} readable by others: {shown}{more}")
     return f"everything under {home} is private to its owner (0700/0600)"

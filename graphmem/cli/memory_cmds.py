@@ -8,25 +8,31 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
-from tqdm import tqdm
 
 from graphmem.cli.common import (
+    _plain,
     app,
+    budget_param,
+    builders_param,
     emit,
     handle_errors,
     json_option,
     preset_option,
     space_param,
+    strategy_param,
     strict_option,
 )
-from graphmem.designs.registry import build_order, builder_names
+from graphmem.cli.plain import nonzero, plural
+from graphmem.cli.progress import IngestProgress
 from graphmem.digest import space_digest
 from graphmem.ingest.formats import ReadLimits, load
 from graphmem.ingest.models import Skipped
 from graphmem.ingest.validate import check_space
+from graphmem.limits import BUDGET_HELP, BUILDERS_HELP, DEFAULT_BUDGET, DEFAULT_BUILDERS
 from graphmem.memory import QueryResult
-from graphmem.readiness import check_stored
-from graphmem.retrieval.registry import DEFAULT_STRATEGY, strategy_names
+from graphmem.readiness import check_exists, check_stored
+from graphmem.retrieval.explain import explain_notes
+from graphmem.retrieval.registry import DEFAULT_STRATEGY
 from graphmem.stats import space_list, space_stats
 from graphmem.validity.history import as_of_moment
 
@@ -42,10 +48,18 @@ space_option = click.option(
 )
 budget_option = click.option(
     "--budget",
-    default=1000,
+    default=DEFAULT_BUDGET,
     show_default=True,
-    type=click.IntRange(min=1),
-    help="Context budget in tokens.",
+    type=int,
+    callback=budget_param,
+    help=BUDGET_HELP,
+)
+builders_option = click.option(
+    "--builders",
+    default=DEFAULT_BUILDERS,
+    show_default=True,
+    callback=builders_param,
+    help=BUILDERS_HELP,
 )
 
 
@@ -58,29 +72,14 @@ as_of_option = click.option(
 )
 
 
-def _known_strategy(_: click.Context, __: click.Parameter, value: str) -> str:
-    # Checked here rather than with click.Choice so that `--help` does not import every
-    # design; the list comes from the registry (`graphmem designs`).
-    known = strategy_names()
-    if value not in known:
-        raise click.BadParameter(f"{value!r} is not one of {', '.join(known)}")
-    return value
-
-
 def strategy_option(default: str = DEFAULT_STRATEGY) -> Callable[[F], F]:
     return click.option(
         "--strategy",
         default=default,
         show_default=True,
-        callback=_known_strategy,
+        callback=strategy_param,
         help="Retrieval strategy (a design's retriever or a baseline; see `graphmem designs`).",
     )
-
-
-def _builders(value: str) -> list[str]:
-    if value == "all":
-        return builder_names()
-    return [v.strip() for v in value.split(",") if v.strip() and v.strip() != "none"]
 
 
 @click.command("ingest")
@@ -96,12 +95,7 @@ def _builders(value: str) -> list[str]:
     type=click.Choice(["auto", "locomo", "longmemeval", "jsonl"]),
     help="Input format (auto detects it).",
 )
-@click.option(
-    "--builders",
-    default="all",
-    show_default=True,
-    help="Comma-separated memory builders to run after the core passages ('none' for core only).",
-)
+@builders_option
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @strict_option
 @preset_option
@@ -113,7 +107,7 @@ def ingest(
     path: Path,
     space: str,
     fmt: str,
-    builders: str,
+    builders: list[str],
     no_progress: bool,
     strict: bool,
     as_json: bool,
@@ -123,28 +117,23 @@ def ingest(
     Turns with no text and repeated copies of a session are left out and counted."""
     limits = ReadLimits.of(app(ctx).settings, strict)
     dataset = load(path, fmt, limits)  # type: ignore[arg-type]  # validated by click.Choice
-    chosen = _builders(builders)
-    build_order(chosen)  # a misspelt builder is said before any progress bar or write
-    total = sum(len(s.turns) for c in dataset.conversations for s in c.sessions)
     with (
         app(ctx).memory() as memory,
-        tqdm(total=total, unit="turn", disable=no_progress or as_json) as bar,
+        IngestProgress(dataset, builders, hidden=no_progress or as_json) as shown,
     ):
-
-        def advance(turns: int) -> None:
-            bar.update(turns)
-
-        done = memory.ingest_dataset(dataset, space, chosen, advance)
+        done = memory.ingest_dataset(
+            dataset, space, builders, shown.turns, build_progress=shown.built
+        )
     emit(done.as_dict(), as_json, _render_ingest)
 
 
 def _render_ingest(data: dict[str, Any]) -> str:
     """The turns written, then one row per builder: its own time is not in the turns'."""
-    n = data["conversations"]
     lines = [
-        f"{n} conversation{'s' if n != 1 else ''}: {data['sessions_written']} sessions "
-        f"written, {data['sessions_skipped']} already stored; {data['passages_written']} turns "
-        f"in {data['seconds']} s ({data['turns_per_second']} turns/s)"
+        f"{plural(data['conversations'], 'conversation')}: "
+        f"{plural(data['sessions_written'], 'session')} written, "
+        f"{data['sessions_skipped']} already stored; "
+        f"{plural(data['passages_written'], 'turn')} in {_where_the_time_went(data)}"
     ]
     skipped = Skipped(**data.get("skipped", {}))
     if skipped.total:
@@ -173,23 +162,44 @@ def _render_ingest(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _where_the_time_went(data: dict[str, Any]) -> str:
+    """The call's wall time and its parts: "23.1 s (passages 2.6 s, builders 20.5 s,
+    other 0.4 s)"; other is mostly loading the models."""
+    turns = float(data["seconds"])
+    built = sum(float(b["seconds"]) for b in data["builders"])
+    wall = max(float(data.get("wall_seconds", 0.0)), turns + built)
+    parts = [f"passages {turns:.1f} s"]
+    parts += [f"builders {built:.1f} s"] if data["builders"] else []
+    other = wall - turns - built
+    if other >= 0.1:
+        parts.append(f"other {other:.1f} s")
+    return f"{wall:.1f} s ({', '.join(parts)})"
+
+
 def _render_query(data: dict[str, Any], explain: bool) -> str:
     head = (
         f"# {data['strategy']} | {data['tokens']}/{data['budget']} tokens | "
-        f"{len(data['items'])} items | {data['latency_ms']} ms"
+        f"{plural(len(data['items']), 'item')} | {data['latency_ms']} ms"
     )
     lines = [head, data["context"]]
     if explain:
         lines.append("\n# explain")
-        lines.extend(f"note: {note}" for note in data.get("notes", []))
+        lines.extend(f"note: {note}" for note in explain_notes(data.get("notes", [])))
         for item in data["items"]:
-            # A memory is named by its kind, the turns it stands for and its opening words,
-            # so each line can be matched to its bullet above.
-            where = item["source_id"] or (
-                f'{item["kind"]} [{", ".join(item["turns"])}] "{_opening(item["text"])}"'
-            )
-            lines.append(f"{where}: {item['strategy']} via {'; '.join(item['path'])}")
+            lines.append(f"{_named(item, data['context'])}: {item['explanation']['text']}")
     return "\n".join(lines)
+
+
+def _named(item: dict[str, Any], context: str) -> str:
+    """An item as the context above cites it, so each line can be matched to it: a turn by
+    its id there (the turn id where the context names conversations, else the source id), a
+    memory by its kind, its turns and its opening words."""
+    turn, source = item.get("turn_id"), item.get("source_id")
+    if turn or source:
+        return str(turn if turn and f"[{turn}]" in context else source or turn)
+    short = [t.split("/", 1)[-1] for t in item["turns"]]
+    cited = item["turns"] if any(f"[{t}]" in context for t in item["turns"]) else short
+    return f'{item["kind"]} [{", ".join(cited)}] "{_opening(item["text"])}"'
 
 
 def _opening(text: str, words: int = 6) -> str:
@@ -274,9 +284,10 @@ def ask(
 @handle_errors
 def forget(ctx: click.Context, space: str, yes: bool, as_json: bool) -> None:
     """Delete everything stored in a space."""
-    if not yes:
-        click.confirm(f"Delete every memory of space {space!r}?", abort=True)
     with app(ctx).memory() as memory:
+        check_exists(memory.store, space)  # a misspelt name: said before asking anything
+        if not yes:
+            click.confirm(f"Delete every memory of space {space!r}?", abort=True)
         deleted = memory.forget(space)
     emit({"space": space, "deleted_nodes": deleted}, as_json)
 
@@ -312,14 +323,30 @@ def _spaces_table(rows: list[dict[str, Any]]) -> str:
     help="Print the space's canonical digest (counts per label and type, sha256 over ids, "
     "key properties and relationships) instead: equal digests mean equal graphs.",
 )
+@click.option(
+    "--all",
+    "show_all",
+    is_flag=True,
+    help="Show every figure, zeros included (an offline build's LLM counts); --json always does.",
+)
 @json_option
 @click.pass_context
 @handle_errors
-def stats(ctx: click.Context, space: str, digest: bool, as_json: bool) -> None:
-    """Counts of every kind of memory in a space, and each design's own ratios."""
+def stats(ctx: click.Context, space: str, digest: bool, show_all: bool, as_json: bool) -> None:
+    """Counts of every kind of memory in a space, and each design's own ratios. Figures of
+    0 are left out (an offline build's LLM counts); --all shows them."""
     with app(ctx).memory() as memory:
         check_stored(memory.store, check_space(space))
         if digest:
             emit(space_digest(memory.store, space).model_dump(), as_json)
             return
-        emit(space_stats(memory.store, space), as_json)
+        found = space_stats(memory.store, space)
+    emit(found, as_json, None if show_all else _nonzero_stats)
+
+
+def _nonzero_stats(data: dict[str, Any]) -> str:
+    shown, left_out = nonzero(data)
+    text = _plain(shown)
+    if left_out:
+        text += f"\n({plural(left_out, 'figure')} of 0 not shown; --all shows them)"
+    return text

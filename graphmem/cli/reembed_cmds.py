@@ -8,6 +8,7 @@ import click
 from tqdm import tqdm
 
 from graphmem.cli.common import app, emit, handle_errors, json_option
+from graphmem.cli.plain import plural
 from graphmem.config import Settings
 from graphmem.errors import ConfigError
 
@@ -73,16 +74,22 @@ def reembed(
     emit({"embedder": target.name, "spaces": done, "dimension": rebuilt}, as_json, _render)
 
 
+def _vectors(n: int) -> str:
+    return "vector" if n == 1 else "vectors"
+
+
 def _render(data: dict[str, Any]) -> str:
     lines = [f"embedder {data['embedder']}"]
     for row in data["spaces"]:
         was = row["from"] or "(empty)"
-        derived = "".join(f", {n} {name} vectors" for name, n in row["derived"].items())
-        lines.append(f"{row['space']}: {row['passages']} passages{derived} re-embedded (was {was})")
+        derived = "".join(f", {n} {name} {_vectors(n)}" for name, n in row["derived"].items())
+        passages = plural(row["passages"], "passage")
+        lines.append(f"{row['space']}: {passages}{derived} re-embedded (was {was})")
     if data["dimension"]:
         dim = data["dimension"]
         lines.append(
-            f"vector indexes rebuilt at dimension {dim['dim']} ({dim['indexes']} indexes, "
+            f"vector indexes rebuilt at dimension {dim['dim']} "
+            f"({plural(dim['indexes'], 'index', 'indexes')}, "
             f"{len(dim['dropped'])} dropped)"
         )
     return "\n".join(lines)

@@ -130,6 +130,10 @@ class Design:
     pagerank: bool = False
     # The strategy ``query``/``ask`` use when none is given (one entry in all declares it).
     default_strategy: str | None = None
+    # An entry of kind ``strategy``: ``reads(settings)`` names the strategies its retriever
+    # fuses, given its resolved settings, when every layer is built; an evaluation builds
+    # their layers (``graphmem.readiness.builders_read``). None: it reads every builder's.
+    reads: Callable[[Any], Sequence[str]] | None = None
     # ``graphmem`` CLI commands it adds: ``commands()`` returns click commands, imported
     # only when the CLI starts.
     commands: Callable[[], Sequence[Any]] | None = None

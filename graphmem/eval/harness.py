@@ -61,11 +61,13 @@ from graphmem.eval.scoring import (
 )
 from graphmem.hashing import file_sha256
 from graphmem.ingest.models import ConversationIn, Dataset
+from graphmem.limits import check_budget, check_strategy
 from graphmem.llm import LLMUsage
 from graphmem.memory import Memory
+from graphmem.readiness import builders_read, check_ready
 from graphmem.retrieval.base import Retriever
 from graphmem.retrieval.packer import pack
-from graphmem.retrieval.registry import build_retriever, builders_for
+from graphmem.retrieval.registry import build_retriever
 from graphmem.retrieval.shared import sharing_snapshots
 
 # The scoring names live in ``scoring``; benchmarks and tests import them from here.
@@ -102,13 +104,17 @@ class Evaluator:
     ) -> None:
         if not strategies:
             raise ConfigError("no retrieval strategy to evaluate")
-        if not budgets or min(budgets) < 1:
-            raise ConfigError(f"budgets must be positive token counts, got {list(budgets)}")
+        if not budgets:
+            raise ConfigError("no budget to evaluate")
+        for budget in budgets:  # what a query may be asked for (graphmem.limits)
+            check_budget(budget)
         self.memory = memory
         self._unsettled = False  # a space was opened and its first question not asked yet
-        self.strategies = list(dict.fromkeys(strategies))
+        self.strategies = [check_strategy(s) for s in dict.fromkeys(strategies)]
         self.budgets = sorted(set(budgets))
-        self.builders = builders_for(self.strategies)
+        # Every layer each strategy reads (graphmem: every design it fuses), so that no
+        # strategy is answered by another (graphmem's fallback on a space without designs).
+        self.builders = builders_read(self.strategies, memory.configs)
         self.llm = memory.llm
         self.meta = {**meta, "n_questions": 0, "ignored_evidence_ids": 0, "skipped_no_evidence": 0}
         self.meta["llm"] = memory.settings.llm_model if self.llm is not None else None
@@ -182,6 +188,8 @@ class Evaluator:
         built = self.memory.ingest_dataset(one, space, self.builders)
         for report in built.builds:
             self._account(f"build.{report.builder}", report.llm)
+        for name in self.strategies:  # a layer missing after the ingest: refused, not replaced
+            check_ready(self.memory.store, space, name, complete=True, configs=self.memory.configs)
         self._ledger(space)
         self.history_tokens = history_tokens(conversation, self.memory.embedder.count_tokens)
         questions = len(dataset.qa.get(cid, []))
@@ -235,7 +243,7 @@ class Evaluator:
                 hits = result.hits
                 if budget != largest and not retriever.prefix_consistent:
                     hits = retriever.retrieve(question.text, budget).hits
-                context = pack(hits, budget, count)
+                context = pack(hits, budget, count, self.memory.settings.context_memory_cites)
                 before = self.llm.usage.snapshot() if self.llm else LLMUsage()
                 values = {
                     **ranked,

@@ -18,7 +18,18 @@ from graphmem import __version__
 from graphmem.http.errors import HANDLERS
 from graphmem.http.guard import Guard, RateLimiter
 from graphmem.http.service import MemoryService
-from graphmem.retrieval.registry import DEFAULT_STRATEGY
+from graphmem.limits import (
+    BUDGET_HELP,
+    BUILDERS_FIELD_HELP,
+    DEFAULT_BUDGET,
+    DEFAULT_BUILDERS,
+    DEFAULT_STRATEGY,
+    MAX_BUDGET,
+    MAX_QUESTION_CHARS,
+    MIN_BUDGET,
+    QUESTION_HELP,
+    strategy_names,
+)
 
 Space = Annotated[str, Field(description="The memory space (tenant): a user, agent or data set.")]
 
@@ -28,10 +39,23 @@ class Strict(BaseModel):
 
 
 class QueryIn(Strict):
-    question: str = Field(description="What to retrieve memories for.")
+    # The bounds are in the schema; the values are checked by graphmem.limits, as on every
+    # other surface (the same words in the 400 as in the Python API's InputError).
+    question: str = Field(
+        description=QUESTION_HELP,
+        json_schema_extra={"minLength": 1, "maxLength": MAX_QUESTION_CHARS},
+    )
     space: Space
-    strategy: str = Field(default=DEFAULT_STRATEGY, description="Retrieval strategy.")
-    budget: int = Field(default=1000, ge=50, le=32000, description="Context budget in tokens.")
+    strategy: str = Field(
+        default=DEFAULT_STRATEGY,
+        description="Retrieval strategy.",
+        json_schema_extra={"enum": [*strategy_names()]},
+    )
+    budget: int = Field(
+        default=DEFAULT_BUDGET,
+        description=BUDGET_HELP,
+        json_schema_extra={"minimum": MIN_BUDGET, "maximum": MAX_BUDGET},
+    )
     as_of: datetime | date | None = Field(
         default=None,
         description="Answer as of this date or moment (a date: the end of that day): only "
@@ -60,8 +84,9 @@ class MessagesIn(Strict):
         "rewrites it."
     )
     started_at: datetime | None = Field(default=None, description="ISO-8601 session start.")
-    builders: list[str] | None = Field(
-        default=None, description="Memory builders to run (default: all; [] for turns only)."
+    builders: list[str] | str | None = Field(
+        default=DEFAULT_BUILDERS,
+        description=BUILDERS_FIELD_HELP,
     )
 
 

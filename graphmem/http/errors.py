@@ -29,6 +29,7 @@ from graphmem.errors import (
     ModelLoadError,
     SchemaError,
     ServerError,
+    UnknownSpaceError,
 )
 from graphmem.store import driver_error
 
@@ -38,6 +39,7 @@ log = logging.getLogger("graphmem.http")
 # ServerLostError a ServerError).
 STATUS: tuple[tuple[type[GraphmemError], str, int], ...] = (
     (InputError, "input", 400),
+    (UnknownSpaceError, "unknown_space", 404),  # the request's mistake, not the server's
     (ConfigError, "config", 500),
     (ServerError, "server", 503),
     (SchemaError, "schema", 500),

@@ -20,12 +20,12 @@ from datetime import date, datetime
 from functools import partial
 from typing import Any, TypeVar
 
-from graphmem.builders.registry import builder_names
-from graphmem.errors import InputError
+from graphmem.errors import UnknownSpaceError
 from graphmem.http.errors import Forbidden
+from graphmem.limits import BuilderChoice, check_strategy, parse_builders
 from graphmem.memory import Memory
 from graphmem.readiness import check_stored
-from graphmem.retrieval.registry import DEFAULT_STRATEGY, strategy_names
+from graphmem.retrieval.registry import DEFAULT_STRATEGY
 from graphmem.stats import space_list, space_stats
 from graphmem.validity.history import as_of_moment
 
@@ -96,13 +96,16 @@ class MemoryService:
 
     def _in(self, space: str, call: Callable[[], T], write: bool = False) -> T:
         """``call`` in its turn: alone when ``write``, else after the space's other reads."""
-        if write:
-            with self._rw.writing():
+        try:
+            if write:
+                with self._rw.writing():
+                    return self._warmed_call(call)
+            with self._locks_lock:
+                lock = self._locks.setdefault(space, threading.Lock())
+            with self._rw.reading(), lock:
                 return self._warmed_call(call)
-        with self._locks_lock:
-            lock = self._locks.setdefault(space, threading.Lock())
-        with self._rw.reading(), lock:
-            return self._warmed_call(call)
+        except UnknownSpaceError as exc:  # a confined server names no space it does not serve
+            raise (exc.among(self.spaces) if self.spaces else exc) from None
 
     def _warmed_call(self, call: Callable[[], T]) -> T:
         if self._warmed:
@@ -114,12 +117,7 @@ class MemoryService:
 
     @staticmethod
     def _strategy(strategy: str) -> str:
-        known = strategy_names()
-        if strategy not in known:
-            raise InputError(
-                f"unknown strategy {strategy!r}; one of {', '.join(known)}", field="strategy"
-            )
-        return strategy
+        return check_strategy(strategy)  # before the space's turn: graphmem.limits
 
     def prepare(self, report: Callable[[str], None]) -> None:
         """The default strategy prepared over the served spaces (every stored one when none
@@ -186,11 +184,11 @@ class MemoryService:
         session: str,
         messages: list[dict[str, Any]],
         started_at: datetime | None,
-        builders: list[str] | None,
+        builders: BuilderChoice,
     ) -> dict[str, Any]:
         self._write()
         space = self._space(space)
-        chosen = builder_names() if builders is None else builders
+        chosen = parse_builders(builders)  # before the write waits for its turn
         done = self._in(
             space,
             lambda: self.memory.add_messages(

@@ -158,22 +158,7 @@ def check_space(space: object) -> str:
     return name
 
 
-def check_question(question: object) -> str:
-    """A question: non-empty text of at most MAX_TEXT_CHARS characters (an empty one would
-    be answered with an arbitrary context)."""
-    text = _check_text(question, "question", MAX_TEXT_CHARS)
-    if not encodable(text):
-        raise InputError("holds unencodable characters", field="question")
-    return text
-
-
-def check_budget(budget: object) -> int:
-    """A context budget: a whole number of tokens, at least 1."""
-    if not isinstance(budget, int) or isinstance(budget, bool):
-        raise InputError(f"expected an integer, got {type_name(budget)}", field="budget")
-    if budget < 1:
-        raise InputError(f"must be at least 1 token, got {budget}", field="budget")
-    return budget
+# A question and a context budget: graphmem.limits (one rule for every surface).
 
 
 @dataclass(frozen=True)

@@ -19,13 +19,20 @@ from langchain_core.chat_history import BaseChatMessageHistory
 from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.retrievers import BaseRetriever
-from pydantic import ConfigDict
+from pydantic import ConfigDict, field_validator
 
-from graphmem.builders.registry import builder_names
 from graphmem.errors import ConfigError
 from graphmem.integrations.items import append_to_session, cited_items, session_turns
+from graphmem.limits import (
+    DEFAULT_BUDGET,
+    DEFAULT_BUILDERS,
+    DEFAULT_STRATEGY,
+    BuilderChoice,
+    check_budget,
+    check_strategy,
+    parse_builders,
+)
 from graphmem.memory import Memory
-from graphmem.retrieval.registry import DEFAULT_STRATEGY
 
 
 class GraphmemRetriever(BaseRetriever):
@@ -36,7 +43,18 @@ class GraphmemRetriever(BaseRetriever):
     memory: Memory
     space: str
     strategy: str = DEFAULT_STRATEGY
-    budget: int = 1000
+    budget: int = DEFAULT_BUDGET
+
+    # Checked when made, as every surface checks them (graphmem.limits): an InputError.
+    @field_validator("strategy")
+    @classmethod
+    def _check_strategy(cls, value: str) -> str:
+        return check_strategy(value)
+
+    @field_validator("budget")
+    @classmethod
+    def _check_budget(cls, value: int) -> int:
+        return check_budget(value)
 
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun
@@ -54,7 +72,7 @@ class GraphmemChatHistory(BaseChatMessageHistory):
     Human messages are said by ``user`` and AI messages by ``assistant`` (a message's
     ``name``, when set, is its speaker instead); each turn keeps the message's ``id`` if it
     has one and the time it was added. ``builders`` run after every write (default: all;
-    ``[]`` stores the turns only, as ``graphmem ingest --builders none``)."""
+    ``"none"`` or ``[]`` stores the turns only, as ``graphmem ingest --builders none``)."""
 
     def __init__(
         self,
@@ -65,7 +83,7 @@ class GraphmemChatHistory(BaseChatMessageHistory):
         *,
         user: str = "user",
         assistant: str = "assistant",
-        builders: Sequence[str] | None = None,
+        builders: BuilderChoice = DEFAULT_BUILDERS,
     ) -> None:
         self.memory = memory
         self.space = space
@@ -73,7 +91,7 @@ class GraphmemChatHistory(BaseChatMessageHistory):
         self.session = session
         self.user = user
         self.assistant = assistant
-        self.builders = builder_names() if builders is None else list(builders)
+        self.builders = parse_builders(builders)
 
     @property
     def messages(self) -> list[BaseMessage]:  # type: ignore[override]
@@ -82,7 +100,9 @@ class GraphmemChatHistory(BaseChatMessageHistory):
         for turn in turns:
             kind = AIMessage if turn.speaker == self.assistant else HumanMessage
             name = None if turn.speaker in (self.user, self.assistant) else turn.speaker
-            out.append(kind(content=turn.text, id=turn.source_id, name=name))
+            # The turn id a retriever's metadata cites it by (<conversation>/<source id>).
+            turn_id = f"{self.conversation}/{turn.source_id}"
+            out.append(kind(content=turn.text, id=turn_id, name=name))
         return out
 
     def add_messages(self, messages: Sequence[BaseMessage]) -> None:

@@ -18,12 +18,19 @@ from llama_index.core.base.llms.types import ChatMessage, MessageRole
 from llama_index.core.memory import BaseMemoryBlock
 from llama_index.core.retrievers import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
-from pydantic import Field
+from pydantic import field_validator
 
-from graphmem.builders.registry import builder_names
 from graphmem.integrations.items import append_to_session, cited_items
+from graphmem.limits import (
+    DEFAULT_BUDGET,
+    DEFAULT_BUILDERS,
+    DEFAULT_STRATEGY,
+    BuilderChoice,
+    check_budget,
+    check_strategy,
+    parse_builders,
+)
 from graphmem.memory import Memory
-from graphmem.retrieval.registry import DEFAULT_STRATEGY
 
 
 class GraphmemRetriever(BaseRetriever):
@@ -34,14 +41,15 @@ class GraphmemRetriever(BaseRetriever):
         memory: Memory,
         space: str,
         strategy: str = DEFAULT_STRATEGY,
-        budget: int = 1000,
+        budget: int = DEFAULT_BUDGET,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.memory = memory
         self.space = space
-        self.strategy = strategy
-        self.budget = budget
+        # Checked when made, as every surface checks them (graphmem.limits): an InputError.
+        self.strategy = check_strategy(strategy)
+        self.budget = check_budget(budget)
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         found = self.memory.query(query_bundle.query_str, self.space, self.strategy, self.budget)
@@ -66,9 +74,24 @@ class GraphmemMemoryBlock(BaseMemoryBlock[str]):
     session: str
     name: str = "graphmem"
     strategy: str = DEFAULT_STRATEGY
-    budget: int = 1000
+    budget: int = DEFAULT_BUDGET
     user: str = "user"
-    builders: list[str] = Field(default_factory=builder_names)
+    builders: list[str] | str = DEFAULT_BUILDERS  # "all", "none", a comma string or a list
+
+    @field_validator("strategy")
+    @classmethod
+    def _check_strategy(cls, value: str) -> str:
+        return check_strategy(value)
+
+    @field_validator("budget")
+    @classmethod
+    def _check_budget(cls, value: int) -> int:
+        return check_budget(value)
+
+    @field_validator("builders")
+    @classmethod
+    def _check_builders(cls, value: BuilderChoice) -> list[str]:
+        return parse_builders(value)
 
     async def _aget(self, messages: list[ChatMessage] | None = None, **kwargs: Any) -> str:
         question = next((m.content for m in reversed(messages or []) if m.content), None)

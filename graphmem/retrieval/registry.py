@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from graphmem.designs.registry import builders_for, strategy_names, strategy_owner
 from graphmem.errors import ConfigError
+from graphmem.limits import DEFAULT_STRATEGY
 from graphmem.retrieval.base import RetrievalContext, Retriever
 
 __all__ = ["DEFAULT_STRATEGY", "build_retriever", "builders_for", "strategy_names"]
 
-# What `query`, `ask` (CLI, Python, MCP) use without --strategy: the cross-design strategy,
-# which measures best on evidence and answer-token recall overall (docs/graphmem-strategy.md);
-# a space without designs is answered by its fallback, hybrid.
-DEFAULT_STRATEGY = "graphmem"
+# DEFAULT_STRATEGY (graphmem.limits): what `query`, `ask` use without a strategy on every
+# surface: the cross-design strategy, which measures best on evidence and answer-token
+# recall overall (docs/graphmem-strategy.md); a space without designs is answered by its
+# fallback, hybrid.
 
 
 def build_retriever(name: str, ctx: RetrievalContext, *, valid_time: bool = True) -> Retriever:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from graphmem.designs.base import Design, Preset
+from graphmem.strategy.members import candidates
 from graphmem.strategy.retriever import GraphmemRetriever
 from graphmem.strategy.settings import GraphmemSettings
 
@@ -54,6 +55,7 @@ DESIGN = Design(
     settings=GraphmemSettings,
     retrievers={"graphmem": _retriever},
     default_strategy="graphmem",
+    reads=candidates,  # an evaluation of graphmem builds every layer these read
     presets=PRESETS,
     docs="docs/graphmem-strategy.md",
 )

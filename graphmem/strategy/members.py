@@ -28,10 +28,16 @@ class Plan:
     weights: dict[str, float]
     missing: dict[str, list[str]] = field(default_factory=dict)  # strategy -> absent builders
     excluded_fallback: str = ""  # the fallback the space would take, left out by ``exclude``
+    fallback: str = ""  # the strategy answering alone: the space has no design to fuse
 
     def notes(self) -> list[str]:
         """What the space lacks, for ``--explain`` and the result's notes."""
         out = []
+        if self.fallback:
+            out.append(
+                f"no design is built in this space: answered by the fallback {self.fallback} "
+                "alone (graphmem ingest FILE --space S --builders all)"
+            )
         for strategy, builders in sorted(self.missing.items()):
             out.append(
                 f"{strategy} not fused: the space lacks the {', '.join(builders)} layer "
@@ -85,6 +91,17 @@ def check_names(settings: GraphmemSettings, voting: Collection[str]) -> None:
             )
 
 
+def candidates(settings: GraphmemSettings) -> list[str]:
+    """The strategies a space built with every layer would fuse (before families fold and
+    without the fallback): what an evaluation of ``graphmem`` builds (``Design.reads``)."""
+    skipped = set() if settings.pagerank else set(pagerank_strategies())
+    return [
+        strategy
+        for strategy in dict.fromkeys(_candidates(settings))
+        if strategy not in settings.exclude and strategy not in skipped
+    ]
+
+
 def plan(settings: GraphmemSettings, built: Collection[str]) -> Plan:
     """The members for a space whose completed builders are ``built``."""
     kinds = (*_VOTING_KINDS, "baseline")
@@ -92,16 +109,13 @@ def plan(settings: GraphmemSettings, built: Collection[str]) -> Plan:
     check_names(settings, voting)
     ready: list[str] = []
     missing: dict[str, list[str]] = {}
-    skipped = set() if settings.pagerank else set(pagerank_strategies())
-    for strategy in dict.fromkeys(_candidates(settings)):
-        if strategy in settings.exclude or strategy in skipped:
-            continue
+    for strategy in candidates(settings):
         absent = [b for b in required_builders(strategy) if b not in built]
         if absent:
             missing[strategy] = absent
         else:
             ready.append(strategy)
-    excluded_fallback = ""
+    excluded_fallback = fallback = ""
     if not settings.members and set(ready) <= set(settings.baselines) and settings.fallback:
         # No design or layer to fuse: the baselines alone would be BM25, weaker than the
         # dense + BM25 fusion a space without designs was answered with before. A fallback
@@ -109,7 +123,7 @@ def plan(settings: GraphmemSettings, built: Collection[str]) -> Plan:
         if settings.fallback in settings.exclude:
             excluded_fallback = settings.fallback
         else:
-            ready = [settings.fallback]
+            ready, fallback = [settings.fallback], settings.fallback
     declared = families(settings)
     family = {s: declared.get(s, s) for s in ready}
     if not settings.members:  # a family's own ranker adds nothing its re-orderers do not
@@ -117,4 +131,4 @@ def plan(settings: GraphmemSettings, built: Collection[str]) -> Plan:
         ready = [s for s in ready if s not in heads]
     sizes = Counter(family.get(s, s) for s in ready)
     weights = {s: 1.0 / sizes[family.get(s, s)] for s in ready}
-    return Plan(tuple(ready), weights, missing, excluded_fallback)
+    return Plan(tuple(ready), weights, missing, excluded_fallback, fallback)

@@ -43,7 +43,7 @@ def sample_space(
         memory.ingest(SAMPLE, space, builders=package_builders())
         yield space
     finally:
-        memory.forget(space)
+        memory.forget(space, missing_ok=True)
 
 
 def labels_in(store: GraphStore, space: str) -> set[str]:

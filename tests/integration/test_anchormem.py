@@ -21,7 +21,7 @@ from graphmem.designs.anchormem.prompts import EXTRACT_SYSTEM
 from graphmem.designs.anchormem.retriever import AnchorMemRetriever
 from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
-from graphmem.errors import InputError
+from graphmem.errors import UnknownSpaceError
 from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id
 from graphmem.llm.openai_llm import OpenAIStructuredLLM
@@ -261,7 +261,7 @@ def test_a_reused_memory_finds_what_was_ingested_after_its_first_query(
     (an empty space) must not hide what is ingested afterwards."""
     memory = Memory(settings, store=store, embedder=embedder)
     question = "Where did Ben run a marathon?"
-    with pytest.raises(InputError, match="holds no memories"):
+    with pytest.raises(UnknownSpaceError):
         memory.query(question, space, strategy="anchormem", budget=500)
     # The retriever Memory keeps for the space, asked while the space is still empty (as a
     # live agent's would be between two ingests), must see what is ingested afterwards.

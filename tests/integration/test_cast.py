@@ -263,7 +263,7 @@ def test_profile_cli(built: tuple[str, ConversationIn], settings: Settings) -> N
     runner = CliRunner()
     out = runner.invoke(cli, ["profile", "--space", space, "--character", "Gina"])
     assert out.exit_code == 0, out.output
-    assert "Gina: 1 scenes" in out.output and "[SC]" in out.output
+    assert "Gina: 1 scene\n" in out.output and "[SC]" in out.output
     missing = runner.invoke(cli, ["profile", "--space", space, "--character", "Nobody"])
     assert missing.exit_code == InputError.exit_code and "Caroline" in missing.output
 

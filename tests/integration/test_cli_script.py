@@ -78,7 +78,7 @@ def test_a_script_adds_and_ingests_without_naming_the_space(store: GraphStore) -
                 GRAPHMEM_SPACE=space,
             )
         )
-        assert f"{first['session']}:0" in found["citations"]
+        assert f"{first['conversation']}/{first['session']}:0" in found["citations"]
     finally:
         while store.write("core.delete_space_batch", space=space, batch=5000)[0]["deleted"]:
             pass

@@ -31,7 +31,7 @@ def other_space(store: GraphStore) -> Iterator[str]:
 
 def _ingest(memory: Memory, space: str, extra: str | None = None) -> None:
     conv = tiny_conversation(sessions=2, extra=extra)
-    memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space)
+    memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, builders=[])
 
 
 def test_digest_is_equal_across_spaces_and_counts_match(

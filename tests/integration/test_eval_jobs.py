@@ -41,7 +41,7 @@ def prefixes(settings: Settings, store: GraphStore, embedder: Embedder) -> Itera
     memory = Memory(settings, store=store, embedder=embedder)
     for name in names:
         for haystack in HAYSTACKS:
-            memory.forget(f"{name}-{haystack}")
+            memory.forget(f"{name}-{haystack}", missing_ok=True)
 
 
 def _records(out: Path) -> dict[str, Any]:

@@ -26,7 +26,7 @@ def prefix(settings: Settings) -> Iterator[str]:
     name = f"test-prec-{uuid.uuid4().hex[:6]}"
     yield name
     with Memory(settings) as memory:
-        memory.forget(f"{name}-conv-a")
+        memory.forget(f"{name}-conv-a", missing_ok=True)
 
 
 def _run(labels: Path, prefix: str, todo: Path) -> list[dict[str, object]]:

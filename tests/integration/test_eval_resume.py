@@ -41,7 +41,7 @@ def prefix(settings: Settings, store: GraphStore, embedder: Embedder) -> Iterato
     yield name
     memory = Memory(settings, store=store, embedder=embedder)
     for space in ("conv-x", "conv-y", "q-single", "q-multi", "q-temporal_abs"):
-        memory.forget(f"{name}-{space}")
+        memory.forget(f"{name}-{space}", missing_ok=True)
 
 
 def _failing(monkeypatch: pytest.MonkeyPatch, conversation: str) -> list[str]:

@@ -36,7 +36,7 @@ def prefix(settings: Settings) -> Iterator[str]:
     name = f"test-valid-{uuid.uuid4().hex[:6]}"
     yield name
     with Memory(settings) as memory:
-        memory.forget(f"{name}-conv-a")
+        memory.forget(f"{name}-conv-a", missing_ok=True)
 
 
 def test_pairs_are_scored_and_the_rest_written_to_label(tmp_path: Path, prefix: str) -> None:

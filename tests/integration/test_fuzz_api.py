@@ -42,7 +42,7 @@ def _fuzz(examples: int, memory: Memory, store: GraphStore, space: str) -> Calla
         conversation_id, session, messages = call
         before = store.read("core.space_counts", space=space)
         try:
-            memory.add_messages(space, conversation_id, session, messages)
+            memory.add_messages(space, conversation_id, session, messages, builders=[])
         except InputError:
             assert store.read("core.space_counts", space=space) == before
         else:
@@ -70,16 +70,24 @@ def _assert_ids_unique(
 def test_a_turn_id_of_another_stored_session_is_refused(
     memory: Memory, store: GraphStore, space: str
 ) -> None:
-    memory.add_messages(space, "chat", "s1", [{"speaker": "Ana", "text": "hi", "id": "m1"}])
+    memory.add_messages(
+        space, "chat", "s1", [{"speaker": "Ana", "text": "hi", "id": "m1"}], builders=[]
+    )
     before = store.read("core.space_counts", space=space)
     with pytest.raises(InputError) as caught:
-        memory.add_messages(space, "chat", "s2", [{"speaker": "Ben", "text": "yo", "id": "m1"}])
+        memory.add_messages(
+            space, "chat", "s2", [{"speaker": "Ben", "text": "yo", "id": "m1"}], builders=[]
+        )
     assert (caught.value.record, caught.value.field) == ("message 0", "id")
     assert "already used in session 's1'" in str(caught.value)
     assert store.read("core.space_counts", space=space) == before
     # the same session again is a rewrite, not a clash; another conversation is another turn
-    memory.add_messages(space, "chat", "s1", [{"speaker": "Ana", "text": "hi!", "id": "m1"}])
-    memory.add_messages(space, "other", "s2", [{"speaker": "Ben", "text": "yo", "id": "m1"}])
+    memory.add_messages(
+        space, "chat", "s1", [{"speaker": "Ana", "text": "hi!", "id": "m1"}], builders=[]
+    )
+    memory.add_messages(
+        space, "other", "s2", [{"speaker": "Ben", "text": "yo", "id": "m1"}], builders=[]
+    )
 
 
 @pytest.fixture

@@ -184,7 +184,7 @@ def test_writer_drops_facts_that_name_nothing(
 ) -> None:
     """The crash of issue 36: a design (Amory's semanticization) handed the writer a
     quadruple whose subject was "-"; the lookup of its entity raised KeyError ''."""
-    memory.ingest_dataset(Dataset(conversations=[tiny_conversation()], qa={}), space)
+    memory.ingest_dataset(Dataset(conversations=[tiny_conversation()], qa={}), space, builders=[])
     with store.driver.session() as session:
         query = "MATCH (p:Passage {space: $space}) RETURN p.id AS id LIMIT 1"
         found = session.run(query, space=space)

@@ -14,10 +14,11 @@ from click.testing import CliRunner
 from graphmem.cli.main import cli
 from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
-from graphmem.designs.registry import builders_for, registry
+from graphmem.designs.registry import build_order, builder_names, builders_for, registry
 from graphmem.embed import Embedder
 from graphmem.ingest.formats import load
 from graphmem.memory import Memory, QueryResult
+from graphmem.readiness import builders_read
 from graphmem.retrieval.base import RetrievalContext
 from graphmem.retrieval.packer import turn_line
 from graphmem.store import GraphStore
@@ -62,9 +63,11 @@ def _stored() -> set[str]:
     return {t.source_id for c in load(SAMPLE).conversations for s in c.sessions for t in s.turns}
 
 
-def test_the_strategy_builds_nothing() -> None:
-    # Evaluating it never starts a build: it reads what the space holds.
+def test_the_strategy_needs_nothing_and_an_evaluation_builds_what_it_reads() -> None:
+    # A query needs no layer (it fuses what the space holds); an evaluation builds every
+    # layer its members read, so that its numbers are never its fallback's (issue 57).
     assert builders_for(["graphmem"]) == []
+    assert builders_read(["graphmem"]) == build_order(builder_names())
 
 
 def test_every_design_in_the_space_votes(memory: Memory, full_space: str) -> None:
@@ -134,10 +137,11 @@ def test_a_partial_space_uses_what_is_there_and_says_what_is_missing(
 
 
 def test_a_core_only_space_falls_back_to_hybrid(memory: Memory, space: str) -> None:
-    memory.ingest(SAMPLE, space)
+    memory.ingest(SAMPLE, space, builders=[])
     found = memory.query(QUESTION, space, budget=300)  # the default strategy
     assert found.result.strategy == "graphmem"
     assert _members(found) == {"hybrid"}
+    assert any("answered by the fallback hybrid alone" in n for n in found.result.notes)
     assert "s1:1" in found.context.source_ids
     assert sum("not fused" in n for n in found.result.notes) >= len(DESIGN_STRATEGIES)
 
@@ -182,14 +186,19 @@ def test_query_explain_on_the_command_line(full_space: str) -> None:
         ["query", QUESTION, "--space", full_space, "--strategy", "graphmem", "--explain"],
     )
     assert result.exit_code == 0, result.output
-    assert "note: members: " in result.output
-    assert "graphmem rrf: turn rank 1" in result.output
+    # In words (issue 57): who votes, who found each turn, where the fusion put it.
+    assert "searches vote for the turns they find: " in result.output
+    assert re.search(
+        r": found by \d of \d searches \(best: .+ 1st.*\); fused rank 1\n", result.output
+    )
+    explained = result.output.split("\n# explain\n", 1)[1]
+    assert "rrf" not in explained and "(k " not in explained
     # A memory's line names the turns it stands for and opens with its words, so it can
     # be matched to its bullet in the context above.
     memory_lines = [
         line for line in result.output.splitlines() if re.match(r"^[A-Z]\w+ \[[^\]]+\] \"", line)
     ]
-    assert memory_lines and all("shown as its own text, citing" in line for line in memory_lines)
+    assert memory_lines and all(" standing for " in line for line in memory_lines)
 
 
 def test_a_query_reads_a_statement_once_and_a_write_forgets(store: GraphStore, space: str) -> None:

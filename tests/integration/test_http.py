@@ -40,7 +40,7 @@ def test_the_api_over_a_real_server(store: GraphStore) -> None:
                 assert done.json()["passages_written"] == len(messages)
             q = {"question": "What is the dog's name?", "space": space, "budget": 300}
             found = http.post("/v1/query", json=q).json()
-            assert "s1:1" in found["citations"] and "Biscuit" in found["context"]
+            assert "maya-and-tom/s1:1" in found["citations"] and "Biscuit" in found["context"]
             assert found["tokens"] <= 300 and "path" not in found["items"][0]
             explained = http.post("/v1/query", json={**q, "explain": True}).json()
             assert explained["items"][0]["path"]
@@ -57,8 +57,8 @@ def test_the_api_over_a_real_server(store: GraphStore) -> None:
             assert listed == [{"space": space, "conversations": 1, "sessions": 3, "turns": 19}]
             gone = http.post("/v1/forget", json={"space": space}).json()
             assert gone["deleted_nodes"] > 19
-            after = http.get("/v1/stats", params={"space": space})
-            assert after.status_code == 400 and after.json()["error"] == "input"
+            after = http.get("/v1/stats", params={"space": space})  # forgotten: none now
+            assert after.status_code == 404 and after.json()["error"] == "unknown_space"
     finally:
         while store.write("core.delete_space_batch", space=space, batch=5000)[0]["deleted"]:
             pass
@@ -67,14 +67,21 @@ def test_the_api_over_a_real_server(store: GraphStore) -> None:
 def _check_errors(http: httpx.Client, base: str, space: str) -> None:
     assert httpx.get(f"{base}/health").json()["writes"] is True
     assert httpx.get(f"{base}/v1/spaces").status_code == 401
-    empty = http.get("/v1/stats", params={"space": space})  # nothing stored yet: exit code 3
-    assert empty.status_code == 400
-    assert empty.json() == {
-        "error": "input",
-        "exit_code": 3,
-        "message": f"field 'space': space {space!r} holds no memories",
-        "hint": f"ingest into it first: graphmem ingest FILE --space {space}",
-    }
+    # Nothing stored yet: a space that does not exist, exit code 2 (issue 57); a server
+    # confined to some spaces compares the name with those alone.
+    for missing in (
+        http.get("/v1/stats", params={"space": space}),
+        http.get("/v1/history", params={"space": space, "subject": "Maya"}),
+        http.post("/v1/query", json={"question": "x", "space": space}),
+        http.post("/v1/forget", json={"space": space}),
+    ):
+        assert missing.status_code == 404, missing.text
+        assert missing.json() == {
+            "error": "unknown_space",
+            "exit_code": 2,
+            "message": f"no space {space!r}",
+            "hint": f"ingest into it first: graphmem ingest FILE --space {space}",
+        }
     outside = http.post("/v1/query", json={"question": "x", "space": "someone-else"})
     assert outside.status_code == 403
     small = http.post("/v1/query", json={"question": "x", "space": space, "budget": 10})
@@ -108,5 +115,5 @@ def test_serve_refuses_a_busy_port_and_an_empty_prepared_space(store: GraphStore
     assert busy.returncode == 2 and "cannot listen on 127.0.0.1:" in busy.stderr
     empty = f"test-http-{uuid.uuid4().hex[:8]}"
     refused = _serve_until_exit("--port", str(free_port()), "--prepare", "--spaces", empty)
-    assert refused.returncode == 3  # InputError, as `graphmem mcp --prepare` does
-    assert "holds no memories" in refused.stderr and "Traceback" not in refused.stderr
+    assert refused.returncode == 2  # UnknownSpaceError, as `graphmem mcp --prepare` says
+    assert f"no space {empty!r}" in refused.stderr and "Traceback" not in refused.stderr

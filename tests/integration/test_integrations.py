@@ -53,10 +53,17 @@ def _check_cited(texts: list[str], metas: list[dict[str, Any]], space: str) -> N
     """The items of one query as a framework carries them: turn ids, kind, strategy."""
     assert texts and len(texts) == len(metas)
     pairs = zip(texts, metas, strict=True)
-    assert any("D1:3" in meta["turns"] and "Toronto" in text for text, meta in pairs)
+    # turn ids: <conversation>/<source id>, unique however many conversations a space holds
+    assert any(
+        any(t.endswith("/D1:3") for t in meta["turns"]) and "Toronto" in text
+        for text, meta in pairs
+    )
     for meta in metas:
         assert meta["space"] == space and meta["turns"] and meta["strategy"]
         assert meta["kind"] == "passage" or meta["source_id"] is None
+        if meta["kind"] == "passage":
+            assert meta["turn_id"] == f"{meta['conversation']}/{meta['source_id']}"
+            assert meta["turns"] == [meta["turn_id"]]
     assert [m["rank"] for m in metas] == list(range(len(metas)))
     assert sum(int(m["tokens"]) for m in metas) <= 300
 

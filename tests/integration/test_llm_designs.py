@@ -139,7 +139,7 @@ def test_eval_judge_with_a_weak_model_scores_every_question(
         OpenAIStructuredLLM(_llm_settings(settings, server, tmp_path)) as llm,
     ):
         memory = Memory(settings, store=store, embedder=embedder, llm=llm)
-        memory.ingest_dataset(load(SAMPLE), space)
+        memory.ingest_dataset(load(SAMPLE), space, builders=[])
         values = []
         for text in questions * 2:
             found = memory.query(text, space, "hybrid", 300)

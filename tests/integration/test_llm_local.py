@@ -164,7 +164,7 @@ def test_ask_and_judge_with_the_local_model(
     space: str, local_server: LocalServer, llm_memory: tuple[Memory, OpenAIStructuredLLM]
 ) -> None:
     memory, llm = llm_memory
-    memory.ingest_dataset(first_turns(load(SAMPLE), TURNS), space)
+    memory.ingest_dataset(first_turns(load(SAMPLE), TURNS), space, builders=[])
     before = local_server.logged_requests() if local_server.log else 0
     found = memory.ask("What is the name of Maya's dog?", space, "hybrid", 300)
     answer = found.answer

@@ -88,7 +88,7 @@ def test_a_long_turn_goes_through_every_builder_whole(
             "query", "the quarterly report", "--space", space, "--budget", "20000", "--json"
         ).output
     )
-    assert "m2" in default["citations"]
+    assert any(turn.endswith("/m2") for turn in default["citations"])
 
 
 def test_ingest_reports_what_it_skipped(
@@ -107,8 +107,8 @@ def test_ingest_reports_what_it_skipped(
         "(first: line 2: no visible text; line 4: repeats an earlier turn)"
     ) in text.output
     with Memory(settings) as memory:
-        result = memory.ingest(path, space)
+        result = memory.ingest(path, space, builders=[])
         assert (result.skipped.empty_turns, result.skipped.repeated_turns) == (1, 1)
         assert result.report.sessions_skipped == 1  # stored by the CLI run
         with pytest.raises(InputError, match="text is empty or whitespace only"):
-            memory.ingest(path, space, strict=True)
+            memory.ingest(path, space, strict=True, builders=[])

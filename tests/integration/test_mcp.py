@@ -76,9 +76,17 @@ def test_read_only_by_default_and_spaces_are_enforced(settings: Settings) -> Non
         outside = await client.call_tool("stats", {"space": "another-space"})
         assert outside.is_error
         assert "not served here" in outside.content[0].text  # type: ignore[union-attr]
-        empty = await client.call_tool("stats", {"space": "only-this"})  # nothing ingested
-        assert empty.is_error
-        assert "holds no memories" in empty.content[0].text  # type: ignore[union-attr]
+        for tool, args in (
+            ("stats", {}),
+            ("history", {"subject": "Maya"}),
+            ("query", {"question": "x"}),
+        ):
+            empty = await client.call_tool(tool, {"space": "only-this", **args})  # none ingested
+            assert empty.is_error
+            # compared with the served spaces alone: no other space's name is given away
+            said = empty.content[0].text  # type: ignore[union-attr]
+            hint = "ingest into it first: graphmem ingest FILE --space only-this"
+            assert said.endswith(f"no space 'only-this'\n  hint: {hint}"), said
 
     _drive(_server("--spaces", "only-this"), body)
 
@@ -157,7 +165,7 @@ async def _query_contents(client: Client, space: str, embedder: Embedder) -> Non
     found = await client.call_tool("query", args)
     data = found.structured_content
     assert not found.is_error and _text(found) == data["context"]
-    assert "s1:1" in data["citations"] and "Biscuit" in data["context"]
+    assert "maya-and-tom/s1:1" in data["citations"] and "Biscuit" in data["context"]
     assert 0 < data["tokens"] <= 300 and data["items"][0]["turns"]
     assert embedder.count_tokens(_text(found)) == data["tokens"]  # the text fits, to the token
     assert "path" not in data["items"][0] and "retrieval" not in _text(found)
@@ -169,10 +177,10 @@ async def _query_contents(client: Client, space: str, embedder: Embedder) -> Non
 async def _bad_arguments(client: Client, space: str) -> None:
     """Each bad argument is one plain sentence naming it (no validator report, no link)."""
     cases = {
-        "budget: input should be greater than or equal to 50": {"budget": 10},
+        "field 'budget': must be from 50 to 32,000 tokens, got 10": {"budget": 10},
         "budget: input should be a valid integer": {"budget": "lots"},
         "field 'question': must not be empty": {"question": "  "},
-        "unknown strategy 'nope'": {"strategy": "nope"},
+        "field 'strategy': unknown strategy 'nope'": {"strategy": "nope"},
         "question is required": {"question": None},
     }
     for expected, change in cases.items():
@@ -214,5 +222,5 @@ def test_prepare_readies_the_served_spaces_before_serving(
         memory.forget(space)
 
     missing = _mcp_until_eof("--prepare", "--spaces", f"test-mcp-{uuid.uuid4().hex[:8]}")
-    assert missing.returncode == 3  # InputError: the documented exit code
-    assert "holds no memories" in missing.stderr and "Traceback" not in missing.stderr
+    assert missing.returncode == 2  # UnknownSpaceError: the documented exit code
+    assert "no space 'test-mcp-" in missing.stderr and "Traceback" not in missing.stderr

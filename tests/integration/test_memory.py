@@ -46,14 +46,14 @@ def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
 def test_bad_input_fails_before_touching_stored_data(
     memory: Memory, store: GraphStore, space: str
 ) -> None:
-    memory.ingest_dataset(_dataset(), space)
+    memory.ingest_dataset(_dataset(), space, builders=[])
     before = _counts(store, space)
     with pytest.raises(InputError) as caught:
-        memory.ingest(FIXTURES / "broken_line.jsonl", space)
+        memory.ingest(FIXTURES / "broken_line.jsonl", space, builders=[])
     assert "broken_line.jsonl" in str(caught.value) and "line" in str(caught.value)
     # A path given as text is read the same way (it crashed on ``.suffix`` before).
     with pytest.raises(InputError, match=r"broken_line\.jsonl"):
-        memory.ingest(str(FIXTURES / "broken_line.jsonl"), space)
+        memory.ingest(str(FIXTURES / "broken_line.jsonl"), space, builders=[])
     assert _counts(store, space) == before
 
 
@@ -81,11 +81,11 @@ def test_crash_inside_the_session_transaction_rolls_it_back_and_ingest_resumes(
     # Session 2's transaction has already written its Session node, released derived nodes
     # and pruned passages when its passages fail: all of it must roll back.
     with _fail_at("core.upsert_passages", after=1) as seen, pytest.raises(RuntimeError):
-        memory.ingest_dataset(_dataset(sessions=3), space)
+        memory.ingest_dataset(_dataset(sessions=3), space, builders=[])
     assert seen.count("core.upsert_session") == 2  # the failure was inside session 2's tx
     assert _counts(store, space)["Passage"] == 6  # session 1 whole, nothing of session 2
     assert _counts(store, space)["Session"] == 1
-    report = memory.ingest_dataset(_dataset(sessions=3), space).report
+    report = memory.ingest_dataset(_dataset(sessions=3), space, builders=[]).report
     assert report.sessions_skipped == 1 and report.sessions_written == 2
     assert _counts(store, space)["Passage"] == 18 and _counts(store, space)["Session"] == 3
 
@@ -102,7 +102,7 @@ def test_the_rollback_test_can_fail(
 
     monkeypatch.setattr(store, "retrying", autocommit)
     with _fail_at("core.upsert_passages", after=1), pytest.raises(RuntimeError):
-        memory.ingest_dataset(_dataset(sessions=3), space)
+        memory.ingest_dataset(_dataset(sessions=3), space, builders=[])
     assert _counts(store, space)["Session"] == 2  # a Session without its passages
 
 
@@ -125,9 +125,12 @@ def test_streaming_add_messages_chains_turns_and_sessions(
         {"speaker": "Ben", "text": "Where will you ride it?", "id": "a2"},
         {"speaker": "Ana", "text": "Along the river to work.", "id": "a3"},
     ]
-    memory.add_messages(space, "chat", "morning", turns[:2])
-    memory.add_messages(space, "chat", "morning", turns)  # the session grew: rewritten whole
-    memory.add_messages(space, "chat", "evening", [{"speaker": "Ben", "text": "Nice ride?"}])
+    memory.add_messages(space, "chat", "morning", turns[:2], builders=[])
+    # the session grew: rewritten whole
+    memory.add_messages(space, "chat", "morning", turns, builders=[])
+    memory.add_messages(
+        space, "chat", "evening", [{"speaker": "Ben", "text": "Nice ride?"}], builders=[]
+    )
     chain = store.read("core.passage_chain", space=space, conversation_id="chat")
     assert [(r["source_id"], r["next_source_id"]) for r in chain] == [
         ("a1", "a2"),
@@ -142,7 +145,7 @@ def test_streaming_add_messages_chains_turns_and_sessions(
 def test_retrievers_return_cited_passages_within_budget(
     memory: Memory, space: str, strategy: str
 ) -> None:
-    memory.ingest_dataset(_dataset(), space)
+    memory.ingest_dataset(_dataset(), space, builders=[])
     found = memory.query("Which instrument is Ben learning?", space, strategy, budget=120)
     assert found.result.hits, "no hits"
     assert all(h.passages for h in found.result.hits)
@@ -156,14 +159,14 @@ def test_retrievers_return_cited_passages_within_budget(
 
 
 def test_hybrid_explains_both_paths(memory: Memory, space: str) -> None:
-    memory.ingest_dataset(_dataset(), space)
+    memory.ingest_dataset(_dataset(), space, builders=[])
     found = memory.query("grandfather cello", space, "hybrid", budget=200)
     paths = " ".join(found.result.hits[0].path)
     assert "cosine" in paths and "BM25" in paths
 
 
 def test_forget_removes_the_space(memory: Memory, store: GraphStore, space: str) -> None:
-    memory.ingest_dataset(_dataset(), space)
+    memory.ingest_dataset(_dataset(), space, builders=[])
     nodes = space_stats(store, space)["nodes"]
     assert nodes == {k: v for k, v in _counts(store, space).items() if k != "BuildCost"}
     # A label no design declares (an analyst's own node) is swept by the final scan.
@@ -176,7 +179,7 @@ def test_forget_removes_the_space(memory: Memory, store: GraphStore, space: str)
 
 
 def test_query_and_ask_commands(memory: Memory, space: str) -> None:
-    memory.ingest_dataset(_dataset(), space)
+    memory.ingest_dataset(_dataset(), space, builders=[])
     runner = CliRunner()
     out = runner.invoke(
         cli, ["query", "Who moved to Toronto?", "--space", space, "--json", "--explain"]
@@ -196,7 +199,7 @@ def test_query_and_ask_commands(memory: Memory, space: str) -> None:
 
 
 def test_spaces_lists_what_each_space_holds(memory: Memory, space: str) -> None:
-    report = memory.ingest_dataset(_dataset(), space).report
+    report = memory.ingest_dataset(_dataset(), space, builders=[]).report
     out = CliRunner().invoke(cli, ["spaces", "--json"])
     assert out.exit_code == 0, out.output
     mine = [row for row in json.loads(out.output)["spaces"] if row["space"] == space]
@@ -211,10 +214,10 @@ def test_spaces_lists_what_each_space_holds(memory: Memory, space: str) -> None:
     assert space in CliRunner().invoke(cli, ["spaces"]).output
 
 
-def test_stats_of_a_space_that_holds_nothing_is_an_input_error(settings: Settings) -> None:
+def test_stats_of_a_space_that_does_not_exist_is_a_config_error(settings: Settings) -> None:
     # A misspelt space would read as all zeros, which query and ask already refuse.
     out = CliRunner().invoke(cli, ["stats", "--space", "no-such-space-13", "--json"])
-    assert out.exit_code == 3 and "holds no memories" in out.output
+    assert out.exit_code == 2 and "no space 'no-such-space-13'" in out.output
 
 
 def test_unknown_space_strategy_is_a_clean_error(space: str) -> None:
@@ -236,7 +239,7 @@ def test_ask_with_an_llm_answers_from_the_context(
             }
         )
         memory = Memory(llm_settings, store=store, embedder=embedder)
-        memory.ingest_dataset(_dataset(), space)
+        memory.ingest_dataset(_dataset(), space, builders=[])
         found = memory.ask("Who moved to Toronto?", space, "hybrid", 300)
         answer = found.answer
         prompt = server.bodies()[0]["messages"][-1]["content"]

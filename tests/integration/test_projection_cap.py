@@ -31,7 +31,9 @@ def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
 def spaces(memory: Memory) -> Iterator[list[str]]:
     names = [f"test-{uuid.uuid4().hex[:10]}" for _ in range(3)]
     for name in names:
-        memory.ingest_dataset(Dataset(conversations=[tiny_conversation()], qa={}), name)
+        memory.ingest_dataset(
+            Dataset(conversations=[tiny_conversation()], qa={}), name, builders=[]
+        )
     yield names
     for name in names:
         memory.forget(name)

@@ -11,6 +11,7 @@ from graphmem.errors import InputError
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
 from graphmem.readiness import required_builders
+from graphmem.schema import pin_space_embedder
 from graphmem.store import GraphStore
 from tests.integration.helpers import tiny_conversation
 
@@ -24,6 +25,9 @@ def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
 
 @pytest.mark.parametrize("strategy", ["seem", "hipporag", "anchormem", "dense"])
 def test_empty_space_says_ingest_first(memory: Memory, space: str, strategy: str) -> None:
+    # A space that exists and holds nothing (a first ingest stopped before its first
+    # session); one that does not exist at all is an UnknownSpaceError (test_first_day_output).
+    pin_space_embedder(memory.store, space, memory.embedder)
     with pytest.raises(InputError, match="holds no memories") as caught:
         memory.query("Who moved to Toronto?", space, strategy, 200)
     assert "graphmem ingest" in str(caught.value)
@@ -34,7 +38,7 @@ def test_core_only_space_names_the_missing_layer(memory: Memory, space: str, str
     if not required_builders(strategy):
         pytest.skip("the design registry does not know this strategy yet")
     conv = tiny_conversation(sessions=1)
-    memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space)
+    memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, builders=[])
     with pytest.raises(InputError, match="layer") as caught:
         memory.query("Who moved to Toronto?", space, strategy, 200)
     assert "--builders" in str(caught.value)

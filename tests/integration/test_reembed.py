@@ -43,7 +43,7 @@ def e5() -> Embedder:
 def _ingest(settings: Settings, embedder: Embedder, space: str) -> None:
     conv = tiny_conversation(sessions=SESSIONS)
     with Memory(settings, embedder=embedder) as memory:
-        memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space)
+        memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, builders=[])
 
 
 def _vectors(store: GraphStore, space: str) -> dict[str, np.ndarray]:

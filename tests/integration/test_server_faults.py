@@ -209,7 +209,7 @@ def test_restart_during_queries_gives_clean_retryable_errors(second: Settings) -
     with Memory(second) as memory:
         memory.init()
         conv = tiny_conversation(sessions=2)
-        memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space)
+        memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, builders=[])
         outcomes: list[str] = []
         stop = threading.Event()
 

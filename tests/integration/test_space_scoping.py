@@ -89,7 +89,9 @@ def spaces(memory: Memory) -> Iterator[list[str]]:
     # third holds words of the conversation itself.
     names = [base, f"{base}-copy", f"marathon kitten {base}"]
     for name in names:
-        memory.ingest_dataset(Dataset(conversations=[tiny_conversation()], qa={}), name)
+        memory.ingest_dataset(
+            Dataset(conversations=[tiny_conversation()], qa={}), name, builders=[]
+        )
     yield names
     for name in names:
         memory.forget(name)

@@ -109,7 +109,7 @@ def test_an_unknown_command_is_a_usage_error_with_a_suggestion() -> None:
         (["--bogus"], "error: No such option '--bogus'. (see 'graphmem --help')"),
         (
             ["query", "x", "--budget", "0"],
-            "error: Invalid value for '--budget': 0 is not in the range x>=1. "
+            "error: Invalid value for '--budget': must be from 50 to 32,000 tokens, got 0 "
             "(see 'graphmem query --help')",
         ),
         (["eval", "locomo"], "error: Missing argument 'PATH'. (see 'graphmem eval locomo --help')"),
@@ -153,8 +153,8 @@ def test_ingest_text_names_each_builder_in_a_row_of_its_own() -> None:
     }
     lines = _render_ingest(data).splitlines()
     assert (
-        lines[0]
-        == "1 conversation: 3 sessions written, 0 already stored; 19 turns in 7.03 s (2.7 turns/s)"
+        lines[0] == "1 conversation: 3 sessions written, 0 already stored; 19 turns in 11.5 s "
+        "(passages 7.0 s, builders 4.5 s)"
     )
     assert lines[1].split() == [
         "builder",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphmem.cli.eval_cmds import parse_strategies
-from graphmem.errors import ConfigError
+from graphmem.errors import InputError
 from graphmem.eval.aggregate import (
     Scored,
     aggregate,
@@ -143,9 +143,10 @@ def test_parse_strategies_repeat_comma_and_all() -> None:
         "hybrid",
     ]
     assert parse_strategies(["all"]) == strategy_names()
-    with pytest.raises(ConfigError, match="unknown strategy 'bm25'"):
+    # the caller's mistake, as on every surface (graphmem.limits): an InputError
+    with pytest.raises(InputError, match="unknown strategy 'bm25'"):
         parse_strategies(["dense,bm25"])
-    with pytest.raises(ConfigError, match="no strategy"):
+    with pytest.raises(InputError, match="no strategy"):
         parse_strategies([" , "])
 
 

@@ -119,7 +119,7 @@ def test_writes_need_allow_writes_and_spaces_are_confined() -> None:
 @pytest.mark.parametrize(
     ("body", "expected"),
     [
-        (_query(budget=10), "field 'budget': input should be greater than or equal to 50."),
+        (_query(budget=10), "field 'budget': must be from 50 to 32,000 tokens, got 10"),
         ({"space": "mine"}, "field 'question': is required."),
         (_query(strategy="nope"), "field 'strategy': unknown strategy 'nope'"),
         (_query(colour="red"), "field 'colour': extra inputs are not permitted."),

@@ -25,7 +25,8 @@ DATA: dict[str, Any] = {
             "source_id": "D1:1",
             "turns": ["D1:1"],
             "strategy": "hybrid",
-            "path": ["vector rank 1"],
+            "path": ["exact cosine over the space's passages rank 1 score 0.932"],
+            "explanation": {"text": "ranked 1st: closest in meaning to the question", "rank": 1},
         }
     ],
     "context": "Conversation excerpts:\n(8 May 2023)\n[D1:1] Ana: hi",
@@ -35,8 +36,9 @@ DATA: dict[str, Any] = {
 def test_query_text_is_the_context_and_explain_adds_the_paths() -> None:
     assert query_text(DATA, explain=False) == DATA["context"]
     explained = query_text(DATA, explain=True)
-    assert explained.startswith("# hybrid | 12/100 tokens | 1 items")
-    assert DATA["context"] in explained and "D1:1: hybrid via vector rank 1" in explained
+    assert explained.startswith("# hybrid | 12/100 tokens | 1 item |")
+    assert DATA["context"] in explained
+    assert "D1:1: ranked 1st: closest in meaning to the question" in explained
     assert query_text({**DATA, "context": ""}, explain=False).startswith("(nothing")
 
 

@@ -7,7 +7,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from graphmem.cli.plain import plural
 from graphmem.errors import InputError
+from graphmem.readiness import check_exists
 from graphmem.store import GraphStore
 
 
@@ -32,7 +34,7 @@ class Profile(BaseModel):
     scenes: list[ProfileScene]
 
     def render(self) -> str:
-        lines = [f"{self.character}: {len(self.scenes)} scenes"]
+        lines = [f"{self.character}: {plural(len(self.scenes), 'scene')}"]
         for s in self.scenes:
             where = f" at {s.location}" if s.location else ""
             others = ", ".join(p for p in s.participants if p != self.character)
@@ -48,6 +50,7 @@ def character_profile(store: GraphStore, space: str, name: str) -> Profile:
     """The profile of the character called ``name`` (case-insensitive) in ``space``."""
     rows = store.read("cast.profile", space=space, character=name)
     if not rows:
+        check_exists(store, space)  # a misspelt space, not a character it lacks
         known = [r["name"] for r in store.read("cast.characters", space=space) if r["scenes"]]
         raise InputError(
             f"no character {name!r} with scenes in space {space!r}",
