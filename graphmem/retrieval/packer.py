@@ -26,9 +26,11 @@ from graphmem.retrieval.types import Hit, PassageRef
 TokenCounter = Callable[[str], int]
 MEMORIES = "Memories:"
 EXCERPTS = "Conversation excerpts:"
-# How many of its turns a memory line cites ("[s1:2, s1:3 +4]"): enough to find where it
-# was said, few enough that a memory made of a whole scene costs a line, not a paragraph.
-MEMORY_CITES = 3
+# How many of its turns a memory line cites ("[s1:2 +4]": its earliest, and how many more):
+# one is enough to find where it was said, and every id costs about five word pieces of
+# the budget (three cost LoCoMo dev's graphmem a point of ER@1000, one half of that; the
+# JSON lists every turn). docs/eval.md, "Memories that cite their turns".
+MEMORY_CITES = 1
 
 
 @dataclass
