@@ -141,7 +141,9 @@ def test_the_why_slide_cites_what_its_query_cites(sample: str) -> None:
         cli, ["query", found.question, "--space", sample, "--budget", "60", "--json"]
     )
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["citations"] == found.cited
+    # The guide matches turns by their source id in the sample's one conversation; the JSON
+    # cites turn ids (<conversation>/<source id>).
+    assert json.loads(result.output)["citations"] == [f"maya-and-tom/{c}" for c in found.cited]
     guide = render_guide(sample, "http://localhost:7476", found)
     assert f'graphmem query "{found.question}"' in guide and "--budget 60" in guide
 

@@ -125,7 +125,7 @@ def test_ingest_query_ask_stats_forget_over_stdio(
             "ask", {"question": "Where is Maya moving?", "space": space}
         )
         assert answered.structured_content["answer"] is None  # no LLM here
-        assert "s3:1" in answered.structured_content["citations"]
+        assert "maya-and-tom/s3:1" in answered.structured_content["citations"]
         assert _text(answered).startswith("No answer (no LLM is configured)")
         assert answered.structured_content["context"] in _text(answered)
         await _bad_arguments(client, space)
