@@ -188,7 +188,7 @@ class Settings(BaseSettings):
     # A memory in a context cites the turns it comes from: where it was said, for a reader
     # who checks (graphmem/retrieval/packer.py). Each costs a few tokens of the budget.
     context_memory_cites: int = Field(
-        default=1,
+        default=3,
         ge=0,
         le=100,
         description="turns a memory line of a context cites, the rest counted (0: none)",

@@ -33,7 +33,12 @@ from graphmem.forget import delete_space_nodes
 from graphmem.ingest.formats import ReadLimits, load
 from graphmem.ingest.jsonl import api_session
 from graphmem.ingest.models import ConversationIn, Dataset
-from graphmem.ingest.stored import check_turn_ids, place_sessions, stored_sessions
+from graphmem.ingest.stored import (
+    check_turn_ids,
+    place_sessions,
+    stored_sessions,
+    unbuilt_conversations,
+)
 from graphmem.ingest.validate import check_space
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id
 from graphmem.limits import (
@@ -249,6 +254,8 @@ class Memory:
                     if built is not None:  # built now, or by an earlier ingest
                         built(builder.name, len(conv.sessions))
             for builder in active:
+                for other in unbuilt_conversations(self.store, space, builder.name):
+                    self._build(space, other, builder, build_reports[builder.name], ctx.backend)
                 builder.finish()
             if self.settings.validity and dataset.conversations:
                 judged = refresh_after_ingest(

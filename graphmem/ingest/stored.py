@@ -89,3 +89,21 @@ def place_sessions(store: GraphStore, space: str, conv: ConversationIn) -> Conve
         placed.append(session.model_copy(update={"index": index}))
     placed.sort(key=lambda s: s.index)
     return conv.model_copy(update={"sessions": placed})
+
+
+def unbuilt_conversations(store: GraphStore, space: str, builder: str) -> list[ConversationIn]:
+    """The conversations of ``space`` with a session ``builder`` has not completed, each
+    without sessions: the builder reads them back from the graph (``Memory._pending``). An
+    ingest that rewrote one conversation's session may have released what another's fed (a
+    memory both said, the other written earlier in the same input or before it), which
+    must then be built again."""
+    rows = store.read("core.unbuilt_conversations", space=space, builder=builder)
+    return [
+        ConversationIn(
+            conversation_id=row["conversation"],
+            speakers=list(row["speakers"]),
+            sessions=[],
+            meta={"format": "stored"},
+        )
+        for row in rows
+    ]

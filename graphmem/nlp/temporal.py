@@ -220,8 +220,13 @@ _parse_lock = threading.Lock()  # a parser's settings and caches are not meant f
 
 @functools.lru_cache(maxsize=8192)
 def _dateparse(phrase: str, reference: datetime, prefer: str) -> tuple[date, Granularity] | None:
-    with _parse_lock:
-        data = _parser(reference, prefer).get_date_data(phrase)
+    try:
+        with _parse_lock:
+            data = _parser(reference, prefer).get_date_data(phrase)
+    except (OverflowError, ValueError):
+        # A phrase counted from the edge of the calendar ("Saturday" said on 1 January of
+        # year 1, the placeholder some apps write for "no date") lands outside it: no date.
+        return None
     if data.date_obj is None:
         return None
     return data.date_obj.date(), _GRANULARITY.get(data.period or "day", "day")

@@ -26,11 +26,10 @@ from graphmem.retrieval.types import Hit, PassageRef
 TokenCounter = Callable[[str], int]
 MEMORIES = "Memories:"
 EXCERPTS = "Conversation excerpts:"
-# How many of its turns a memory line cites ("[s1:2 +4]": its earliest, and how many more):
-# one is enough to find where it was said, and every id costs about five word pieces of
-# the budget (three cost LoCoMo dev's graphmem a point of ER@1000, one half of that; the
-# JSON lists every turn). docs/eval.md, "Memories that cite their turns".
-MEMORY_CITES = 1
+# How many of its turns a memory line cites ("[s1:2, s1:3 +4]", the earliest first): enough
+# to find where it was said; most memories come from one turn, so one or three cost the
+# same (LoCoMo dev: docs/eval.md, "Memories that cite their turns"); the JSON lists all.
+MEMORY_CITES = 3
 
 
 @dataclass

@@ -219,3 +219,52 @@ def test_add_takes_a_timestamp(space: str, settings: Settings) -> None:
     bad = runner.invoke(cli, [*base, "x", "--speaker", "Ana", "--timestamp", "next tuesday"])
     assert bad.exit_code == 2 and "is no timestamp" in bad.output
     assert "Traceback" not in bad.output
+
+
+def test_rewriting_one_conversation_rebuilds_what_another_shared(
+    memory: Memory, store: GraphStore, space: str, tmp_path: Path
+) -> None:
+    # b says what a said, so a memory comes from both; rewriting a's session released it,
+    # and b's session stayed unbuilt (and lost its memories) until b was ingested again.
+    said = "Try aglio e olio: garlic, olive oil, chili and parsley."
+    line = {"conversation": "a", "session": 1, "speaker": "Ana", "text": said}
+    memory.ingest(_file(tmp_path, [line], "a1.jsonl"), space, builders=DESIGNS)
+    later = [{**line, "conversation": "b"}, {**line, "text": "ok"}]
+    memory.ingest(_file(tmp_path, later, "a2.jsonl"), space, builders=DESIGNS)
+    for builder in ["semantic", *DESIGNS]:
+        assert store.read("core.unbuilt_conversations", space=space, builder=builder) == []
+    found = memory.query("What is in aglio e olio?", space, strategy="anchormem", budget=500)
+    assert [p.turn_id for p in found.context.cited_turns] == ["b/1:0"]
+
+
+def test_a_space_whose_pagerank_reaches_no_turn_answers(
+    memory: Memory, space: str, tmp_path: Path
+) -> None:
+    # One fact, and a seed whose PageRank reaches no turn: its run returned no row, which
+    # read as the projection having changed ("the space changed while it was being queried").
+    rows = [
+        {"conversation": "b", "session": 1, "speaker": "Ben", "text": "I moved to Porto."},
+        {"conversation": "b", "session": 1, "speaker": "Ana", "text": "lol"},
+    ]
+    memory.ingest(_file(tmp_path, rows), space, builders=["semantic"])
+    for strategy in ("graphmem", "hipporag"):
+        assert _cited(memory, space, "Where does Ana live now?", strategy), strategy
+
+
+def test_a_turn_dated_at_the_edge_of_the_calendar_builds(memory: Memory, space: str) -> None:
+    # 0001-01-01 is what some apps write for "no date"; "Saturday" counted from it fell off
+    # the calendar (OverflowError in every builder that resolves dates).
+    memory.add_messages(
+        space,
+        "b",
+        "2",
+        [
+            {
+                "speaker": "Ana",
+                "text": "We planted tomatoes on Saturday.",
+                "timestamp": datetime(1, 1, 1),
+            }
+        ],
+        builders=DESIGNS,
+    )
+    assert _cited(memory, space, "What did we plant?", "graphmem") == ["2:0"]

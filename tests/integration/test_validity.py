@@ -153,7 +153,9 @@ def test_history_lists_a_subjects_changes_with_their_turns(
     memory.ingest(_file(tmp_path, SESSIONS), space, builders=["premem"])
     (change,) = memory.history(space, "Maya")
     assert change.label == "Fragment" and change.verdict == "update"
-    assert change.earlier_turns == ["s1:1"] and change.later_turns == ["s3:1"]
+    # turn ids: <conversation>/<source id>
+    assert change.earlier_turns == ["maya-and-tom/s1:1"]
+    assert change.later_turns == ["maya-and-tom/s3:1"]
     assert str(change.until) == "2024-05-20"
     assert memory.history(space, "yoga") == [change]  # a thing it is about
     assert memory.history(space, "Tom") == []

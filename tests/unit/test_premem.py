@@ -293,12 +293,12 @@ def test_cite_only_items_cite_their_turns_without_showing_them() -> None:
     assert rendered.index("early") < rendered.index("late")  # conversation order
     # each memory cites the turns it stands for, in conversation order
     assert "- [b, 2023]: late [D2:1]" in rendered
-    assert "- [a, 2023]: early [D1:1 +1]" in rendered  # its earliest, and how many more
+    assert "- [a, 2023]: early [D1:1, D1:2]" in rendered
     # the two items' words with their citations, their bullets and the "Memories:" heading;
     # nothing for the turns
     assert context.tokens == (4 + 1) + (4 + 2) + 1
-    wider = pack([late, early], 1000, lambda text: len(text.split()), memory_cites=3)
-    assert "- [a, 2023]: early [D1:1, D1:2]" in wider.render()
+    narrow = pack([late, early], 1000, lambda text: len(text.split()), memory_cites=1)
+    assert "- [a, 2023]: early [D1:1 +1]" in narrow.render()  # the earliest, and how many more
 
 
 def test_a_passage_hit_still_brings_its_turn() -> None:
