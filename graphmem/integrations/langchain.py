@@ -19,17 +19,21 @@ from langchain_core.chat_history import BaseChatMessageHistory
 from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.retrievers import BaseRetriever
-from pydantic import ConfigDict, field_validator
+from pydantic import ConfigDict
 
 from graphmem.errors import ConfigError
-from graphmem.integrations.items import append_to_session, cited_items, session_turns
+from graphmem.integrations.items import (
+    Budget,
+    Strategy,
+    append_to_session,
+    cited_items,
+    session_turns,
+)
 from graphmem.limits import (
     DEFAULT_BUDGET,
     DEFAULT_BUILDERS,
     DEFAULT_STRATEGY,
     BuilderChoice,
-    check_budget,
-    check_strategy,
     parse_builders,
 )
 from graphmem.memory import Memory
@@ -42,19 +46,8 @@ class GraphmemRetriever(BaseRetriever):
 
     memory: Memory
     space: str
-    strategy: str = DEFAULT_STRATEGY
-    budget: int = DEFAULT_BUDGET
-
-    # Checked when made, as every surface checks them (graphmem.limits): an InputError.
-    @field_validator("strategy")
-    @classmethod
-    def _check_strategy(cls, value: str) -> str:
-        return check_strategy(value)
-
-    @field_validator("budget")
-    @classmethod
-    def _check_budget(cls, value: int) -> int:
-        return check_budget(value)
+    strategy: Strategy = DEFAULT_STRATEGY
+    budget: Budget = DEFAULT_BUDGET
 
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun

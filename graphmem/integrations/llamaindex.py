@@ -20,7 +20,7 @@ from llama_index.core.retrievers import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 from pydantic import field_validator
 
-from graphmem.integrations.items import append_to_session, cited_items
+from graphmem.integrations.items import Budget, Strategy, append_to_session, cited_items
 from graphmem.limits import (
     DEFAULT_BUDGET,
     DEFAULT_BUILDERS,
@@ -73,20 +73,10 @@ class GraphmemMemoryBlock(BaseMemoryBlock[str]):
     conversation: str
     session: str
     name: str = "graphmem"
-    strategy: str = DEFAULT_STRATEGY
-    budget: int = DEFAULT_BUDGET
+    strategy: Strategy = DEFAULT_STRATEGY
+    budget: Budget = DEFAULT_BUDGET
     user: str = "user"
     builders: list[str] | str = DEFAULT_BUILDERS  # "all", "none", a comma string or a list
-
-    @field_validator("strategy")
-    @classmethod
-    def _check_strategy(cls, value: str) -> str:
-        return check_strategy(value)
-
-    @field_validator("budget")
-    @classmethod
-    def _check_budget(cls, value: int) -> int:
-        return check_budget(value)
 
     @field_validator("builders")
     @classmethod
