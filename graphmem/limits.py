@@ -20,11 +20,15 @@ every other option value it refuses).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import date, datetime
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, StrictBool, StrictInt, StrictStr
 
 from graphmem.designs.registry import build_order, builder_names
 from graphmem.designs.registry import strategy_names as _registered
 from graphmem.errors import InputError
-from graphmem.ingest.validate import encodable, type_name
+from graphmem.ingest.validate import MAX_ID_CHARS, control_at, encodable, type_name
 
 DEFAULT_BUDGET = 1000
 # The smallest context that holds a cited turn with its date line; the largest bounds what
@@ -55,7 +59,36 @@ BUILDERS_FIELD_HELP = (
     "Memory builders to run: 'all' (the default), 'none' or [] (store the turns only), a "
     "list of names or a comma string of them."
 )
-QUESTION_HELP = f"What to retrieve memories for: at most {MAX_QUESTION_CHARS:,} characters."
+QUESTION_HELP = (
+    f"What to retrieve memories for: at most {MAX_QUESTION_CHARS:,} characters, no control "
+    "character but tab and newline."
+)
+SUBJECT_HELP = (
+    f"Whose changes (the user, a person) or a thing they are about: at most {MAX_ID_CHARS} "
+    "characters, no control character."
+)
+# A question may span lines (a pasted paragraph); any other control character (NUL, an ANSI
+# escape) is refused: it reaches logs and terminals, and no question needs one.
+_QUESTION_CONTROLS_ALLOWED = "\t\n\r"
+# What an error message repeats of a refused value: a short prefix, never a whole
+# 1,000,000-character field.
+MAX_SHOWN_CHARS = 60
+
+
+def shown(value: object) -> str:
+    """``value`` for an error message: its repr, cut to MAX_SHOWN_CHARS characters."""
+    if isinstance(value, str) and len(value) > MAX_SHOWN_CHARS:
+        return f"{value[:MAX_SHOWN_CHARS]!r}... ({len(value):,} characters)"
+    text = repr(value)
+    return text if len(text) <= MAX_SHOWN_CHARS else f"{text[:MAX_SHOWN_CHARS]}..."
+
+
+def _no_controls(value: str, field: str, allowed: str = "") -> None:
+    """The ingest rule for labels (graphmem.ingest.validate), less the ``allowed`` ones."""
+    at = control_at(value.translate({ord(c): " " for c in allowed}))  # same positions
+    if at >= 0:
+        code = f"U+{ord(value[at]):04X}"
+        raise InputError(f"holds the control character {code} at position {at}", field=field)
 
 
 def check_budget(budget: object) -> int:
@@ -84,7 +117,26 @@ def check_question(question: object) -> str:
         )
     if not encodable(question):
         raise InputError("holds unencodable characters", field="question")
+    _no_controls(question, "question", _QUESTION_CONTROLS_ALLOWED)
     return question
+
+
+def check_subject(subject: object) -> str:
+    """A history subject: a label (a name or a thing), non-blank, at most MAX_ID_CHARS
+    characters, no control character."""
+    if not isinstance(subject, str):
+        raise InputError(f"expected a string, got {type_name(subject)}", field="subject")
+    if not subject.strip():
+        raise InputError("must not be empty", field="subject")
+    if len(subject) > MAX_ID_CHARS:
+        raise InputError(
+            f"has {len(subject):,} characters, more than the {MAX_ID_CHARS:,} allowed",
+            field="subject",
+        )
+    if not encodable(subject):
+        raise InputError("holds unencodable characters", field="subject")
+    _no_controls(subject, "subject")
+    return subject
 
 
 def strategy_names() -> list[str]:
@@ -97,7 +149,7 @@ def check_strategy(strategy: object) -> str:
     known = strategy_names()
     if not isinstance(strategy, str) or strategy not in known:
         raise InputError(
-            f"unknown strategy {strategy!r}",
+            f"unknown strategy {shown(strategy)}",
             field="strategy",
             hint=f"choose one of {', '.join(known)}",
         )
@@ -150,8 +202,26 @@ def parse_builders(value: BuilderChoice = DEFAULT_BUILDERS) -> list[str]:
     unknown = [n for n in names if n not in known]
     if unknown:
         raise InputError(
-            f"unknown builder {', '.join(repr(n) for n in unknown)}",
+            f"unknown builder {', '.join(shown(n) for n in unknown[:5])}",
             field="builders",
             hint=f"choose from {ALL_BUILDERS}, {NO_BUILDERS}, {', '.join(known)}",
         )
     return build_order(names)
+
+
+# --- JSON argument types (HTTP bodies, MCP tool arguments) ------------------------------
+# Strict: a JSON "100" is no budget and "yes" no flag (pydantic's lax mode would take both),
+# and a number is no date (lax mode reads -1 as a Unix time).
+
+
+def _iso_text(value: Any) -> Any:
+    if value is None or isinstance(value, str | date):  # date: a datetime too (Python callers)
+        return value
+    raise ValueError(f"expected an ISO-8601 date or time as a string, got {type_name(value)}")
+
+
+StrictBudget = StrictInt
+StrictFlag = StrictBool
+StrictText = StrictStr
+IsoMoment = Annotated[datetime | None, BeforeValidator(_iso_text)]
+IsoDateOrMoment = Annotated[datetime | date | None, BeforeValidator(_iso_text)]

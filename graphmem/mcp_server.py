@@ -19,13 +19,15 @@ from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.stdio import stdio_server
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from graphmem import __version__
 from graphmem.cli.history_cmds import render_history
 from graphmem.cli.memory_cmds import _render_query
 from graphmem.errors import ConfigError, GraphmemError, UnknownSpaceError
+from graphmem.ingest.validate import check_space
 from graphmem.limits import (
     BUDGET_HELP,
     BUILDERS_FIELD_HELP,
@@ -35,9 +37,17 @@ from graphmem.limits import (
     MAX_QUESTION_CHARS,
     MIN_BUDGET,
     QUESTION_HELP,
+    SUBJECT_HELP,
     BuilderChoice,
+    IsoDateOrMoment,
+    IsoMoment,
+    StrictBudget,
+    StrictFlag,
+    StrictText,
     check_strategy,
+    shown,
 )
+from graphmem.mcp_stdio import AnsweringReader
 from graphmem.memory import Memory
 from graphmem.readiness import check_stored
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, strategy_names
@@ -59,13 +69,17 @@ INSTRUCTIONS = (
 class MessageIn(BaseModel):
     """One turn of a conversation."""
 
-    speaker: str = Field(description="Who said it, e.g. the user's name or 'assistant'.")
-    text: str = Field(description="What was said.")
-    timestamp: datetime | None = Field(
+    model_config = ConfigDict(extra="forbid")  # a misspelt field is an error, as over HTTP
+
+    speaker: StrictText = Field(description="Who said it, e.g. the user's name or 'assistant'.")
+    text: StrictText = Field(description="What was said.")
+    timestamp: IsoMoment = Field(
         default=None, description="ISO-8601 time of the turn (defaults to the session's)."
     )
-    id: str | None = Field(default=None, description="Stable id of the turn, if the host has one.")
-    caption: str | None = Field(default=None, description="Caption of a shared image.")
+    id: StrictText | None = Field(
+        default=None, description="Stable id of the turn, if the host has one."
+    )
+    caption: StrictText | None = Field(default=None, description="Caption of a shared image.")
 
 
 class ServerOptions(BaseModel):
@@ -105,6 +119,7 @@ class MemoryTools:
             report(f"prepared {DEFAULT_STRATEGY} over {space} in {seconds:.1f} s")
 
     def _space(self, space: str) -> str:
+        check_space(space)  # its length and characters before the refusal repeats it
         if self.options.spaces and space not in self.options.spaces:
             allowed = ", ".join(self.options.spaces)
             raise ConfigError(f"space {space!r} is not served here (allowed: {allowed})")
@@ -227,11 +242,22 @@ def plain_validation_message(tool: str, exc: ValidationError) -> str:
 
 
 class GraphmemMCPServer(MCPServer):
-    """The SDK's server, with argument errors as one plain sentence."""
+    """The SDK's server, with argument errors as one plain sentence, unknown arguments
+    refused and every unreadable request answered (graphmem.mcp_stdio)."""
+
+    async def run_stdio_async(self) -> None:
+        # The SDK's own run, with the reader that answers what its transport cannot read.
+        async with stdio_server() as (read_stream, write_stream):
+            await self._lowlevel_server.run(
+                AnsweringReader(read_stream, write_stream),
+                write_stream,
+                self._lowlevel_server.create_initialization_options(),
+            )
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> Any:
+        self._known_arguments(name, arguments)
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
@@ -240,6 +266,22 @@ class GraphmemMCPServer(MCPServer):
                 raise
             # ``from cause``: the SDK logs the rejected field names from it, not the values
             raise ToolError(plain_validation_message(name, cause)) from cause
+
+    def _known_arguments(self, name: str, arguments: dict[str, Any]) -> None:
+        """An argument the tool does not take is refused, as HTTP refuses an unknown field:
+        the SDK would drop it, and a misspelt ``budget`` would quietly become the default."""
+        tool = self._tool_manager.get_tool(name)
+        if tool is None:
+            return  # the SDK's own error names the unknown tool
+        taken = tool.parameters.get("properties", {})
+        unknown = [key for key in arguments if key not in taken]
+        if unknown:
+            names = ", ".join(shown(key) for key in unknown[:5])
+            more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+            raise ToolError(
+                f"Error executing tool {name}: unknown argument {names}{more} (it takes "
+                f"{', '.join(taken) or 'no argument'})."
+            )
 
 
 def _guarded(call: Callable[[], T], served: Sequence[str] = ()) -> T:
@@ -254,35 +296,35 @@ def _guarded(call: Callable[[], T], served: Sequence[str] = ()) -> T:
 
 
 SpaceArg = Annotated[
-    str, Field(description="The memory space (tenant): a user, agent or data set.")
+    StrictText, Field(description="The memory space (tenant): a user, agent or data set.")
 ]
 StrategyArg = Annotated[
-    str,
+    StrictText,
     # the names in the schema for hosts; checked by the tool, whose error is plainer
     Field(description="Retrieval strategy.", json_schema_extra={"enum": strategy_names()}),
 ]
 ExplainArg = Annotated[
-    bool,
+    StrictFlag,
     Field(description="Also give the strategy and retrieval path of each item (longer)."),
 ]
 # The bounds are in the schema for hosts; the values are checked by graphmem.limits, whose
 # message is the same on every surface.
 BudgetArg = Annotated[
-    int,
+    StrictBudget,
     Field(
         description=BUDGET_HELP,
         json_schema_extra={"minimum": MIN_BUDGET, "maximum": MAX_BUDGET},
     ),
 ]
 QuestionArg = Annotated[
-    str,
+    StrictText,
     Field(
         description=QUESTION_HELP,
         json_schema_extra={"minLength": 1, "maxLength": MAX_QUESTION_CHARS},
     ),
 ]
 AsOfArg = Annotated[
-    date | datetime | None,
+    IsoDateOrMoment,
     Field(
         description="Answer as of this date (YYYY-MM-DD: the end of that day): only what was "
         "said by then, superseded memories as they stood then. Default: now."
@@ -358,9 +400,7 @@ def _add_inventory_tools(server: MCPServer, tools: MemoryTools) -> None:
 
     def history(
         space: SpaceArg,
-        subject: Annotated[
-            str, Field(description="Whose changes (user, a person) or a thing they are about.")
-        ],
+        subject: Annotated[StrictText, Field(description=SUBJECT_HELP)],
     ) -> CallToolResult:
         data = _guarded(lambda: tools.history(space, subject), tools.options.spaces)
         return _result(history_text(data["changes"], subject), data)
@@ -382,14 +422,14 @@ def _add_inventory_tools(server: MCPServer, tools: MemoryTools) -> None:
 def _add_write_tools(server: MCPServer, tools: MemoryTools) -> None:
     def ingest_messages(
         space: SpaceArg,
-        conversation: Annotated[str, Field(description="Conversation id, e.g. a chat id.")],
-        session: Annotated[str, Field(description="Session id within the conversation.")],
+        conversation: Annotated[StrictText, Field(description="Conversation id, e.g. a chat id.")],
+        session: Annotated[StrictText, Field(description="Session id within the conversation.")],
         messages: list[MessageIn],
         started_at: Annotated[
-            datetime | None, Field(description="ISO-8601 start of the session.")
+            IsoMoment, Field(description="ISO-8601 start of the session.")
         ] = None,
         builders: Annotated[
-            list[str] | str | None,
+            list[StrictText] | StrictText | None,
             Field(description=BUILDERS_FIELD_HELP),
         ] = DEFAULT_BUILDERS,
     ) -> dict[str, Any]:

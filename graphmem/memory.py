@@ -48,6 +48,7 @@ from graphmem.limits import (
     check_budget,
     check_question,
     check_strategy,
+    check_subject,
     parse_builders,
 )
 from graphmem.llm import Message, StructuredLLM, build_llm
@@ -455,6 +456,7 @@ class Memory:
         """The changes of ``subject`` in ``space``: each superseded statement about it and
         what replaced it, with citations (docs/validity.md)."""
         check_space(space)
+        check_subject(subject)
         check_exists(self.store, space)  # a misspelt name is no space without changes
         self._ready()
         return history(self.store, space, subject)

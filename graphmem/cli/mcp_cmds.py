@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from graphmem.cli.common import app, handle_errors, preset_option
+from graphmem.cli.serve_cmds import served_spaces
 from graphmem.errors import ConfigError
 
 
@@ -16,8 +17,9 @@ from graphmem.errors import ConfigError
 )
 @click.option(
     "--spaces",
-    default="",
-    help="Comma-separated spaces the tools may touch (default: every space).",
+    default=None,
+    help="Comma-separated spaces the tools may touch (default: every space; an empty list is "
+    "refused).",
 )
 @click.option(
     "--prepare",
@@ -31,9 +33,10 @@ from graphmem.errors import ConfigError
 @preset_option
 @click.pass_context
 @handle_errors
-def mcp(ctx: click.Context, allow_writes: bool, spaces: str, prepare: bool) -> None:
+def mcp(ctx: click.Context, allow_writes: bool, spaces: str | None, prepare: bool) -> None:
     """Run an MCP server on stdin/stdout with the tools query, ask, stats and spaces
     (and ingest_messages, forget_space with --allow-writes)."""
+    served = served_spaces(spaces)  # before the import: a bad option is a bad option
     try:
         from graphmem.mcp_server import MemoryTools, ServerOptions, build_server
     except ImportError as exc:  # the `mcp` extra is not installed
@@ -43,7 +46,7 @@ def mcp(ctx: click.Context, allow_writes: bool, spaces: str, prepare: bool) -> N
         ) from exc
     options = ServerOptions(
         allow_writes=allow_writes,
-        spaces=[s.strip() for s in spaces.split(",") if s.strip()],
+        spaces=served,
         prepare=prepare,
     )
     context = app(ctx)

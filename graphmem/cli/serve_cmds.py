@@ -13,8 +13,11 @@ HOST = "127.0.0.1"  # never another interface: the API has one token and no TLS
 
 
 def _check_free(port: int) -> None:
-    """uvicorn would log the bind failure and exit 1; this says it as a setting error."""
+    """uvicorn would log the bind failure and exit 1; this says it as a setting error. The
+    probe sets SO_REUSEADDR as uvicorn's own socket does: without it, the connections of a
+    server just killed (TIME_WAIT, up to a minute) would refuse a restart uvicorn allows."""
     with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((HOST, port))
         except OSError as exc:
@@ -22,6 +25,21 @@ def _check_free(port: int) -> None:
                 f"cannot listen on {HOST}:{port}: {exc.strerror or exc}",
                 hint="pick another with --port or GRAPHMEM_API_PORT",
             ) from None
+
+
+def served_spaces(option: str | None) -> list[str]:
+    """``--spaces`` as a list: [] (every space) when not given. Given but blank (``""``,
+    ``","``) is refused: read as "no list", it would serve every space, the opposite of
+    what a caller confining the server meant."""
+    if option is None:
+        return []
+    names = [s.strip() for s in option.split(",") if s.strip()]
+    if not names:
+        raise ConfigError(
+            f"--spaces {option!r} names no space; name at least one, or leave the option out "
+            "to serve every space"
+        )
+    return names
 
 
 @click.command("serve")
@@ -37,7 +55,10 @@ def _check_free(port: int) -> None:
     help="Also accept POST /v1/messages and /v1/forget (off: read-only, they answer 403).",
 )
 @click.option(
-    "--spaces", default="", help="Comma-separated spaces the API may touch (default: every space)."
+    "--spaces",
+    default=None,
+    help="Comma-separated spaces the API may touch (default: every space; an empty list is "
+    "refused).",
 )
 @click.option(
     "--prepare",
@@ -49,7 +70,7 @@ def _check_free(port: int) -> None:
 @click.pass_context
 @handle_errors
 def serve(
-    ctx: click.Context, port: int | None, allow_writes: bool, spaces: str, prepare: bool
+    ctx: click.Context, port: int | None, allow_writes: bool, spaces: str | None, prepare: bool
 ) -> None:
     """Serve memory over HTTP on 127.0.0.1: query, ask, spaces, stats (and messages, forget
     with --allow-writes), a bearer token from $GRAPHMEM_HOME/secrets/api-token."""
@@ -65,13 +86,13 @@ def serve(
         ) from exc
     from graphmem.credentials import api_token
 
+    served = served_spaces(spaces)
     context = app(ctx)
     settings = context.settings
     bound = port or settings.api_port
     _check_free(bound)  # before seconds of --prepare, not after
     context.configs().check()  # a misspelt --preset stops here, not at every query
     token = api_token(settings)
-    served = [s.strip() for s in spaces.split(",") if s.strip()]
     with context.memory() as memory:
         service = MemoryService(memory, served, allow_writes)
         if prepare:
@@ -88,4 +109,14 @@ def serve(
         click.echo(
             f"graphmem serve: {where} ({mode}; token in {settings.api_token_file})", err=True
         )
-        uvicorn.run(asgi, host=HOST, port=bound, log_level="warning", access_log=False)
+        # proxy_headers off: uvicorn would otherwise take X-Forwarded-For from any local
+        # client as its address, and a client could pick a fresh rate-limit bucket per request.
+        uvicorn.run(
+            asgi,
+            host=HOST,
+            port=bound,
+            log_level="warning",
+            access_log=False,
+            proxy_headers=False,
+            server_header=False,
+        )

@@ -8,7 +8,6 @@ on the server's thread pool, because ``Memory`` is synchronous.
 
 from __future__ import annotations
 
-from datetime import date, datetime
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Query
@@ -18,6 +17,7 @@ from graphmem import __version__
 from graphmem.http.errors import HANDLERS
 from graphmem.http.guard import Guard, RateLimiter
 from graphmem.http.service import MemoryService
+from graphmem.ingest.validate import MAX_SPACE_CHARS
 from graphmem.limits import (
     BUDGET_HELP,
     BUILDERS_FIELD_HELP,
@@ -28,10 +28,22 @@ from graphmem.limits import (
     MAX_QUESTION_CHARS,
     MIN_BUDGET,
     QUESTION_HELP,
+    SUBJECT_HELP,
+    IsoDateOrMoment,
+    IsoMoment,
+    StrictBudget,
+    StrictFlag,
+    StrictText,
     strategy_names,
 )
 
-Space = Annotated[str, Field(description="The memory space (tenant): a user, agent or data set.")]
+Space = Annotated[
+    StrictText,
+    Field(
+        description="The memory space (tenant): a user, agent or data set.",
+        json_schema_extra={"minLength": 1, "maxLength": MAX_SPACE_CHARS},
+    ),
+]
 
 
 class Strict(BaseModel):
@@ -41,22 +53,22 @@ class Strict(BaseModel):
 class QueryIn(Strict):
     # The bounds are in the schema; the values are checked by graphmem.limits, as on every
     # other surface (the same words in the 400 as in the Python API's InputError).
-    question: str = Field(
+    question: StrictText = Field(
         description=QUESTION_HELP,
         json_schema_extra={"minLength": 1, "maxLength": MAX_QUESTION_CHARS},
     )
     space: Space
-    strategy: str = Field(
+    strategy: StrictText = Field(
         default=DEFAULT_STRATEGY,
         description="Retrieval strategy.",
         json_schema_extra={"enum": [*strategy_names()]},
     )
-    budget: int = Field(
+    budget: StrictBudget = Field(
         default=DEFAULT_BUDGET,
         description=BUDGET_HELP,
         json_schema_extra={"minimum": MIN_BUDGET, "maximum": MAX_BUDGET},
     )
-    as_of: datetime | date | None = Field(
+    as_of: IsoDateOrMoment = Field(
         default=None,
         description="Answer as of this date or moment (a date: the end of that day): only "
         "what was said by then, superseded memories as they stood then.",
@@ -64,27 +76,29 @@ class QueryIn(Strict):
 
 
 class QueryOptions(QueryIn):
-    explain: bool = Field(default=False, description="Each item's strategy and retrieval path.")
+    explain: StrictFlag = Field(
+        default=False, description="Each item's strategy and retrieval path."
+    )
 
 
 class MessageIn(Strict):
-    speaker: str = Field(description="Who said it, e.g. the user's name or 'assistant'.")
-    text: str = Field(description="What was said.")
-    timestamp: datetime | None = Field(default=None, description="ISO-8601 time of the turn.")
-    id: str | None = Field(default=None, description="Stable id of the turn.")
-    caption: str | None = Field(default=None, description="Caption of a shared image.")
+    speaker: StrictText = Field(description="Who said it, e.g. the user's name or 'assistant'.")
+    text: StrictText = Field(description="What was said.")
+    timestamp: IsoMoment = Field(default=None, description="ISO-8601 time of the turn.")
+    id: StrictText | None = Field(default=None, description="Stable id of the turn.")
+    caption: StrictText | None = Field(default=None, description="Caption of a shared image.")
 
 
 class MessagesIn(Strict):
     space: Space
-    conversation: str = Field(description="Conversation id, e.g. a chat id.")
-    session: str = Field(description="Session id within the conversation.")
+    conversation: StrictText = Field(description="Conversation id, e.g. a chat id.")
+    session: StrictText = Field(description="Session id within the conversation.")
     messages: list[MessageIn] = Field(
         description="The session's turns so far: sending more turns of a stored session "
         "rewrites it."
     )
-    started_at: datetime | None = Field(default=None, description="ISO-8601 session start.")
-    builders: list[str] | str | None = Field(
+    started_at: IsoMoment = Field(default=None, description="ISO-8601 session start.")
+    builders: list[StrictText] | StrictText | None = Field(
         default=DEFAULT_BUILDERS,
         description=BUILDERS_FIELD_HELP,
     )
@@ -129,6 +143,7 @@ def build_app(
         summary="Graph-native episodic memory for conversational agents.",
         docs_url=None,  # the interactive pages load scripts from elsewhere; the document stays
         redoc_url=None,
+        redirect_slashes=False,  # "/health/" would redirect to the Host header's name: a 404
         exception_handlers=HANDLERS,
         responses=_ERRORS,
     )
@@ -155,7 +170,7 @@ def _routes(api: FastAPI, service: MemoryService) -> None:
     @api.get("/v1/history", tags=["read"])
     def history(
         space: Annotated[str, Query(description="The space.")],
-        subject: Annotated[str, Query(description="Whose changes, or a thing they are about.")],
+        subject: Annotated[str, Query(description=SUBJECT_HELP)],
     ) -> dict[str, Any]:
         """A subject's changes: each superseded statement, what replaced it, citations."""
         return {"changes": service.history(space, subject)}

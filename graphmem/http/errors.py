@@ -106,8 +106,21 @@ async def _on_validation(_: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(error_body("input", 3, validation_sentence(exc)), status_code=400)
 
 
+# FastAPI's 400 for a body its JSON parser raised on with something other than a syntax
+# error: bytes that are not UTF-8, a gzip body, nesting past the recursion limit, an
+# integer past Python's digit limit. The client's mistake, as broken JSON is.
+UNPARSED_BODY = (
+    "the request body must be a JSON object in UTF-8 (Content-Type: application/json, no "
+    "Content-Encoding), nested at most a few hundred levels, with numbers of at most 4,300 "
+    "digits"
+)
+
+
 async def _on_http(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
+    if exc.status_code == 400:
+        body = error_body("input", 3, UNPARSED_BODY + ".")
+        return JSONResponse(body, status_code=400, headers=exc.headers)
     kind = HTTP_KINDS.get(exc.status_code, "error")
     return JSONResponse(
         error_body(kind, 0, str(exc.detail)), status_code=exc.status_code, headers=exc.headers

@@ -1,9 +1,14 @@
-"""What every request passes before a route sees it: the bearer token, the client's rate
-and the body's size. A plain ASGI middleware, so a refusal costs no parsing and no thread.
+"""What every request passes before a route sees it: the Host header, the bearer token,
+the client's rate and the body's size. A plain ASGI middleware, so a refusal costs no
+parsing and no thread.
 
+- The ``Host`` header must name the bound address (``127.0.0.1:PORT``, ``localhost:PORT``
+  or ``[::1]:PORT``), else 400: a web page whose name was re-pointed at 127.0.0.1 (DNS
+  rebinding) sends its own name, and is refused before any route, ``/health`` included.
 - Every path but ``/health`` needs ``Authorization: Bearer <token>`` (401 otherwise); the
-  token is compared in constant time.
-- A token bucket per client (its address and whether it showed the token): ``rate``
+  token is compared in constant time; the scheme's case does not matter (RFC 9110).
+- A token bucket per client (its address and whether it showed the token; every loopback
+  address is one client, as the server listens on 127.0.0.1 only): ``rate``
   requests a second sustained, ``burst`` at once; an empty bucket answers 429 with
   ``Retry-After``.
 - A body longer than ``max_body`` bytes is refused with 413 before it is parsed: by its
@@ -12,6 +17,7 @@ and the body's size. A plain ASGI middleware, so a refusal costs no parsing and 
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import math
 import secrets
@@ -77,7 +83,7 @@ class Guard:
 
     def __init__(self, app: App, *, token: str, limiter: RateLimiter, max_body: int) -> None:
         self.app = app
-        self._token = f"Bearer {token}".encode()
+        self._token = token.encode()
         self.limiter = limiter
         self.max_body = max_body
 
@@ -85,9 +91,17 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        if not _host_allowed(scope):
+            await _refuse(
+                send,
+                400,
+                "bad_host",
+                "the Host header does not name this server",
+                hint="send the request to http://127.0.0.1:PORT or http://localhost:PORT",
+            )
+            return
         authorised = self._authorised(scope)
-        host = (scope.get("client") or ("unknown", 0))[0]
-        wait = self.limiter.wait(f"{host} {'token' if authorised else 'none'}")
+        wait = self.limiter.wait(f"{_client(scope)} {'token' if authorised else 'none'}")
         if wait > 0:
             retry = str(math.ceil(wait))
             message = f"more than {self.limiter.rate:g} requests a second; retry in {retry} s"
@@ -111,7 +125,10 @@ class Guard:
 
     def _authorised(self, scope: Scope) -> bool:
         shown = next((v for k, v in scope["headers"] if k == b"authorization"), b"")
-        return secrets.compare_digest(shown, self._token)
+        scheme, _, credentials = shown.strip().partition(b" ")
+        if scheme.lower() != b"bearer":
+            return False
+        return secrets.compare_digest(credentials.strip(), self._token)
 
     async def _body(self, scope: Scope, receive: Receive, send: Send) -> bytes | None:
         """The whole body, or None once a 413 was sent."""
@@ -137,6 +154,30 @@ class Guard:
     async def _too_large(self, send: Send) -> None:
         message = f"the request body is larger than {self.max_body:,} bytes"
         await _refuse(send, 413, "too_large", message, hint="raise GRAPHMEM_API_MAX_BODY_BYTES")
+
+
+def _client(scope: Scope) -> str:
+    """The rate limit's client: the peer's address, every loopback one the same (a local
+    client could otherwise spread its requests over 127.0.0.2, 127.0.0.3, ...)."""
+    host = str((scope.get("client") or ("unknown", 0))[0])
+    try:
+        return "loopback" if ipaddress.ip_address(host).is_loopback else host
+    except ValueError:  # not an address (a test client's name): itself
+        return host
+
+
+def _host_allowed(scope: Scope) -> bool:
+    """Whether the Host header names the address the server is bound to, with its port."""
+    shown = next((v for k, v in scope["headers"] if k == b"host"), None)
+    server = scope.get("server")
+    if shown is None or not server:
+        return False
+    name, port = str(server[0]), server[1]
+    names = {name, "127.0.0.1", "localhost", "[::1]"}
+    allowed = {f"{n}:{port}" for n in names}
+    if port in (80, None):  # the default port may be left out of the header
+        allowed |= names
+    return shown.decode("latin-1").lower() in allowed
 
 
 def _replay(body: bytes, then: Receive) -> Receive:

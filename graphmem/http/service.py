@@ -22,7 +22,8 @@ from typing import Any, TypeVar
 
 from graphmem.errors import UnknownSpaceError
 from graphmem.http.errors import Forbidden
-from graphmem.limits import BuilderChoice, check_strategy, parse_builders
+from graphmem.ingest.validate import check_space
+from graphmem.limits import BuilderChoice, check_strategy, check_subject, parse_builders
 from graphmem.memory import Memory
 from graphmem.readiness import check_stored
 from graphmem.retrieval.registry import DEFAULT_STRATEGY
@@ -82,6 +83,7 @@ class MemoryService:
 
     # --- confinement and ordering ------------------------------------------------------
     def _space(self, space: str) -> str:
+        check_space(space)  # its length and characters before the 403 repeats it
         if self.spaces and space not in self.spaces:
             raise Forbidden(
                 f"space {space!r} is not served here (allowed: {', '.join(self.spaces)})"
@@ -159,7 +161,7 @@ class MemoryService:
         return {"answer": asked.answer, "llm": self.memory.settings.llm_model, **asked.as_dict()}
 
     def history(self, space: str, subject: str) -> list[dict[str, Any]]:
-        space = self._space(space)
+        space, subject = self._space(space), check_subject(subject)  # before the space's turn
         found = self._in(space, lambda: self.memory.history(space, subject))
         return [c.model_dump(mode="json") for c in found]
 

@@ -103,7 +103,7 @@ def parse_json(text: str, src: str, record: str | None = None) -> Any:
 _NOT_IN_LABELS = frozenset({"Cc", "Zl", "Zp"})
 
 
-def _control_at(value: str) -> int:
+def control_at(value: str) -> int:
     """The position of the first character a label must not hold, else -1."""
     for i, char in enumerate(value):
         if unicodedata.category(char) in _NOT_IN_LABELS:
@@ -225,7 +225,7 @@ class Rec:
         """A required id or name: a non-blank string of at most MAX_ID_CHARS characters
         with no control character."""
         value = self.req_str(obj, key)
-        at = _control_at(value)
+        at = control_at(value)
         if at >= 0:
             code = f"U+{ord(value[at]):04X}"
             raise self.error(f"holds the control character {code} at position {at}", key)

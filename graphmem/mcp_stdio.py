@@ -1,0 +1,107 @@
+"""A JSON-RPC error for every stdio line the MCP SDK cannot read (issue 62).
+
+The SDK's stdio transport hands the server an exception for a line it cannot validate (not
+JSON, a batch, an id that is an object, nesting past its parser's ~197 levels) and the
+server only logs it: a client that sent a request waits for its timeout. This reader sits
+between the transport and the server and answers each such request with the JSON-RPC
+error the specification gives (parse error, id null; invalid request, with the request's
+id when it has a usable one), then lets the exception through to be logged as before.
+Notifications and responses get no answer, as JSON-RPC says.
+
+Not answered: a request whose id is an object or null, which the SDK reads as a
+notification (it drops the id before this reader sees the message), and a line nested past
+Python's own parser (~1,000 levels), answered as a parse error with a null id.
+"""
+
+from __future__ import annotations
+
+import json
+from types import TracebackType
+from typing import Any, Self
+
+import anyio
+import mcp_types as types
+from mcp.shared._stream_protocols import ReadStream, WriteStream
+from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
+
+Item = SessionMessage | Exception
+
+
+def unreadable_reply(exc: Exception) -> types.JSONRPCError | None:
+    """The error that answers the line behind ``exc``, or None when nothing should."""
+    if not isinstance(exc, ValidationError) or not exc.errors():
+        return None
+    first = exc.errors()[0]
+    unparsed = first.get("type") == "json_invalid"  # else the input is the parsed value
+    try:
+        parsed = json.loads(first.get("input", "")) if unparsed else first.get("input")
+    except (ValueError, RecursionError):
+        return _error(None, types.PARSE_ERROR, "parse error: the line is not JSON")
+    if isinstance(parsed, list):
+        return _error(None, types.INVALID_REQUEST, "invalid request: batches are not supported")
+    if not isinstance(parsed, dict) or "method" not in parsed:
+        # a response, or a value that is no message: answered only when it is not a request
+        return None if isinstance(parsed, dict) else _invalid(None, "not a JSON-RPC message")
+    if "id" not in parsed:
+        return None  # a notification: never answered
+    ident = parsed["id"]
+    if isinstance(ident, bool) or not isinstance(ident, int | str):
+        return _invalid(None, "the id must be a string or an integer")
+    if unparsed:  # JSON to Python's parser, but past the SDK parser's depth
+        return _invalid(ident, "the message nests too deeply (at most about 190 levels)")
+    return _invalid(ident, "not a valid JSON-RPC request")
+
+
+def _invalid(ident: int | str | None, why: str) -> types.JSONRPCError:
+    return _error(ident, types.INVALID_REQUEST, f"invalid request: {why}")
+
+
+def _error(ident: int | str | None, code: int, message: str) -> types.JSONRPCError:
+    return types.JSONRPCError(
+        jsonrpc="2.0", id=ident, error=types.ErrorData(code=code, message=message)
+    )
+
+
+class AnsweringReader:
+    """``inner`` as the server reads it, answering each unreadable request on ``writer``."""
+
+    def __init__(self, inner: ReadStream[Item], writer: WriteStream[SessionMessage]) -> None:
+        self._inner = inner
+        self._writer = writer
+
+    @property
+    def last_context(self) -> Any:  # the sender's context, which the dispatcher looks for
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Item:
+        item = await self._inner.receive()
+        if isinstance(item, Exception):
+            reply = unreadable_reply(item)
+            if reply is not None:
+                await self._writer.send(SessionMessage(reply))
+        return item
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def __aiter__(self) -> Self:
+        return self
+
+    async def __anext__(self) -> Item:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:  # as the transport's own iterator ends
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> Self:
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> bool | None:
+        return await self._inner.__aexit__(exc_type, exc_val, exc_tb)
