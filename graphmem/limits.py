@@ -105,38 +105,31 @@ def check_budget(budget: object) -> int:
 
 def check_question(question: object) -> str:
     """A question: non-empty text of at most MAX_QUESTION_CHARS characters (an empty one
-    would be answered with an arbitrary context)."""
-    if not isinstance(question, str):
-        raise InputError(f"expected a string, got {type_name(question)}", field="question")
-    if not question.strip():
-        raise InputError("must not be empty", field="question")
-    if len(question) > MAX_QUESTION_CHARS:
-        raise InputError(
-            f"has {len(question):,} characters, more than the {MAX_QUESTION_CHARS:,} allowed",
-            field="question",
-        )
-    if not encodable(question):
-        raise InputError("holds unencodable characters", field="question")
-    _no_controls(question, "question", _QUESTION_CONTROLS_ALLOWED)
-    return question
+    would be answered with an arbitrary context); tabs and line breaks allowed."""
+    return _text(question, "question", MAX_QUESTION_CHARS, _QUESTION_CONTROLS_ALLOWED)
 
 
 def check_subject(subject: object) -> str:
     """A history subject: a label (a name or a thing), non-blank, at most MAX_ID_CHARS
     characters, no control character."""
-    if not isinstance(subject, str):
-        raise InputError(f"expected a string, got {type_name(subject)}", field="subject")
-    if not subject.strip():
-        raise InputError("must not be empty", field="subject")
-    if len(subject) > MAX_ID_CHARS:
+    return _text(subject, "subject", MAX_ID_CHARS)
+
+
+def _text(value: object, field: str, limit: int, allowed: str = "") -> str:
+    """``value`` as a non-blank string of at most ``limit`` encodable characters, without
+    control characters but ``allowed``; an InputError naming ``field`` otherwise."""
+    if not isinstance(value, str):
+        raise InputError(f"expected a string, got {type_name(value)}", field=field)
+    if not value.strip():
+        raise InputError("must not be empty", field=field)
+    if len(value) > limit:
         raise InputError(
-            f"has {len(subject):,} characters, more than the {MAX_ID_CHARS:,} allowed",
-            field="subject",
+            f"has {len(value):,} characters, more than the {limit:,} allowed", field=field
         )
-    if not encodable(subject):
-        raise InputError("holds unencodable characters", field="subject")
-    _no_controls(subject, "subject")
-    return subject
+    if not encodable(value):
+        raise InputError("holds unencodable characters", field=field)
+    _no_controls(value, field, allowed)
+    return value
 
 
 def strategy_names() -> list[str]:
