@@ -28,7 +28,7 @@ from pydantic import BeforeValidator, StrictBool, StrictInt, StrictStr
 from graphmem.designs.registry import build_order, builder_names
 from graphmem.designs.registry import strategy_names as _registered
 from graphmem.errors import InputError
-from graphmem.ingest.validate import MAX_ID_CHARS, control_at, encodable, type_name
+from graphmem.ingest.validate import MAX_ID_CHARS, check_text, control_at, encodable, type_name
 
 DEFAULT_BUDGET = 1000
 # The smallest context that holds a cited turn with its date line; the largest bounds what
@@ -118,14 +118,7 @@ def check_subject(subject: object) -> str:
 def _text(value: object, field: str, limit: int, allowed: str = "") -> str:
     """``value`` as a non-blank string of at most ``limit`` encodable characters, without
     control characters but ``allowed``; an InputError naming ``field`` otherwise."""
-    if not isinstance(value, str):
-        raise InputError(f"expected a string, got {type_name(value)}", field=field)
-    if not value.strip():
-        raise InputError("must not be empty", field=field)
-    if len(value) > limit:
-        raise InputError(
-            f"has {len(value):,} characters, more than the {limit:,} allowed", field=field
-        )
+    value = check_text(value, field, limit)
     if not encodable(value):
         raise InputError("holds unencodable characters", field=field)
     _no_controls(value, field, allowed)

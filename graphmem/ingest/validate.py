@@ -138,7 +138,9 @@ def encodable(value: str) -> bool:
     return True
 
 
-def _check_text(value: object, field: str, limit: int) -> str:
+def check_text(value: object, field: str, limit: int) -> str:
+    """``value`` as a non-blank string of at most ``limit`` characters; an InputError naming
+    ``field`` otherwise (a space name, a question, a subject)."""
     if not isinstance(value, str):
         raise InputError(f"expected a string, got {type_name(value)}", field=field)
     if not value.strip():
@@ -152,7 +154,7 @@ def _check_text(value: object, field: str, limit: int) -> str:
 
 def check_space(space: object) -> str:
     """A space name: a non-empty, printable label of at most MAX_SPACE_CHARS characters."""
-    name = _check_text(space, "space", MAX_SPACE_CHARS)
+    name = check_text(space, "space", MAX_SPACE_CHARS)
     if not encodable(name) or not name.isprintable():
         raise InputError("holds control or unencodable characters", field="space")
     return name
