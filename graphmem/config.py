@@ -167,6 +167,15 @@ class Settings(BaseSettings):
     # caption, every character a 12-byte escaped surrogate pair: 12.3 MB) fits; a longer
     # line is refused before it is parsed (tests/unit/test_formats.py checks the sum).
     max_record_bytes: int = Field(default=16 << 20, ge=1, description="longest JSONL line read")
+    # Chat exports (docs/import.md): a pause longer than this starts a new session (an
+    # afternoon's break ends a sitting), and instants (epoch times, zoned ISO) are shown in
+    # this zone ("": this machine's), so "yesterday" in a message means its writer's day.
+    import_session_gap_minutes: int = Field(
+        default=240, ge=1, description="a pause longer than this starts a new session (imports)"
+    )
+    import_timezone: str = Field(
+        default="", description="IANA time zone of imported instants; empty: this machine's"
+    )
 
     # --- `graphmem serve`: the HTTP API (docs/http.md) -----------------------------------
     api_port: int = Field(default=8484, ge=1, le=65535, description="port of graphmem serve")

@@ -43,9 +43,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from graphmem.errors import InputError
+from graphmem.ingest.exports import BY_NAME, IMPORTERS, ImportOptions
+from graphmem.ingest.exports.assemble import to_dataset
+from graphmem.ingest.exports.base import Context, Importer
+from graphmem.ingest.exports.bundle import Bundle, FolderBundle, StreamBundle, ZipBundle
 from graphmem.ingest.jsonl import load_jsonl
 from graphmem.ingest.locomo import load_locomo, normalize_evidence
 from graphmem.ingest.longmemeval import load_longmemeval
@@ -59,10 +63,35 @@ from graphmem.ingest.validate import (
     parse_timestamp,
 )
 
-FormatName = Literal["locomo", "longmemeval", "jsonl"]
-Format = Literal["auto", "locomo", "longmemeval", "jsonl"]
-
-_FORMAT_HINT = "pass the format explicitly: locomo, longmemeval or jsonl"
+FormatName = Literal[
+    "locomo",
+    "longmemeval",
+    "jsonl",
+    "chatgpt",
+    "claude",
+    "telegram",
+    "discord",
+    "slack",
+    "whatsapp",
+    "csv",
+]
+Format = Literal[
+    "auto",
+    "locomo",
+    "longmemeval",
+    "jsonl",
+    "chatgpt",
+    "claude",
+    "telegram",
+    "discord",
+    "slack",
+    "whatsapp",
+    "csv",
+]
+# Every --format value, for the CLI's choices and the error that lists them.
+FORMATS: tuple[str, ...] = get_args(Format)
+_DOCUMENTS = ("locomo", "longmemeval", "jsonl")
+_FORMAT_HINT = "pass --format: " + ", ".join(FORMATS[1:]) + " (docs/import.md)"
 # The characters a JSON document can start with (after blanks).
 _JSON_STARTS = frozenset('[{"-0123456789tfn')
 
@@ -80,20 +109,36 @@ __all__ = [
 
 
 def detect_format(path: Path, limits: ReadLimits | None = None) -> FormatName:
-    """Tell the format of a file from its extension and first record."""
-    with open_source(path, limits or ReadLimits()) as source:
-        return _sniff(source, path.suffix)[0]
+    """Tell the format of a file, zip or folder from its names and first bytes."""
+    bounds = limits or ReadLimits()
+    if path.is_dir() or _is_zip(path):
+        return _importer(_bundle(path, bounds)).name  # type: ignore[return-value]
+    with open_source(path, bounds) as source:
+        found = _claimed(StreamBundle(source, path.name))
+        return found.name if found else _sniff(source, path.suffix)[0]  # type: ignore[return-value]
 
 
-def load(path: Path, fmt: Format = "auto", limits: ReadLimits | None = None) -> Dataset:
-    """Load and validate a whole file (``-``: standard input); raises InputError before
-    returning anything. ``limits`` bounds the read (``ReadLimits.of(settings)``; the
-    settings' defaults when None) and says whether it is strict (``Dataset.skipped``)."""
+def load(
+    path: Path,
+    fmt: Format = "auto",
+    limits: ReadLimits | None = None,
+    options: ImportOptions | None = None,
+) -> Dataset:
+    """Load and validate a whole file, zip or folder (``-``: standard input); raises
+    InputError before returning anything. ``limits`` bounds the read (``ReadLimits.of(
+    settings)``; the settings' defaults when None) and says whether it is strict
+    (``Dataset.skipped``); ``options``: how a chat app's export is read (docs/import.md)."""
     bounds = limits or ReadLimits()
     stdin = str(path) == "-"
+    how = options or ImportOptions()
+    if not stdin and fmt not in _DOCUMENTS and (path.is_dir() or _is_zip(path)):
+        return _from_bundle(_bundle(path, bounds), fmt, how, bounds.strict)
     with open_stdin(bounds) if stdin else open_source(path, bounds) as source:
         try:
-            return read(source, fmt, "" if stdin else path.suffix, bounds.strict)
+            if fmt in BY_NAME:
+                bundle = StreamBundle(source, "-" if stdin else path.name)
+                return _import(BY_NAME[fmt], bundle, how, bounds.strict)
+            return read(source, fmt, "" if stdin else path.suffix, bounds.strict, how)
         except MemoryError:  # the file's text or its parse; nothing else is that large
             raise InputError(
                 "does not fit in the memory available (a JSON document is parsed whole)",
@@ -103,12 +148,67 @@ def load(path: Path, fmt: Format = "auto", limits: ReadLimits | None = None) -> 
             ) from None
 
 
-def read(source: Source, fmt: Format = "auto", suffix: str = "", strict: bool = False) -> Dataset:
+def _is_zip(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(4) == b"PK\x03\x04"
+    except OSError:
+        return False  # open_source says why it cannot be read
+
+
+def _bundle(path: Path, limits: ReadLimits) -> Bundle:
+    return FolderBundle(path, limits) if path.is_dir() else ZipBundle(path, limits)
+
+
+def _from_bundle(bundle: Bundle, fmt: Format, how: ImportOptions, strict: bool) -> Dataset:
+    try:
+        importer = BY_NAME[fmt] if fmt in BY_NAME else _importer(bundle)
+        return _import(importer, bundle, how, strict)
+    finally:
+        if isinstance(bundle, ZipBundle):
+            bundle.close()
+
+
+def _claimed(bundle: Bundle) -> Importer | None:
+    return next((i for i in IMPORTERS if i.claims(bundle)), None)
+
+
+def _importer(bundle: Bundle) -> Importer:
+    found = _claimed(bundle)
+    if found is None:
+        kind = "folder" if isinstance(bundle, FolderBundle) else "zip"
+        raise InputError(
+            f"no export format recognised in this {kind}: expected "
+            + ", ".join(i.label for i in IMPORTERS),
+            path=bundle.name,
+            hint=_FORMAT_HINT,
+        )
+    return found
+
+
+def _import(importer: Importer, bundle: Bundle, how: ImportOptions, strict: bool) -> Dataset:
+    ctx = Context(bundle.name, how)
+    return to_dataset(importer.read(bundle, ctx), ctx, importer.name, strict)
+
+
+def read(
+    source: Source,
+    fmt: Format = "auto",
+    suffix: str = "",
+    strict: bool = False,
+    options: ImportOptions | None = None,
+) -> Dataset:
     """Load and validate what ``source`` holds (``suffix``: the file name's, which tells
     JSONL apart without reading; ``strict``: refuse what a load otherwise skips)."""
     src = source.name
     root = Rec(src, "root")
     data: Any = None
+    if fmt == "auto" and suffix.lower() not in (".jsonl", ".ndjson"):
+        found = _claimed(StreamBundle(source, f"input{suffix}"))
+        if found is not None:
+            return _import(
+                found, StreamBundle(source, f"input{suffix}"), options or ImportOptions(), strict
+            )
     if fmt == "auto":
         fmt, data = _sniff(source, suffix)
     elif fmt != "jsonl" or source.first_char() == "[":
@@ -161,7 +261,8 @@ def _sniff(source: Source, suffix: str) -> tuple[FormatName, Any]:
             if "conversation" in head and "text" in head:
                 return "jsonl", data
     raise InputError(
-        "unknown input format: expected a LoCoMo or LongMemEval JSON list or JSONL messages",
+        "unknown input format: expected a LoCoMo or LongMemEval JSON list, JSONL messages, "
+        "or an export: " + ", ".join(i.label for i in IMPORTERS),
         path=source.name,
         hint=_FORMAT_HINT,
     )

@@ -90,6 +90,9 @@ class Skipped(_Frozen):
     repeated_sessions: int = 0
     repeated_turns: int = 0
     places: list[str] = []
+    # What an app's export holds that is not a conversation's words, left out on purpose
+    # and counted by kind ("system messages": 3); never refused, strict or not.
+    left_out: dict[str, int] = {}
     # Each conversation's own, for those with a skip: an evaluation of some conversations of
     # a file reports theirs (``only``).
     by_conversation: dict[str, Skipped] = {}
@@ -117,9 +120,16 @@ class Skipped(_Frozen):
         return self.empty_turns + self.repeated_sessions + self.repeated_turns
 
     def describe(self) -> str:
-        """One line for a report: the counts, then the first places."""
+        """One line for a report: the counts, then the first places; then what an
+        export's importer left out."""
+        left = ", ".join(f"{n} {kind}" for kind, n in self.left_out.items())
         if not self.total:
-            return "nothing skipped"
+            return f"left out {left}" if left else "nothing skipped"
+        if left:
+            return f"{self._skips()}; left out {left}"
+        return self._skips()
+
+    def _skips(self) -> str:
         counts = ", ".join(
             f"{n} {what}{'' if n == 1 else 's'}"
             for n, what in (

@@ -188,6 +188,31 @@ class Source:
             data += chunk
         return self._decode(data, self._offset, None)
 
+    def peek(self, size: int) -> bytes:
+        """Up to ``size`` bytes from the first non-blank one (fewer at the end), left in
+        place: enough of a document to tell its format without parsing it."""
+        if not self.first_char():
+            return b""
+        while len(self._pending) < size and (more := self._read(_CHUNK)):
+            self._pending += more
+        return self._pending[:size]
+
+    def read(self, size: int = -1) -> bytes:
+        """The next bytes, as a binary file's ``read`` (an incremental JSON parser reads
+        the document through this), within the file bound."""
+        if size < 0:
+            whole = bytearray()
+            while chunk := self.read(_CHUNK * 16):
+                whole += chunk
+            return bytes(whole)
+        if self._pending:
+            taken, self._pending = self._pending[:size], self._pending[size:]
+            self._offset += len(taken)
+            return taken
+        data = self._read(size)
+        self._offset += len(data)
+        return data
+
     def first_line(self) -> str:
         """The first line that is not blank ("" when there is none), left in place for
         :meth:`lines`."""
