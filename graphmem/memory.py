@@ -18,7 +18,7 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from graphmem.build_cost import record_build
 from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch, run_build
@@ -30,7 +30,8 @@ from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder, build_embedder
 from graphmem.errors import UnknownSpaceError
 from graphmem.forget import delete_space_nodes
-from graphmem.ingest.formats import ReadLimits, load
+from graphmem.ingest.exports import ImportOptions
+from graphmem.ingest.formats import Format, ReadLimits, load
 from graphmem.ingest.jsonl import api_session
 from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.ingest.stored import (
@@ -75,7 +76,6 @@ _MAX_RETRIEVERS = 32
 # Relative dates, a place and a plan: the paths a question's analysis can take.
 WARM_QUESTION = "What did we talk about last weekend, and where is the trip next month?"
 
-Format = Literal["auto", "locomo", "longmemeval", "jsonl"]
 # Told (builder, 0) when a builder starts on a conversation's sessions and (builder, their
 # number) when it is done with them (built now, or by an earlier ingest): a progress bar of
 # the build beside the turns'.
@@ -188,15 +188,18 @@ class Memory:
         *,
         strict: bool = False,
         build_progress: BuildProgress | None = None,
+        options: ImportOptions | None = None,
     ) -> IngestResult:
-        """Load a file completely (bad input fails here, before anything is written), then
+        """Load a file, zip or folder completely (bad input fails here, before anything is
+        written; ``options``: how a chat app's export is read, the settings' by default), then
         write it conversation by conversation, session by session, and run ``builders``
         (``graphmem.limits.parse_builders``: all by default, "none" or [] for the turns
         only). Empty turns and repeated sessions are left out and counted in the result's
         ``skipped``; ``strict`` refuses them instead (an ``InputError``, as for any bad
         input)."""
         chosen = parse_builders(builders)  # a misspelt builder is said before the file is read
-        dataset = load(Path(path), fmt, ReadLimits.of(self.settings, strict))
+        how = options or ImportOptions.of(self.settings)
+        dataset = load(Path(path), fmt, ReadLimits.of(self.settings, strict), how)
         return self.ingest_dataset(dataset, space, chosen, progress, build_progress=build_progress)
 
     def ingest_dataset(

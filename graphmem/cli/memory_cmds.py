@@ -22,11 +22,13 @@ from graphmem.cli.common import (
     strategy_param,
     strict_option,
 )
+from graphmem.cli.import_options import import_options, options_of
 from graphmem.cli.plain import nonzero, plural
-from graphmem.cli.progress import IngestProgress
+from graphmem.cli.progress import IngestProgress, ReadProgress
 from graphmem.digest import space_digest
-from graphmem.ingest.formats import ReadLimits, load
+from graphmem.ingest.formats import FORMATS, ReadLimits, load
 from graphmem.ingest.models import Skipped
+from graphmem.ingest.summary import summarize
 from graphmem.ingest.validate import check_space
 from graphmem.limits import BUDGET_HELP, BUILDERS_HELP, DEFAULT_BUDGET, DEFAULT_BUILDERS
 from graphmem.memory import QueryResult
@@ -83,20 +85,25 @@ def strategy_option(default: str = DEFAULT_STRATEGY) -> Callable[[F], F]:
 
 
 @click.command("ingest")
-@click.argument(
-    "path", type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path)
-)
+@click.argument("path", type=click.Path(exists=True, allow_dash=True, path_type=Path))
 @space_option
 @click.option(
     "--format",
     "fmt",
     default="auto",
     show_default=True,
-    type=click.Choice(["auto", "locomo", "longmemeval", "jsonl"]),
-    help="Input format (auto detects it).",
+    type=click.Choice(FORMATS),
+    help="Input format: auto detects it; chat apps' exports are listed in docs/import.md.",
 )
+@import_options
 @builders_option
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Read and check PATH and say what it holds (conversations, sessions, turns, "
+    "speakers, dates, what is left out); write nothing.",
+)
 @strict_option
 @preset_option
 @json_option
@@ -109,14 +116,28 @@ def ingest(
     fmt: str,
     builders: list[str],
     no_progress: bool,
+    dry_run: bool,
     strict: bool,
     as_json: bool,
+    timezone: str | None,
+    session_gap: int | None,
+    columns: dict[str, str],
+    timestamp_format: str | None,
+    date_order: str,
 ) -> None:
-    """Ingest conversations from PATH (- for standard input) into a space. Idempotent and
-    resumable: stored sessions are skipped; a failure never leaves half a session behind.
-    Turns with no text and repeated copies of a session are left out and counted."""
-    limits = ReadLimits.of(app(ctx).settings, strict)
-    dataset = load(path, fmt, limits)  # type: ignore[arg-type]  # validated by click.Choice
+    """Ingest conversations from PATH into a space: a graphmem JSONL or JSON file, LoCoMo,
+    LongMemEval, or a chat app's export (a file, its zip or its folder; - for standard
+    input). Idempotent and resumable: stored sessions are skipped; a failure never leaves
+    half a session behind. Turns with no text and repeated copies of a session are left out
+    and counted, and so is what an export holds besides its messages."""
+    settings = app(ctx).settings
+    limits = ReadLimits.of(settings, strict)
+    how = options_of(settings, timezone, session_gap, columns, timestamp_format, date_order)
+    with ReadProgress(path, hidden=no_progress or as_json) as reading:
+        dataset = load(path, fmt, limits, how, reading.read)  # type: ignore[arg-type]  # validated by click.Choice
+    if dry_run:
+        emit(summarize(dataset), as_json, _render_summary)
+        return
     with (
         app(ctx).memory() as memory,
         IngestProgress(dataset, builders, hidden=no_progress or as_json) as shown,
@@ -125,6 +146,24 @@ def ingest(
             dataset, space, builders, shown.turns, build_progress=shown.built
         )
     emit(done.as_dict(), as_json, _render_ingest)
+
+
+def _render_summary(data: dict[str, Any]) -> str:
+    """``--dry-run``'s few lines: what would be written, then what is left out."""
+    span = f", {data['first']} to {data['last']}" if data["first"] else ", undated"
+    undated = (
+        f" ({data['undated_turns']} undated)" if data["first"] and data["undated_turns"] else ""
+    )
+    top = ", ".join(f"{s['speaker']} {s['turns']}" for s in data["top_speakers"])
+    lines = [
+        f"{', '.join(data['formats'])}: {plural(data['conversations'], 'conversation')}, "
+        f"{plural(data['sessions'], 'session')}, {plural(data['turns'], 'turn')}{undated}{span}",
+        f"{plural(data['speakers'], 'speaker')}: {top}",
+    ]
+    skipped = Skipped(**data["skipped"])
+    if skipped.total or skipped.left_out:
+        lines.append(f"input: {skipped.describe()}")
+    return "\n".join([*lines, "nothing written (--dry-run)"])
 
 
 def _render_ingest(data: dict[str, Any]) -> str:
@@ -136,7 +175,7 @@ def _render_ingest(data: dict[str, Any]) -> str:
         f"{plural(data['passages_written'], 'turn')} in {_where_the_time_went(data)}"
     ]
     skipped = Skipped(**data.get("skipped", {}))
-    if skipped.total:
+    if skipped.total or skipped.left_out:
         lines.append(f"input: {skipped.describe()}")
     if not data["builders"]:
         return "\n".join([*lines, "builders: none"])

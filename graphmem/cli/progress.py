@@ -3,12 +3,17 @@ builder over each session), so the bar does not sit at 100% while the designs bu
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import TracebackType
 
 from tqdm import tqdm
 
 from graphmem.designs.registry import build_order
+from graphmem.ingest.exports.bundle import input_size
 from graphmem.ingest.models import Dataset
+
+# Below this a file reads in a blink: no bar (a bar that flashes is noise).
+_READ_BAR_FROM = 8 << 20
 
 
 class IngestProgress:
@@ -48,3 +53,32 @@ class IngestProgress:
         self._build.set_description("build")
         self._build.close()
         self._turns.close()
+
+
+class ReadProgress:
+    """The bar of reading a large input (``read``: the callback ``load`` takes); bytes of a
+    zip are its unpacked ones."""
+
+    def __init__(self, path: Path, hidden: bool) -> None:
+        size = None if str(path) == "-" else input_size(path)
+        self._bar = tqdm(
+            total=size,
+            unit="B",
+            unit_scale=True,
+            desc="read",
+            disable=hidden or size is None or size < _READ_BAR_FROM,
+        )
+
+    def read(self, count: int) -> None:
+        self._bar.update(count)
+
+    def __enter__(self) -> ReadProgress:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self._bar.close()

@@ -54,7 +54,7 @@ from graphmem.ingest.jsonl import load_jsonl
 from graphmem.ingest.locomo import load_locomo, normalize_evidence
 from graphmem.ingest.longmemeval import load_longmemeval
 from graphmem.ingest.models import Dataset
-from graphmem.ingest.source import ReadLimits, Source, open_source, open_stdin
+from graphmem.ingest.source import OnRead, ReadLimits, Source, open_source, open_stdin
 from graphmem.ingest.validate import (
     MAX_TEXT_CHARS,
     MAX_TURN_CHARS,
@@ -123,17 +123,20 @@ def load(
     fmt: Format = "auto",
     limits: ReadLimits | None = None,
     options: ImportOptions | None = None,
+    on_read: OnRead | None = None,
 ) -> Dataset:
     """Load and validate a whole file, zip or folder (``-``: standard input); raises
     InputError before returning anything. ``limits`` bounds the read (``ReadLimits.of(
     settings)``; the settings' defaults when None) and says whether it is strict
-    (``Dataset.skipped``); ``options``: how a chat app's export is read (docs/import.md)."""
+    (``Dataset.skipped``); ``options``: how a chat app's export is read (docs/import.md);
+    ``on_read`` is told the bytes of each piece read (a progress bar)."""
     bounds = limits or ReadLimits()
     stdin = str(path) == "-"
     how = options or ImportOptions()
     if not stdin and fmt not in _DOCUMENTS and (path.is_dir() or _is_zip(path)):
-        return _from_bundle(_bundle(path, bounds), fmt, how, bounds.strict)
-    with open_stdin(bounds) if stdin else open_source(path, bounds) as source:
+        return _from_bundle(_bundle(path, bounds, on_read), fmt, how, bounds.strict)
+    opened = open_stdin(bounds, on_read) if stdin else open_source(path, bounds, on_read)
+    with opened as source:
         try:
             if fmt in BY_NAME:
                 bundle = StreamBundle(source, "-" if stdin else path.name)
@@ -156,8 +159,10 @@ def _is_zip(path: Path) -> bool:
         return False  # open_source says why it cannot be read
 
 
-def _bundle(path: Path, limits: ReadLimits) -> Bundle:
-    return FolderBundle(path, limits) if path.is_dir() else ZipBundle(path, limits)
+def _bundle(path: Path, limits: ReadLimits, on_read: OnRead | None = None) -> Bundle:
+    if path.is_dir():
+        return FolderBundle(path, limits, on_read)
+    return ZipBundle(path, limits, on_read)
 
 
 def _from_bundle(bundle: Bundle, fmt: Format, how: ImportOptions, strict: bool) -> Dataset:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,8 +78,12 @@ def _open_fd(path: Path) -> int:
         raise InputError(f"cannot read file: {exc.strerror or exc}", path=str(path)) from None
 
 
+# Told the bytes of each piece read: the progress bar of a large file.
+OnRead = Callable[[int], None]
+
+
 @contextmanager
-def open_source(path: Path, limits: ReadLimits) -> Iterator[Source]:
+def open_source(path: Path, limits: ReadLimits, on_read: OnRead | None = None) -> Iterator[Source]:
     """``path`` opened for a bounded read; InputError when it cannot be read as input."""
     fd = _open_fd(path)
     try:
@@ -99,11 +103,11 @@ def open_source(path: Path, limits: ReadLimits) -> Iterator[Source]:
         os.close(fd)
         raise
     with handle:
-        yield Source(handle, str(path), limits)
+        yield Source(handle, str(path), limits, on_read)
 
 
 @contextmanager
-def open_stdin(limits: ReadLimits) -> Iterator[Source]:
+def open_stdin(limits: ReadLimits, on_read: OnRead | None = None) -> Iterator[Source]:
     """Standard input (``graphmem ingest -``) within the same bounds as a file. A terminal
     is refused (a script would wait forever for input nobody types), and so is any other
     device; an empty pipe reads as an empty file."""
@@ -120,7 +124,7 @@ def open_stdin(limits: ReadLimits) -> Iterator[Source]:
         raise InputError(f"cannot read standard input: it is {kind}", path="-")
     if stat.S_ISREG(mode) and os.fstat(fd).st_size > limits.max_file_bytes:
         raise _too_big("-", limits, os.fstat(fd).st_size)
-    yield Source(sys.stdin.buffer, "-", limits)
+    yield Source(sys.stdin.buffer, "-", limits, on_read)
 
 
 def _too_big(src: str, limits: ReadLimits, size: int | None = None) -> InputError:
@@ -136,8 +140,11 @@ class Source:
     """A binary stream read in bounded pieces: the first non-blank character (to tell the
     format), lines one at a time (JSONL) or the whole document (JSON)."""
 
-    def __init__(self, handle: BinaryIO, name: str, limits: ReadLimits) -> None:
+    def __init__(
+        self, handle: BinaryIO, name: str, limits: ReadLimits, on_read: OnRead | None = None
+    ) -> None:
         self.name = name
+        self._on_read = on_read
         self._handle = handle
         self._limits = limits
         self._consumed = 0  # bytes taken from the stream, the BOM included
@@ -150,6 +157,8 @@ class Source:
         self._consumed += len(data)
         if self._consumed > self._limits.max_file_bytes:
             raise _too_big(self.name, self._limits)
+        if self._on_read is not None and data:
+            self._on_read(len(data))
         if not self._started and data:
             self._started = True
             if data.startswith(_BOM):

@@ -274,6 +274,7 @@ class PassageWriter:
             conversation_id=conv.conversation_id,
             source_id=conv.conversation_id,
             speakers=conv.speakers,
+            title=conv.meta.get("title"),
         )
         tx.run(
             "core.upsert_session",

@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 import ijson
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from graphmem.config import Settings
 from graphmem.errors import InputError
@@ -70,6 +70,12 @@ class ImportOptions(BaseModel):
     date_order: DateOrder = Field(
         default="auto", description="WhatsApp and CSV: day, month and year order of dates"
     )
+
+    @field_validator("timezone")
+    @classmethod
+    def _zone(cls, value: str | None) -> str | None:
+        zone_named(value)  # ConfigError (exit 2) for a zone the database lacks
+        return value
 
     @classmethod
     def of(cls, settings: Settings, **given: Any) -> ImportOptions:

@@ -13,7 +13,7 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path, PurePosixPath
 
 from graphmem.errors import InputError
-from graphmem.ingest.source import ReadLimits, Source, open_source
+from graphmem.ingest.source import OnRead, ReadLimits, Source, open_source
 
 HEAD_BYTES = 1 << 16  # what a format is told from: keys and first lines, never the whole
 
@@ -68,9 +68,10 @@ class StreamBundle(Bundle):
 
 
 class ZipBundle(Bundle):
-    def __init__(self, path: Path, limits: ReadLimits) -> None:
+    def __init__(self, path: Path, limits: ReadLimits, on_read: OnRead | None = None) -> None:
         self.name = str(path)
         self._limits = limits
+        self._on_read = on_read
         try:
             self._zip = zipfile.ZipFile(path)
         except (zipfile.BadZipFile, OSError, EOFError) as exc:
@@ -98,7 +99,7 @@ class ZipBundle(Bundle):
                 f"cannot unpack this member ({exc})", path=self.where(member)
             ) from None
         with handle:
-            yield Source(handle, self.where(member), self._limits)  # type: ignore[arg-type]
+            yield Source(handle, self.where(member), self._limits, self._on_read)  # type: ignore[arg-type]
 
     def open(self, member: str) -> AbstractContextManager[Source]:
         return self._opened(member)
@@ -107,10 +108,11 @@ class ZipBundle(Bundle):
 class FolderBundle(Bundle):
     """An unpacked export: the regular files under ``path`` (symbolic links not followed)."""
 
-    def __init__(self, path: Path, limits: ReadLimits) -> None:
+    def __init__(self, path: Path, limits: ReadLimits, on_read: OnRead | None = None) -> None:
         self.name = str(path)
         self._root = path
         self._limits = limits
+        self._on_read = on_read
         self.members = sorted(
             p.relative_to(path).as_posix()
             for p in path.rglob("*")
@@ -118,10 +120,24 @@ class FolderBundle(Bundle):
         )
 
     def open(self, member: str) -> AbstractContextManager[Source]:
-        return open_source(self._root / member, self._limits)
+        return open_source(self._root / member, self._limits, self._on_read)
 
     def where(self, member: str) -> str:
         return str(self._root / member)
+
+
+def input_size(path: Path) -> int | None:
+    """The bytes a read of ``path`` takes (a zip's unpacked; a folder's files), for a
+    progress bar; None when unknown (standard input, a pipe) or unreadable."""
+    try:
+        if path.is_dir():
+            return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+        if zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as archive:
+                return sum(i.file_size for i in archive.infolist())
+        return path.stat().st_size if path.is_file() else None
+    except (OSError, zipfile.BadZipFile):
+        return None
 
 
 def _hidden(member: str) -> bool:
