@@ -32,6 +32,7 @@ MODULES = {
     "graphmem-ablation": "the graphmem strategy's ablation on built LoCoMo spaces",
     "graphmem-paired": "the graphmem strategy against one design, question by question",
     "http-load": "load on `graphmem serve`: concurrent clients, queries and writes",
+    "import-size": "a generated 500 MB ChatGPT export read: peak memory against json.load",
     "llm-local": "LLM cost and throughput of every design's builder against a model server",
     "passage-length": "embedding cost per word piece against the run's length (32-512)",
     "profile-builders": "where an ingest's builder time goes",

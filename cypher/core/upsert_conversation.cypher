@@ -1,5 +1,6 @@
 // Create (or keep) a space and one conversation in it.
-// params: $space, $conversation_id, $source_id, $speakers, $title (an export's; null: kept)
+// params: $space, $conversation_id, $source_id, $speakers, $title
+// ($title: an export's conversation title; null keeps the stored one)
 // returns: conversation
 MERGE (s:Space {space: $space, id: $space})
   ON CREATE SET s.name = $space, s.created_at = datetime()
