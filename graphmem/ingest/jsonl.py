@@ -8,7 +8,7 @@ unless the load is strict (``Skips``); the API refuses them (its caller sent the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -21,7 +21,16 @@ def load_jsonl(records: Iterable[tuple[str, Any]], src: str, strict: bool = Fals
     """``records``: ``(record name, parsed message)``, read as they come (a file's lines);
     ``strict``: an empty message or a repeated id is refused, not skipped."""
     skips = Skips(strict)
-    # conversation -> session -> [(record, message)]; dicts keep first-appearance order
+    grouped = _grouped(records, src)
+    if not grouped:
+        raise InputError("the file holds no messages", path=src)
+    return as_dataset(list(jsonl_conversations(grouped, skips)), src, skips)
+
+
+def _grouped(
+    records: Iterable[tuple[str, Any]], src: str
+) -> dict[str, dict[str, list[tuple[Rec, dict[str, Any]]]]]:
+    """conversation -> session -> [(record, message)]; dicts keep first-appearance order."""
     grouped: dict[str, dict[str, list[tuple[Rec, dict[str, Any]]]]] = {}
     for record, raw in records:
         rec = Rec(src, record)
@@ -29,10 +38,25 @@ def load_jsonl(records: Iterable[tuple[str, Any]], src: str, strict: bool = Fals
         cid = rec.label(msg, "conversation")
         session = rec.id_value(msg, "session")
         grouped.setdefault(cid, {}).setdefault(session, []).append((rec, msg))
-    if not grouped:
-        raise InputError("the file holds no messages", path=src)
-    found = [_conversation(cid, sessions, skips) for cid, sessions in grouped.items()]
-    conversations = [c for c in found if c.sessions]  # one of empty messages only: nothing
+    return grouped
+
+
+def jsonl_conversations(
+    records: Iterable[tuple[str, Any]] | dict[str, dict[str, list[tuple[Rec, dict[str, Any]]]]],
+    skips: Skips,
+    src: str | None = None,
+) -> Iterator[ConversationIn]:
+    """The conversations of ``records`` (or of records already grouped), validated; one of
+    empty messages only is nothing. An importer hands its conversations over one at a
+    time, so no more than one conversation's records are held beside the turns."""
+    grouped = records if isinstance(records, dict) else _grouped(records, src or "")
+    for cid, sessions in grouped.items():
+        conversation = _conversation(cid, sessions, skips)
+        if conversation.sessions:
+            yield conversation
+
+
+def as_dataset(conversations: list[ConversationIn], src: str, skips: Skips) -> Dataset:
     if not conversations:
         raise InputError("the file holds no message with a visible text", path=src)
     return Dataset(

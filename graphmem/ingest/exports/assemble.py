@@ -20,8 +20,9 @@ from typing import Any
 
 from graphmem.errors import InputError
 from graphmem.ingest.exports.base import Context, Message
-from graphmem.ingest.jsonl import load_jsonl
+from graphmem.ingest.jsonl import as_dataset, jsonl_conversations
 from graphmem.ingest.models import Dataset
+from graphmem.ingest.validate import Skips
 
 
 def to_dataset(messages: Iterable[Message], ctx: Context, fmt: str, strict: bool) -> Dataset:
@@ -39,14 +40,16 @@ def to_dataset(messages: Iterable[Message], ctx: Context, fmt: str, strict: bool
             hint="check that this is the export of a chat with messages in it",
         )
     gap = timedelta(minutes=ctx.options.session_gap_minutes)
-    records = (row for cid, found in grouped.items() for row in _records(cid, found, gap))
-    dataset = load_jsonl(records, ctx.src, strict)
-    conversations = [
-        c.model_copy(update={"meta": _meta(fmt, titles.get(c.conversation_id))})
-        for c in dataset.conversations
-    ]
+    skips = Skips(strict)
+    conversations = []
+    for cid in list(grouped):  # each conversation's messages let go once it is built
+        rows = _records(cid, grouped.pop(cid), gap)
+        for conversation in jsonl_conversations(rows, skips, ctx.src):
+            meta = _meta(fmt, titles.get(conversation.conversation_id))
+            conversations.append(conversation.model_copy(update={"meta": meta}))
+    dataset = as_dataset(conversations, ctx.src, skips)
     skipped = dataset.skipped.model_copy(update={"left_out": dict(sorted(ctx.left.items()))})
-    return dataset.model_copy(update={"conversations": conversations, "skipped": skipped})
+    return dataset.model_copy(update={"skipped": skipped})
 
 
 def _meta(fmt: str, title: str | None) -> dict[str, Any]:

@@ -132,10 +132,12 @@ def input_size(path: Path) -> int | None:
     try:
         if path.is_dir():
             return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+        if not path.is_file():
+            return None  # a pipe or a device: reading it to find out would never end
         if zipfile.is_zipfile(path):
             with zipfile.ZipFile(path) as archive:
                 return sum(i.file_size for i in archive.infolist())
-        return path.stat().st_size if path.is_file() else None
+        return path.stat().st_size
     except (OSError, zipfile.BadZipFile):
         return None
 
