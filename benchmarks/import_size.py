@@ -218,8 +218,9 @@ def main() -> None:
         )
     mine = rows["graphmem"]["peak_mb"] - floor
     met = mine <= 0.5 * whole and mine <= 1.5 * size_mb
+    said = "met" if met else "MISSED"
     print(
-        f"\ntarget (above floor <= 0.5 x json.load and <= 1.5 x file size): {'met' if met else 'MISSED'}"
+        f"\ntarget (above floor <= 0.5 x json.load and <= 1.5 x file size): {said}"
         f"; {rows['graphmem']['count']:,} turns kept"
     )
     if args.keep is None:
