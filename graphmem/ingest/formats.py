@@ -154,6 +154,10 @@ def load(
 
 
 def _is_zip(path: Path) -> bool:
+    """Whether a regular file starts as a zip does (a pipe is never asked: what a peek
+    took from it would be gone for the read)."""
+    if not path.is_file():
+        return False
     try:
         with path.open("rb") as handle:
             return handle.read(4) == b"PK\x03\x04"

@@ -222,7 +222,10 @@ def test_unreadable_file(tmp_path: Path) -> None:
         load(tmp_path / "missing.json")
     _assert_error(exc, "missing.json", "not found")
     with pytest.raises(InputError) as exc:
-        load(tmp_path)
+        load(tmp_path)  # a folder is read only as an app's export
+    _assert_error(exc, str(tmp_path), "no export format recognised in this folder")
+    with pytest.raises(InputError) as exc:
+        load(tmp_path, "jsonl")
     _assert_error(exc, str(tmp_path), "cannot read")
     latin = tmp_path / "latin.json"
     latin.write_bytes(b'[{"text": "caf\xe9"}]')
