@@ -164,7 +164,12 @@ def unwind_sizes(
 def _write_rows(memory: Memory, space: str, rows: list[dict[str, Any]], size: int) -> float:
     store = memory.store
     store.write(
-        "core.upsert_conversation", space=space, conversation_id="c", source_id="c", speakers=[], title=None
+        "core.upsert_conversation",
+        space=space,
+        conversation_id="c",
+        source_id="c",
+        speakers=[],
+        title=None,
     )
     store.write(
         "core.upsert_session",
