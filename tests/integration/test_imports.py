@@ -32,7 +32,7 @@ EXPORTS = {
     "telegram": FIXTURES / "telegram" / "chatminer-test_batch_export.json",
     "slack": FIXTURES / "slack" / "written-workspace.zip",
     "discord": FIXTURES / "discord" / "written-channel.json",
-    "csv": FIXTURES / "csv" / "written-auto-header.csv",
+    "csv": FIXTURES / "csv" / "written-chat.csv",
 }
 
 
@@ -77,14 +77,21 @@ def test_an_export_is_stored_cited_and_imported_again_unchanged(
     assert f"{held.conversations[0].conversation_id}/{some.source_id}" in cited
 
 
-def test_every_design_builds_an_export_of_many_speakers_and_long_answers(
-    memory: Memory, space: str
+@pytest.mark.parametrize(
+    ("export", "question"),
+    [
+        (EXPORTS["chatgpt"], "What did ChatGPT suggest?"),  # long answers, many conversations
+        (FIXTURES / "telegram" / "written-export.zip", "Who is coming on Friday?"),  # a group
+    ],
+)
+def test_every_design_builds_an_export_and_answers_from_it(
+    export: Path, question: str, memory: Memory, space: str
 ) -> None:
-    done = _ingest(EXPORTS["chatgpt"], space)
+    done = _ingest(export, space)
     assert done["builders"], done
-    for strategy in ("graphmem", "cast", "premem", "seem", "amory", "anchormem"):
-        found = memory.query("What did ChatGPT suggest?", space, strategy=strategy, budget=800)
-        assert found.context.passages or found.context.items, strategy
+    for strategy in ("graphmem", "cast", "premem", "seem", "amory", "anchormem", "hipporag"):
+        found = memory.query(question, space, strategy=strategy, budget=800)
+        assert found.context.passages, strategy
 
 
 def test_a_truncated_export_writes_nothing_and_exits_3(
