@@ -160,10 +160,14 @@ def _render_summary(data: dict[str, Any]) -> str:
         f"{plural(data['sessions'], 'session')}, {plural(data['turns'], 'turn')}{undated}{span}",
         f"{plural(data['speakers'], 'speaker')}: {top}",
     ]
-    skipped = Skipped(**data["skipped"])
-    if skipped.total or skipped.left_out:
-        lines.append(f"input: {skipped.describe()}")
+    lines += _input_lines(Skipped(**data["skipped"]))
     return "\n".join([*lines, "nothing written (--dry-run)"])
+
+
+def _input_lines(skipped: Skipped) -> list[str]:
+    """What the load left out, then what it decided for the user."""
+    said = [f"input: {skipped.describe()}"] if skipped.total or skipped.left_out else []
+    return said + [f"note: {note}" for note in skipped.notes]
 
 
 def _render_ingest(data: dict[str, Any]) -> str:
@@ -174,9 +178,7 @@ def _render_ingest(data: dict[str, Any]) -> str:
         f"{data['sessions_skipped']} already stored; "
         f"{plural(data['passages_written'], 'turn')} in {_where_the_time_went(data)}"
     ]
-    skipped = Skipped(**data.get("skipped", {}))
-    if skipped.total or skipped.left_out:
-        lines.append(f"input: {skipped.describe()}")
+    lines += _input_lines(Skipped(**data.get("skipped", {})))
     if not data["builders"]:
         return "\n".join([*lines, "builders: none"])
     head = ("builder", "sessions", "seconds", "LLM calls", "cache hits", "fallbacks")

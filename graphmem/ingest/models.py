@@ -93,6 +93,9 @@ class Skipped(_Frozen):
     # What an app's export holds that is not a conversation's words, left out on purpose
     # and counted by kind ("system messages": 3); never refused, strict or not.
     left_out: dict[str, int] = {}
+    # What an importer decided that the user should know ("no date says whether day or month
+    # comes first; read day first").
+    notes: list[str] = []
     # Each conversation's own, for those with a skip: an evaluation of some conversations of
     # a file reports theirs (``only``).
     by_conversation: dict[str, Skipped] = {}

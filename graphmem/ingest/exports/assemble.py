@@ -48,7 +48,8 @@ def to_dataset(messages: Iterable[Message], ctx: Context, fmt: str, strict: bool
             meta = _meta(fmt, titles.get(conversation.conversation_id))
             conversations.append(conversation.model_copy(update={"meta": meta}))
     dataset = as_dataset(conversations, ctx.src, skips)
-    skipped = dataset.skipped.model_copy(update={"left_out": dict(sorted(ctx.left.items()))})
+    left = dict(sorted(ctx.left.items()))
+    skipped = dataset.skipped.model_copy(update={"left_out": left, "notes": list(ctx.notes)})
     return dataset.model_copy(update={"skipped": skipped})
 
 
@@ -71,7 +72,7 @@ def _records(cid: str, messages: list[Message], gap: timedelta) -> Iterator[tupl
                 "conversation": cid,
                 "session": session,
                 "speaker": m.speaker,
-                "text": m.text,
+                "text": f"{m.text.rstrip()} [{m.note}]" if m.note else m.text,
                 "timestamp": m.timestamp,
             }
             if m.id is not None:

@@ -35,7 +35,10 @@ class Message:
     """One message as an export holds it. ``timestamp``: naive, the user's wall-clock time
     (``Context.clock``); ``record``: where it is, for an error ("conversation 3 message 12");
     ``session``: only where the export names sessions (a CSV column), else the gap rule
-    splits them; ``id``: only where the export's own id is short and stable."""
+    splits them; ``id``: only where the export's own id is short and stable. ``note``: what
+    the message shared or where it came from, as the app says ("shared: report.pdf"),
+    written after its words in brackets (a turn's ``caption`` describes a picture, which no
+    app's export does; only a CSV column mapped to it fills ``caption``)."""
 
     conversation: str
     speaker: str
@@ -46,6 +49,7 @@ class Message:
     caption: str | None = None
     session: str | None = None
     id: str | None = None
+    note: str | None = None
 
 
 class ImportOptions(BaseModel):
@@ -89,11 +93,13 @@ class ImportOptions(BaseModel):
 
 @dataclass
 class Context:
-    """One import's options and tallies: ``left`` counts what it left out by kind."""
+    """One import's options and tallies: ``left`` counts what it left out by kind, ``notes``
+    says what it decided for the user (both reach the load's ``Skipped``)."""
 
     src: str
     options: ImportOptions = field(default_factory=ImportOptions)
     left: Counter[str] = field(default_factory=Counter)
+    notes: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.clock = Clock(zone_named(self.options.timezone))
@@ -101,6 +107,12 @@ class Context:
     def leave(self, kind: str, count: int = 1) -> None:
         """``count`` items of ``kind`` ("system messages") left out on purpose."""
         self.left[kind] += count
+
+    def note(self, text: str) -> None:
+        """A decision the user should hear of (a date order assumed), reported with the
+        load's counts."""
+        if text not in self.notes:
+            self.notes.append(text)
 
     def stamp(self, value: object, where: str, record: str, key: str) -> datetime:
         """An epoch or ISO time, or InputError naming the record and field."""

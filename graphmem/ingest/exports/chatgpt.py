@@ -192,7 +192,7 @@ def _conversation(conv: Any, n: int, ids: ShortIds, where: str, ctx: Context) ->
         kept = _message(message, at, where, ctx)
         if kept is not None:
             speaker, text, caption, stamp = kept
-            yield Message(cid, speaker, text, stamp, at, title=label, caption=caption)
+            yield Message(cid, speaker, text, stamp, at, title=label, note=caption)
 
 
 def _branch(mapping: dict[str, Any], current: object, record: str, where: str) -> list[Any]:

@@ -238,7 +238,7 @@ def _message(raw: dict[str, Any], ctx: Context, where: str, record: str) -> Mess
         text=text,
         timestamp=ctx.stamp(raw["timestamp"], where, record, "timestamp"),
         record=record,
-        caption=f"shared: {', '.join(shared)}" if shared else None,
+        note=f"shared: {', '.join(shared)}" if shared else None,
     )
 
 

@@ -299,7 +299,7 @@ def _message(
         timestamp=when,
         record=record,
         title=conv.title,
-        caption=caption,
+        note=caption,
     )
     return order, message
 

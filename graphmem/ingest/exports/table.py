@@ -272,11 +272,13 @@ def _order(rows: list[_Row], layout: _Layout, ctx: Context, where: str) -> str:
     if ctx.options.date_order != "auto":
         return ctx.options.date_order
     seen: dict[str, _Row] = {}
+    local = False  # a date with the day and the month in either place
     for row in rows:
         value = _cell(row, layout, "timestamp")
         match = _LOCAL.fullmatch(value) if value else None
         if not match or len(match.group(1)) == 4:
             continue
+        local = True
         first, second = int(match.group(1)), int(match.group(2))
         kind = _DAY_FIRST if first > 12 else _MONTH_FIRST if second > 12 else None
         if kind:
@@ -291,6 +293,11 @@ def _order(rows: list[_Row], layout: _Layout, ctx: Context, where: str) -> str:
                 field=layout.names["timestamp"],
                 hint="pass --date-order dmy or mdy, or --timestamp-format",
             )
+    if local and not seen:
+        ctx.note(
+            f"{where}: no date says whether day or month comes first; read day first "
+            "(--date-order mdy reads them month first)"
+        )
     return next(iter(seen), _DAY_FIRST)
 
 

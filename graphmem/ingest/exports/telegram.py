@@ -288,7 +288,7 @@ def _keep(chat: _Chat, raw: dict[str, Any], ctx: Context, where: str, prefix: st
             text=text,
             timestamp=_when(raw, ctx, where, record),
             record=prefix + record,
-            caption="; ".join(n for n in notes if n) or None,
+            note="; ".join(n for n in notes if n) or None,
         )
     )
 

@@ -3,6 +3,7 @@ it (``graphmem.ingest.formats.load``), so a test sees what a user's ingest would
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ import pytest
 
 from graphmem.ingest.exports import ImportOptions
 from graphmem.ingest.formats import ReadLimits, load
-from graphmem.ingest.models import Dataset
+from graphmem.ingest.models import Dataset, Turn
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "exports"
 
@@ -29,3 +30,15 @@ def load_export() -> Loader:
         return load(path, fmt, ReadLimits(strict=strict), ImportOptions(**options))  # type: ignore[arg-type]
 
     return _load
+
+
+# An importer's note ("shared: report.pdf", "forwarded from Bob") follows the words in
+# brackets (graphmem.ingest.exports.base.Message.note); a turn's caption stays empty.
+_NOTED = re.compile(r"(?P<words>.*?) \[(?P<note>(?:shared|forwarded)[^\[\]]*)\]", re.S)
+
+
+def said(turn: Turn) -> tuple[str, str | None]:
+    """A turn's words and the note after them (None when it has none)."""
+    assert turn.caption is None, turn
+    found = _NOTED.fullmatch(turn.text)
+    return (found["words"], found["note"]) if found else (turn.text, None)

@@ -20,7 +20,7 @@ from graphmem.ingest.formats import ReadLimits, detect_format
 from graphmem.ingest.models import Dataset
 from graphmem.ingest.source import open_source
 
-from .conftest import FIXTURES, Loader
+from .conftest import FIXTURES, Loader, said
 
 HERE = FIXTURES / "chatgpt"
 WRITTEN = HERE / "written-conversations.json"
@@ -30,7 +30,9 @@ T0 = 1709370902.0  # 2024-03-02T09:15:02Z
 
 def turns(dataset: Dataset, n: int = 0) -> list[tuple[str, str, datetime | None, str | None]]:
     conv = dataset.conversations[n]
-    return [(t.speaker, t.text, t.timestamp, t.caption) for s in conv.sessions for t in s.turns]
+    return [
+        (t.speaker, said(t)[0], t.timestamp, said(t)[1]) for s in conv.sessions for t in s.turns
+    ]
 
 
 def node(nid: str, parent: str | None, role: str | None, text: str = "", **extra: Any) -> Any:
@@ -435,16 +437,16 @@ _SAID = st.lists(st.tuples(st.sampled_from(["user", "assistant"]), _WORDS), min_
 @given(chats=st.lists(_SAID, min_size=1, max_size=4), branch=st.booleans())
 def test_round_trip(load_export: Loader, tmp_path: Path, chats: list[Any], branch: bool) -> None:
     convs = []
-    for i, said in enumerate(chats):
+    for i, lines in enumerate(chats):
         conv = linear(
-            f"{i:08d}-x", f"chat {i}", [(r, t, T0 + 60 * k) for k, (r, t) in enumerate(said)]
+            f"{i:08d}-x", f"chat {i}", [(r, t, T0 + 60 * k) for k, (r, t) in enumerate(lines)]
         )
         if branch:  # an older answer beside the first message: never read
             conv["mapping"]["old"] = node("old", "n0", "assistant", "older", create_time=T0)
         convs.append(conv)
     got = load_export(write(tmp_path, convs))
     assert [c.conversation_id for c in got.conversations] == [f"{i:08d}" for i in range(len(chats))]
-    for i, said in enumerate(chats):
+    for i, lines in enumerate(chats):
         expected = [
             (
                 {"user": "User", "assistant": "ChatGPT"}[r],
@@ -452,7 +454,7 @@ def test_round_trip(load_export: Loader, tmp_path: Path, chats: list[Any], branc
                 datetime.fromtimestamp(T0 + 60 * k, UTC).replace(tzinfo=None),
                 None,
             )
-            for k, (r, t) in enumerate(said)
+            for k, (r, t) in enumerate(lines)
         ]
         assert turns(got, i) == expected
     assert got.skipped.left_out == ({"messages of other branches": len(chats)} if branch else {})

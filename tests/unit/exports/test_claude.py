@@ -20,7 +20,7 @@ from graphmem.ingest.formats import ReadLimits, detect_format
 from graphmem.ingest.models import Dataset
 from graphmem.ingest.source import open_source
 
-from .conftest import FIXTURES, Loader
+from .conftest import FIXTURES, Loader, said
 
 HERE = FIXTURES / "claude"
 WRITTEN = HERE / "written-conversations.json"
@@ -30,7 +30,9 @@ PLACEHOLDER = "\n```\nThis block is not supported on your current device yet.\n`
 
 def turns(dataset: Dataset, n: int = 0) -> list[tuple[str, str, datetime | None, str | None]]:
     conv = dataset.conversations[n]
-    return [(t.speaker, t.text, t.timestamp, t.caption) for s in conv.sessions for t in s.turns]
+    return [
+        (t.speaker, said(t)[0], t.timestamp, said(t)[1]) for s in conv.sessions for t in s.turns
+    ]
 
 
 def message(sender: str, text: str, at: str | None, **extra: Any) -> Any:
@@ -345,18 +347,18 @@ _SAID = st.lists(st.tuples(st.sampled_from(["human", "assistant"]), _WORDS), min
 @given(chats=st.lists(_SAID, min_size=1, max_size=4), blocks=st.booleans())
 def test_round_trip(load_export: Loader, tmp_path: Path, chats: list[Any], blocks: bool) -> None:
     convs = []
-    for i, said in enumerate(chats):
-        msgs = [message(s, t, f"2024-05-10T08:{k:02d}:00Z") for k, (s, t) in enumerate(said)]
+    for i, lines in enumerate(chats):
+        msgs = [message(s, t, f"2024-05-10T08:{k:02d}:00Z") for k, (s, t) in enumerate(lines)]
         for m in msgs:
             if not blocks:
                 m["content"] = []
         convs.append(conversation(f"{i:08d}-x", f"chat {i}", msgs))
     got = load_export(write(tmp_path, convs))
     assert [c.conversation_id for c in got.conversations] == [f"{i:08d}" for i in range(len(chats))]
-    for i, said in enumerate(chats):
+    for i, lines in enumerate(chats):
         names = {"human": "User", "assistant": "Claude"}
         assert turns(got, i) == [
-            (names[s], t, datetime(2024, 5, 10, 8, k), None) for k, (s, t) in enumerate(said)
+            (names[s], t, datetime(2024, 5, 10, 8, k), None) for k, (s, t) in enumerate(lines)
         ]
 
 

@@ -21,7 +21,7 @@ from graphmem.ingest.exports.bundle import FolderBundle, StreamBundle, ZipBundle
 from graphmem.ingest.formats import ReadLimits, detect_format, load
 from graphmem.ingest.models import Dataset
 from graphmem.ingest.source import open_source
-from tests.unit.exports.conftest import FIXTURES, Loader
+from tests.unit.exports.conftest import FIXTURES, Loader, said
 
 HERE = FIXTURES / "discord"
 CHANNEL = HERE / "written-channel.json"
@@ -31,7 +31,9 @@ ROOT = FIXTURES.parent
 
 def _turns(dataset: Dataset, cid: str) -> list[tuple[str, str, datetime | None, str | None]]:
     conv = next(c for c in dataset.conversations if c.conversation_id == cid)
-    return [(t.speaker, t.text, t.timestamp, t.caption) for s in conv.sessions for t in s.turns]
+    return [
+        (t.speaker, said(t)[0], t.timestamp, said(t)[1]) for s in conv.sessions for t in s.turns
+    ]
 
 
 GENERAL = [

@@ -19,7 +19,7 @@ from graphmem.ingest.exports.bundle import FolderBundle, StreamBundle, ZipBundle
 from graphmem.ingest.formats import detect_format
 from graphmem.ingest.models import Dataset
 from graphmem.ingest.source import ReadLimits, open_source
-from tests.unit.exports.conftest import FIXTURES, Loader
+from tests.unit.exports.conftest import FIXTURES, Loader, said
 
 HERE = FIXTURES / "slack"
 WRITTEN = HERE / "written-workspace"
@@ -32,7 +32,7 @@ OTHERS = [FIXTURES.parent / p.name for p in FIXTURES.parent.iterdir() if p.name 
 def _turns(data: Dataset, cid: str) -> list[tuple[str, str, str, datetime | None, str | None]]:
     conv = next(c for c in data.conversations if c.conversation_id == cid)
     return [
-        (s.source_id, t.speaker, t.text, t.timestamp, t.caption)
+        (s.source_id, t.speaker, said(t)[0], t.timestamp, said(t)[1])
         for s in conv.sessions
         for t in s.turns
     ]

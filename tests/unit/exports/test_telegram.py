@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from graphmem.errors import InputError
 from graphmem.ingest.formats import detect_format
 from graphmem.ingest.models import Dataset
-from tests.unit.exports.conftest import FIXTURES, Loader
+from tests.unit.exports.conftest import FIXTURES, Loader, said
 
 HERE = FIXTURES / "telegram"
 PERSONAL = HERE / "written-personal-result.json"
@@ -27,7 +27,9 @@ ROOT = FIXTURES.parent  # the LoCoMo, LongMemEval and JSONL fixtures
 
 def _turns(dataset: Dataset, cid: str) -> list[tuple[str, str, datetime | None, str | None]]:
     conv = next(c for c in dataset.conversations if c.conversation_id == cid)
-    return [(t.speaker, t.text, t.timestamp, t.caption) for s in conv.sessions for t in s.turns]
+    return [
+        (t.speaker, said(t)[0], t.timestamp, said(t)[1]) for s in conv.sessions for t in s.turns
+    ]
 
 
 def _sessions(dataset: Dataset, cid: str) -> list[tuple[str, int]]:
