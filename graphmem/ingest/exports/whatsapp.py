@@ -32,7 +32,7 @@ Times: the phone's local time as written, not converted (``--timezone`` does not
 Date order: day, month and year are told apart per line shape from the whole chat: a first
 field over 12 means day first, a second field over 12 month first, a four-digit first field
 year first. A chat whose dates never tell (every day so far the 12th or earlier) is read day
-first, the order of most locales (a note says so, where the framework takes notes);
+first, the order of most locales (a note in the ingest's report says so);
 ``--date-order`` (``ImportOptions.date_order``) sets the order instead. A chat whose dates
 contradict each other, or a date that cannot exist (31/02/2024), is refused naming the line.
 The chat is read once: its messages are held until the end of the file decides the order
