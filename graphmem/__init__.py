@@ -15,18 +15,20 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from graphmem.ingest.exports.base import ImportOptions
     from graphmem.memory import Memory
     from graphmem.types import AskResult, IngestResult, QueryResult
 
 # public name -> the module that defines it
 _LAZY = {
     "Memory": "graphmem.memory",
+    "ImportOptions": "graphmem.ingest.exports.base",
     "AskResult": "graphmem.types",
     "IngestResult": "graphmem.types",
     "QueryResult": "graphmem.types",
 }
 
-__all__ = ["AskResult", "IngestResult", "Memory", "QueryResult", "__version__"]
+__all__ = ["AskResult", "ImportOptions", "IngestResult", "Memory", "QueryResult", "__version__"]
 
 
 def __getattr__(name: str) -> Any:

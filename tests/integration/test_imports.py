@@ -80,7 +80,7 @@ def test_an_export_is_stored_cited_and_imported_again_unchanged(
 @pytest.mark.parametrize(
     ("export", "question"),
     [
-        (EXPORTS["chatgpt"], "What did ChatGPT suggest?"),  # long answers, many conversations
+        (EXPORTS["chatgpt"], "What did the assistant suggest?"),  # long answers, many conversations
         (FIXTURES / "telegram" / "written-export.zip", "Who is coming on Friday?"),  # a group
     ],
 )

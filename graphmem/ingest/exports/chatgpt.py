@@ -5,7 +5,8 @@ conversation endpoint returns, and some tools save) is read too.
 
 Kept: the user's and the assistant's visible messages of the branch on screen, one
 graphmem conversation per ChatGPT conversation, with its title. Speakers are ``User`` and
-``ChatGPT``.
+``Assistant``: the names the designs' user-assistant rules know (``Settings.
+assistant_speakers``; the app is the conversation's ``format``).
 
 Decisions:
 
@@ -60,7 +61,7 @@ ACCEPTED = (
     "ChatGPT's conversations.json (a list of conversations with a 'mapping'), "
     "or the export zip holding it"
 )
-USER, ASSISTANT = "User", "ChatGPT"
+USER, ASSISTANT = "User", "Assistant"
 _SPEAKERS = {"user": USER, "assistant": ASSISTANT}
 _AUTHOR_LEFT = {"system": "system messages", "tool": "tool messages"}
 _TEXT_TYPES = frozenset({"text", "multimodal_text"})

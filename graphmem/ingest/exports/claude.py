@@ -4,7 +4,8 @@ alone, or the zip (or its unpacked folder) that holds it beside ``users.json`` a
 
 Kept: the messages of the human and the assistant, in the order of ``chat_messages``, one
 graphmem conversation per Claude conversation, titled by its ``name``. Speakers are
-``User`` and ``Claude``.
+``User`` and ``Assistant``: the names the designs' user-assistant rules know
+(``Settings.assistant_speakers``; the app is the conversation's ``format``).
 
 Decisions:
 
@@ -59,7 +60,7 @@ ACCEPTED = (
     "Claude.ai's conversations.json (a list of conversations with 'chat_messages'), "
     "or the export zip holding it"
 )
-ASSISTANT = "Claude"
+ASSISTANT = "Assistant"
 _SPEAKERS = {"human": USER, "assistant": ASSISTANT}
 _BLOCK_LEFT = {
     "tool_use": "tool blocks",

@@ -110,7 +110,7 @@ def test_written_export_keeps_the_branch_on_screen(load_export: Loader) -> None:
         ),
         # The regenerated answer, not the first one ("See the Belém tower first.").
         (
-            "ChatGPT",
+            "Assistant",
             "Begin in Alfama: walk up to the castle, then down to the river.",
             datetime(2024, 3, 2, 9, 16, 2),
             None,
@@ -118,9 +118,9 @@ def test_written_export_keeps_the_branch_on_screen(load_export: Loader) -> None:
         ("User", "And a whole day plan?", datetime(2024, 3, 2, 9, 19, 2), None),
     ]
     speaker, long_answer, at, _ = lisbon[3]
-    assert (speaker, at) == ("ChatGPT", datetime(2024, 3, 2, 9, 20, 2, 250000))
+    assert (speaker, at) == ("Assistant", datetime(2024, 3, 2, 9, 20, 2, 250000))
     assert len(long_answer) > 3000 and long_answer.startswith("Start at the Castelo de São Jorge")
-    assert dataset.conversations[0].speakers == ["User", "ChatGPT"]
+    assert dataset.conversations[0].speakers == ["User", "Assistant"]
 
 
 def test_written_export_leaves_out_and_counts(load_export: Loader) -> None:
@@ -140,11 +140,11 @@ def test_tool_calls_leave_the_answer_and_a_pause_splits_sessions(load_export: Lo
     assert [(t.speaker, t.text) for s in ferry.sessions for t in s.turns] == [
         ("User", "When does the ferry to Cacilhas leave on Sundays?"),
         (
-            "ChatGPT",
+            "Assistant",
             "On Sundays the ferry leaves Cais do Sodré every 20 minutes from 07:00. 【0†ttsl.pt】",
         ),
         ("User", "We missed it. Is there a late one?"),
-        ("ChatGPT", "Yes: the last one leaves at 01:40."),
+        ("Assistant", "Yes: the last one leaves at 01:40."),
     ]
 
 
@@ -156,10 +156,10 @@ def test_an_upload_is_named_once_and_an_undated_answer_stays(load_export: Loader
         datetime(2024, 3, 4, 10),
         "shared: IMG_2041.jpeg",
     )
-    assert tile[1][:2] == ("ChatGPT", "A blue and white *ponta de diamante* pattern, 17th century.")
+    assert tile[1][:2] == ("Assistant", "A blue and white *ponta de diamante* pattern, 17th century.")
     # No create_time: undated, in the session of the message before it (the load gives an
     # undated turn its session's start).
-    assert tile[2][:2] == ("ChatGPT", "That one is a later copy of the same pattern.")
+    assert tile[2][:2] == ("Assistant", "That one is a later copy of the same pattern.")
     assert len(load_export(WRITTEN).conversations[2].sessions) == 1
 
 
@@ -196,7 +196,7 @@ def test_librechat_sample(load_export: Loader) -> None:
     assert dataset.skipped.left_out == {"empty conversations": 1, "hidden messages": 1}
     assert turns(dataset, 1) == [
         ("User", "Something with anchovies?", datetime(2025, 8, 24, 2, 3, 21), None),
-        ("ChatGPT", "Puttanesca.", datetime(2025, 8, 24, 2, 3, 22), None),
+        ("Assistant", "Puttanesca.", datetime(2025, 8, 24, 2, 3, 22), None),
     ]
 
 
@@ -218,7 +218,7 @@ def test_polylogue_sample_a_single_conversation_object(load_export: Loader) -> N
         datetime.fromtimestamp(1784164540.0, UTC).replace(tzinfo=None),
         "shared: input.txt, an image",
     )
-    assert got[1][0] == "ChatGPT" and got[1][1].startswith("Final answer.")
+    assert got[1][0] == "Assistant" and got[1][1].startswith("Final answer.")
     assert got[1][3] == "shared: an image"
 
 
@@ -417,7 +417,7 @@ def test_parts_code_and_media(load_export: Loader, tmp_path: Path) -> None:
     got = load_export(write(tmp_path, [conversation("cafe0006", "Media", nodes)]))
     assert turns(got) == [
         ("User", "one\n\ntwo", datetime(2024, 3, 2, 9, 15, 2), "shared: an image"),
-        ("ChatGPT", "print(1)", datetime(2024, 3, 2, 9, 15, 3), None),
+        ("Assistant", "print(1)", datetime(2024, 3, 2, 9, 15, 3), None),
     ]
     assert got.skipped.empty_turns == 1
 
@@ -449,7 +449,7 @@ def test_round_trip(load_export: Loader, tmp_path: Path, chats: list[Any], branc
     for i, lines in enumerate(chats):
         expected = [
             (
-                {"user": "User", "assistant": "ChatGPT"}[r],
+                {"user": "User", "assistant": "Assistant"}[r],
                 t,
                 datetime.fromtimestamp(T0 + 60 * k, UTC).replace(tzinfo=None),
                 None,

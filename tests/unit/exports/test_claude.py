@@ -83,7 +83,7 @@ def test_written_export(load_export: Loader) -> None:
         {"format": "claude", "title": "Lease renewal"},
         {"format": "claude", "title": "Weather in Porto"},
     ]
-    assert dataset.conversations[0].speakers == ["User", "Claude"]
+    assert dataset.conversations[0].speakers == ["User", "Assistant"]
     assert turns(dataset, 0) == [
         (
             "User",
@@ -92,7 +92,7 @@ def test_written_export(load_export: Loader) -> None:
             "shared: lease.txt",
         ),
         (
-            "Claude",
+            "Assistant",
             "The lease asks for 60 days' written notice, from either side.",
             datetime(2024, 5, 10, 8, 30, 7, 330012),
             None,
@@ -105,7 +105,7 @@ def test_written_export(load_export: Loader) -> None:
             "shared: meter2.jpg",
         ),
         (
-            "Claude",
+            "Assistant",
             "Yes: utilities are the tenant's under clause 4.",
             datetime(2024, 5, 10, 8, 41, 12, 902311),
             None,
@@ -117,7 +117,7 @@ def test_written_export(load_export: Loader) -> None:
 def test_tool_and_thinking_blocks_are_left_out(load_export: Loader) -> None:
     dataset = load_export(WRITTEN)
     assert turns(dataset, 1)[1] == (
-        "Claude",
+        "Assistant",
         "Let me check the forecast.\n\nLight rain is expected in Porto tomorrow afternoon, "
         "about 4 mm.",
         datetime(2024, 5, 11, 18, 0, 21),
@@ -157,9 +157,9 @@ def test_polylogue_samples(load_export: Loader) -> None:
     assert simple.conversations[0].meta["title"] == "Simple Claude AI Conversation"
     assert [(s, at) for s, _, at, _ in turns(simple)] == [
         ("User", datetime(2024, 1, 15, 10, 30)),
-        ("Claude", datetime(2024, 1, 15, 10, 31)),
+        ("Assistant", datetime(2024, 1, 15, 10, 31)),
         ("User", datetime(2024, 1, 15, 10, 33)),
-        ("Claude", datetime(2024, 1, 15, 10, 35)),
+        ("Assistant", datetime(2024, 1, 15, 10, 35)),
     ]
     attached = turns(load_export(HERE / "polylogue-real-claude-with-attachments.json"))
     assert attached[0][1] == "Can you review this Python file I've attached?"
@@ -172,7 +172,7 @@ def test_polylogue_samples(load_export: Loader) -> None:
             datetime(2024, 1, 1),
             "shared: note.txt, image.svg",
         ),
-        ("Claude", "Done.", datetime(2024, 1, 1, 0, 0, 1), None),
+        ("Assistant", "Done.", datetime(2024, 1, 1, 0, 0, 1), None),
     ]
     assert tool.skipped.left_out == {"tool blocks": 2}
 
@@ -356,7 +356,7 @@ def test_round_trip(load_export: Loader, tmp_path: Path, chats: list[Any], block
     got = load_export(write(tmp_path, convs))
     assert [c.conversation_id for c in got.conversations] == [f"{i:08d}" for i in range(len(chats))]
     for i, lines in enumerate(chats):
-        names = {"human": "User", "assistant": "Claude"}
+        names = {"human": "User", "assistant": "Assistant"}
         assert turns(got, i) == [
             (names[s], t, datetime(2024, 5, 10, 8, k), None) for k, (s, t) in enumerate(lines)
         ]
