@@ -218,7 +218,9 @@ def read(
     suffix = Path(filename).suffix
     if fmt == "auto" and suffix.lower() not in (".jsonl", ".ndjson"):
         bundle = StreamBundle(source, filename or "-")
-        found = _claimed(bundle)
+        # A .csv or .tsv is a table whatever its header: its importer says what is wrong.
+        tables = suffix.lower() in (".csv", ".tsv")
+        found = BY_NAME["csv"] if tables else _claimed(bundle)
         if found is not None:
             return _import(found, bundle, options or ImportOptions(), strict)
     if fmt == "auto":

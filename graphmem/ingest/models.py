@@ -6,6 +6,7 @@ Datetimes are naive: the local wall-clock time of the conversation (see formats.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -78,6 +79,15 @@ class QAItem(_Frozen):
 MAX_SKIP_PLACES = 5
 
 
+# The nouns an importer counts what it leaves out in ("media-only messages").
+_COUNTED_NOUN = re.compile(r"\b(message|block|conversation|event)s\b")
+
+
+def _counted(kind: str, n: int) -> str:
+    """``kind`` as said of ``n`` things: "1 hidden message", "2 hidden messages"."""
+    return _COUNTED_NOUN.sub(r"\1", kind, count=1) if n == 1 else kind
+
+
 class Skipped(_Frozen):
     """What a load left out of the file (none with ``strict``, which refuses each instead):
     turns with no visible text (``empty_turns``); sessions whose id repeats an earlier
@@ -125,7 +135,7 @@ class Skipped(_Frozen):
     def describe(self) -> str:
         """One line for a report: the counts, then the first places; then what an
         export's importer left out."""
-        left = ", ".join(f"{n} {kind}" for kind, n in self.left_out.items())
+        left = ", ".join(f"{n} {_counted(kind, n)}" for kind, n in self.left_out.items())
         if not self.total:
             return f"left out {left}" if left else "nothing skipped"
         if left:

@@ -22,8 +22,8 @@ def summarize(dataset: Dataset) -> dict[str, Any]:
         "sessions": sum(len(c.sessions) for c in dataset.conversations),
         "turns": len(turns),
         "undated_turns": len(turns) - len(stamps),
-        "first": min(stamps).isoformat(sep=" ") if stamps else None,
-        "last": max(stamps).isoformat(sep=" ") if stamps else None,
+        "first": min(stamps).isoformat(sep=" ", timespec="seconds") if stamps else None,
+        "last": max(stamps).isoformat(sep=" ", timespec="seconds") if stamps else None,
         "speakers": len(by_speaker),
         "top_speakers": [
             {"speaker": name, "turns": n} for name, n in by_speaker.most_common(TOP_SPEAKERS)

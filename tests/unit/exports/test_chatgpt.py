@@ -156,7 +156,10 @@ def test_an_upload_is_named_once_and_an_undated_answer_stays(load_export: Loader
         datetime(2024, 3, 4, 10),
         "shared: IMG_2041.jpeg",
     )
-    assert tile[1][:2] == ("Assistant", "A blue and white *ponta de diamante* pattern, 17th century.")
+    assert tile[1][:2] == (
+        "Assistant",
+        "A blue and white *ponta de diamante* pattern, 17th century.",
+    )
     # No create_time: undated, in the session of the message before it (the load gives an
     # undated turn its session's start).
     assert tile[2][:2] == ("Assistant", "That one is a later copy of the same pattern.")

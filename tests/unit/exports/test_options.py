@@ -130,3 +130,17 @@ def test_a_dry_run_says_what_a_file_holds_and_writes_nothing(tmp_path: Path) -> 
         1,
         "2024-03-02 09:00:00",
     )
+
+
+def test_what_is_left_out_is_counted_in_words() -> None:
+    from graphmem.ingest.models import Skipped
+
+    left = {"hidden messages": 1, "messages of other branches": 1, "tool blocks": 2}
+    assert Skipped(left_out=left).describe() == (
+        "left out 1 hidden message, 1 message of other branches, 2 tool blocks"
+    )
+    both = Skipped(empty_turns=1, places=["line 2: no visible text"], left_out={"bot messages": 3})
+    assert both.describe() == (
+        "skipped 1 empty turn, 0 repeated sessions, 0 repeated turns (first: line 2: no "
+        "visible text); left out 3 bot messages"
+    )
