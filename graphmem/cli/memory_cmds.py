@@ -125,9 +125,9 @@ def ingest(
     timestamp_format: str | None,
     date_order: str,
 ) -> None:
-    """Ingest conversations from PATH into a space: a graphmem JSONL or JSON file, LoCoMo,
-    LongMemEval, or a chat app's export (a file, its zip or its folder; - for standard
-    input). Idempotent and resumable: stored sessions are skipped; a failure never leaves
+    """Ingest conversations from PATH (- for standard input) into a space. PATH is a
+    graphmem JSONL or JSON file, LoCoMo, LongMemEval, or a chat app's export: the file,
+    its zip or its folder (docs/import.md). Idempotent and resumable: stored sessions are skipped; a failure never leaves
     half a session behind. Turns with no text and repeated copies of a session are left out
     and counted, and so is what an export holds besides its messages."""
     settings = app(ctx).settings
