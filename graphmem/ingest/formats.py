@@ -1,4 +1,5 @@
-"""Conversation input formats: LoCoMo, LongMemEval and a simple JSONL format.
+"""Conversation input formats: LoCoMo, LongMemEval, a simple JSONL format, and the chat
+apps' exports (``graphmem.ingest.exports``, docs/import.md).
 
 JSONL format
 ------------
@@ -18,8 +19,10 @@ Fields:
 - ``text`` (string, required): the message, at most 1,000,000 characters (``MAX_TURN_CHARS``:
   a pasted document is one turn, stored whole). A message with no visible character is
   skipped and counted (``Dataset.skipped``), or refused by a strict load.
-- ``timestamp`` (string, optional): ISO-8601 (``2024-03-14``, ``2024-03-14T09:30:00``,
-  ``2024-03-14 09:30+01:00``); a UTC offset is dropped and the local wall-clock time kept.
+- ``timestamp`` (string or number, optional): ISO-8601 (``2024-03-14``,
+  ``2024-03-14T09:30:00``, ``2024-03-14 09:30+01:00``), where a UTC offset is dropped and
+  the local wall-clock time kept; or epoch seconds or milliseconds (``1710408600``,
+  ``"1710408600000"``: an instant, shown in ``--timezone``, this machine's zone by default).
   A session starts at its earliest timestamp; messages without one get that start time.
 - ``id`` (string, optional): message id, unique within the conversation; defaults to
   ``"<session>:<n>"`` with ``n`` the 0-based position of the message in its session
@@ -41,7 +44,8 @@ after its size is checked.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -75,22 +79,11 @@ FormatName = Literal[
     "whatsapp",
     "csv",
 ]
-Format = Literal[
-    "auto",
-    "locomo",
-    "longmemeval",
-    "jsonl",
-    "chatgpt",
-    "claude",
-    "telegram",
-    "discord",
-    "slack",
-    "whatsapp",
-    "csv",
-]
+Format = Literal["auto"] | FormatName
 # Every --format value, for the CLI's choices and the error that lists them.
-FORMATS: tuple[str, ...] = get_args(Format)
+FORMATS: tuple[str, ...] = ("auto", *get_args(FormatName))
 _DOCUMENTS = ("locomo", "longmemeval", "jsonl")
+_EPOCH = re.compile(r"[+-]?\d{9,}(\.\d*)?")  # a numeric stamp: 9 digits and more (1973 on)
 _FORMAT_HINT = "pass --format: " + ", ".join(FORMATS[1:]) + " (docs/import.md)"
 # The characters a JSON document can start with (after blanks).
 _JSON_STARTS = frozenset('[{"-0123456789tfn')
@@ -233,8 +226,8 @@ def read(
         return load_longmemeval(root.items(data, "LongMemEval items"), src, strict)
     if data is not None:
         messages = ((f"message {i}", m) for i, m in enumerate(root.items(data, "messages")))
-        return load_jsonl(messages, src, strict)
-    return load_jsonl(_jsonl_records(source), src, strict)
+        return load_jsonl(_epochs(messages, src, options), src, strict)
+    return load_jsonl(_epochs(_jsonl_records(source), src, options), src, strict)
 
 
 def _document(source: Source) -> Any:
@@ -280,6 +273,25 @@ def _sniff(source: Source, suffix: str) -> tuple[FormatName, Any]:
         path=source.name,
         hint=_FORMAT_HINT,
     )
+
+
+def _epochs(
+    records: Iterable[tuple[str, Any]], src: str, options: ImportOptions | None
+) -> Iterator[tuple[str, Any]]:
+    """Messages whose ``timestamp`` is an epoch (seconds or milliseconds, a number or a
+    numeric string: what a converted app export holds) with it as the wall-clock time of
+    ``--timezone``; the other stamps are read by the validation as before."""
+    clock = Context(src, options or ImportOptions()).clock
+    for record, raw in records:
+        stamp = raw.get("timestamp") if isinstance(raw, dict) else None
+        if (isinstance(stamp, int | float) and not isinstance(stamp, bool)) or (
+            isinstance(stamp, str) and _EPOCH.fullmatch(stamp.strip())
+        ):
+            try:
+                raw = {**raw, "timestamp": clock.epoch(stamp)}
+            except (ValueError, OverflowError, OSError) as exc:
+                raise InputError(str(exc), path=src, record=record, field="timestamp") from None
+        yield record, raw
 
 
 def _jsonl_records(source: Source) -> Iterator[tuple[str, Any]]:

@@ -37,7 +37,8 @@ MAX_ID_CHARS = 512
 MAX_SPACE_CHARS = 128
 
 STAMP_HINT = (
-    "use ISO-8601 (2024-03-14T09:30:00), '1:56 pm on 8 May, 2023' or '2023/05/20 (Sat) 02:21'"
+    "use ISO-8601 (2024-03-14T09:30:00), epoch seconds or milliseconds (1710408600), "
+    "'1:56 pm on 8 May, 2023' or '2023/05/20 (Sat) 02:21'"
 )
 _STAMP_FORMATS = (
     "%I:%M %p on %d %B, %Y",  # LoCoMo

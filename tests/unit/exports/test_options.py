@@ -144,3 +144,40 @@ def test_what_is_left_out_is_counted_in_words() -> None:
         "skipped 1 empty turn, 0 repeated sessions, 0 repeated turns (first: line 2: no "
         "visible text); left out 3 bot messages"
     )
+
+
+def test_a_jsonl_file_takes_epoch_times_in_the_chosen_zone(tmp_path: Path) -> None:
+    from graphmem.errors import InputError
+    from graphmem.ingest.formats import ReadLimits, load
+
+    rows = [
+        {"conversation": "c", "session": 1, "speaker": "Ana", "text": "a", "timestamp": 1719835200},
+        {
+            "conversation": "c",
+            "session": 1,
+            "speaker": "Ben",
+            "text": "b",
+            "timestamp": "1719835260000",
+        },
+        {
+            "conversation": "c",
+            "session": 1,
+            "speaker": "Ana",
+            "text": "c",
+            "timestamp": "2024-07-01T12:02:00",
+        },
+    ]
+    path = tmp_path / "chat.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    data = load(path, "auto", ReadLimits(), ImportOptions(timezone="Europe/Lisbon"))
+    times = [t.timestamp for t in data.conversations[0].sessions[0].turns]
+    # epochs are instants (13:00 in Lisbon's summer time); the ISO stamp is kept as written
+    assert times == [
+        datetime(2024, 7, 1, 13, 0),
+        datetime(2024, 7, 1, 13, 1),
+        datetime(2024, 7, 1, 12, 2),
+    ]
+    path.write_text(json.dumps({**rows[0], "timestamp": -5}) + "\n")
+    with pytest.raises(InputError) as caught:
+        load(path)
+    assert (caught.value.record, caught.value.field) == ("line 1", "timestamp")
