@@ -28,7 +28,16 @@ from pydantic import BeforeValidator, StrictBool, StrictInt, StrictStr
 from graphmem.designs.registry import build_order, builder_names
 from graphmem.designs.registry import strategy_names as _registered
 from graphmem.errors import InputError
-from graphmem.ingest.validate import MAX_ID_CHARS, check_text, control_at, encodable, type_name
+from graphmem.ingest.exports.stamps import is_epoch
+from graphmem.ingest.validate import (
+    MAX_ID_CHARS,
+    STAMP_HINT,
+    check_text,
+    control_at,
+    encodable,
+    parse_timestamp,
+    type_name,
+)
 
 DEFAULT_BUDGET = 1000
 # The smallest context that holds a cited turn with its date line; the largest bounds what
@@ -206,6 +215,24 @@ def _iso_text(value: Any) -> Any:
     raise ValueError(f"expected an ISO-8601 date or time as a string, got {type_name(value)}")
 
 
+def _message_time(value: Any) -> Any:
+    """A message's time as given: None, a datetime, an ISO-8601 string (checked here), or an
+    epoch number or numeric string, which ``add_messages`` shows in the import time zone,
+    as a file's (``graphmem.ingest.exports.stamps.read_epochs``)."""
+    if value is None or isinstance(value, datetime) or is_epoch(value):
+        return value
+    if isinstance(value, str):
+        try:
+            parse_timestamp(value)
+        except ValueError as exc:
+            raise ValueError(f"{exc}: {STAMP_HINT}") from None
+        return value
+    raise ValueError(f"expected an ISO-8601 time or epoch seconds, got {type_name(value)}")
+
+
+# A message's time over HTTP and MCP: the value reaches add_messages as given, so it is read
+# by the one rule of every input (an ISO string as written, an epoch in the import zone).
+MessageMoment = Annotated[datetime | int | float | str | None, BeforeValidator(_message_time)]
 StrictBudget = StrictInt
 StrictFlag = StrictBool
 StrictText = StrictStr

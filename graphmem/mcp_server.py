@@ -41,6 +41,7 @@ from graphmem.limits import (
     BuilderChoice,
     IsoDateOrMoment,
     IsoMoment,
+    MessageMoment,
     StrictBudget,
     StrictFlag,
     StrictText,
@@ -73,8 +74,10 @@ class MessageIn(BaseModel):
 
     speaker: StrictText = Field(description="Who said it, e.g. the user's name or 'assistant'.")
     text: StrictText = Field(description="What was said.")
-    timestamp: IsoMoment = Field(
-        default=None, description="ISO-8601 time of the turn (defaults to the session's)."
+    timestamp: MessageMoment = Field(
+        default=None,
+        description="ISO-8601 time of the turn, or epoch seconds or milliseconds (default: "
+        "the session's).",
     )
     id: StrictText | None = Field(
         default=None, description="Stable id of the turn, if the host has one."

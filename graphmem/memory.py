@@ -31,6 +31,7 @@ from graphmem.embed import Embedder, build_embedder
 from graphmem.errors import UnknownSpaceError
 from graphmem.forget import delete_space_nodes
 from graphmem.ingest.exports import ImportOptions
+from graphmem.ingest.exports.stamps import Clock, zone_named
 from graphmem.ingest.formats import Format, ReadLimits, load
 from graphmem.ingest.jsonl import api_session
 from graphmem.ingest.models import ConversationIn, Dataset
@@ -330,7 +331,8 @@ class Memory:
         message and field, before anything is written."""
         check_space(space)
         builders = parse_builders(builders)  # before I/O, as the messages are
-        conv = api_session(conversation_id, session, messages, started_at, 0)  # before I/O
+        clock = Clock(zone_named(self.settings.import_timezone or None))  # epoch stamps' zone
+        conv = api_session(conversation_id, session, messages, started_at, 0, clock)  # before I/O
         first = conv.sessions[0]
         check_turn_ids(self.store, space, conv.conversation_id, first)  # before the write
         index = self._session_index(space, conv.conversation_id, first.source_id)

@@ -127,9 +127,10 @@ def ingest(
 ) -> None:
     """Ingest conversations from PATH (- for standard input) into a space. PATH is a
     graphmem JSONL or JSON file, LoCoMo, LongMemEval, or a chat app's export: the file,
-    its zip or its folder (docs/import.md). Idempotent and resumable: stored sessions are skipped; a failure never leaves
-    half a session behind. Turns with no text and repeated copies of a session are left out
-    and counted, and so is what an export holds besides its messages."""
+    its zip or its folder (docs/import.md). Idempotent and resumable: stored sessions are
+    skipped; a failure never leaves half a session behind. Turns with no text and repeated
+    copies of a session are left out and counted, and so is what an export holds besides its
+    messages."""
     settings = app(ctx).settings
     limits = ReadLimits.of(settings, strict)
     how = options_of(settings, timezone, session_gap, columns, timestamp_format, date_order)

@@ -31,6 +31,7 @@ from graphmem.limits import (
     SUBJECT_HELP,
     IsoDateOrMoment,
     IsoMoment,
+    MessageMoment,
     StrictBudget,
     StrictFlag,
     StrictText,
@@ -84,7 +85,9 @@ class QueryOptions(QueryIn):
 class MessageIn(Strict):
     speaker: StrictText = Field(description="Who said it, e.g. the user's name or 'assistant'.")
     text: StrictText = Field(description="What was said.")
-    timestamp: IsoMoment = Field(default=None, description="ISO-8601 time of the turn.")
+    timestamp: MessageMoment = Field(
+        default=None, description="ISO-8601 time of the turn, or epoch seconds or milliseconds."
+    )
     id: StrictText | None = Field(default=None, description="Stable id of the turn.")
     caption: StrictText | None = Field(default=None, description="Caption of a shared image.")
 

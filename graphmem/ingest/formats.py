@@ -44,7 +44,6 @@ after its size is checked.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -54,6 +53,7 @@ from graphmem.ingest.exports import BY_NAME, IMPORTERS, ImportOptions
 from graphmem.ingest.exports.assemble import to_dataset
 from graphmem.ingest.exports.base import Context, Importer
 from graphmem.ingest.exports.bundle import Bundle, FolderBundle, StreamBundle, ZipBundle
+from graphmem.ingest.exports.stamps import read_epochs
 from graphmem.ingest.jsonl import load_jsonl
 from graphmem.ingest.locomo import load_locomo, normalize_evidence
 from graphmem.ingest.longmemeval import load_longmemeval
@@ -83,7 +83,6 @@ Format = Literal["auto"] | FormatName
 # Every --format value, for the CLI's choices and the error that lists them.
 FORMATS: tuple[str, ...] = ("auto", *get_args(FormatName))
 _DOCUMENTS = ("locomo", "longmemeval", "jsonl")
-_EPOCH = re.compile(r"[+-]?\d{9,}(\.\d*)?")  # a numeric stamp: 9 digits and more (1973 on)
 _FORMAT_HINT = "pass --format: " + ", ".join(FORMATS[1:]) + " (docs/import.md)"
 # The characters a JSON document can start with (after blanks).
 _JSON_STARTS = frozenset('[{"-0123456789tfn')
@@ -278,20 +277,8 @@ def _sniff(source: Source, suffix: str) -> tuple[FormatName, Any]:
 def _epochs(
     records: Iterable[tuple[str, Any]], src: str, options: ImportOptions | None
 ) -> Iterator[tuple[str, Any]]:
-    """Messages whose ``timestamp`` is an epoch (seconds or milliseconds, a number or a
-    numeric string: what a converted app export holds) with it as the wall-clock time of
-    ``--timezone``; the other stamps are read by the validation as before."""
-    clock = Context(src, options or ImportOptions()).clock
-    for record, raw in records:
-        stamp = raw.get("timestamp") if isinstance(raw, dict) else None
-        if (isinstance(stamp, int | float) and not isinstance(stamp, bool)) or (
-            isinstance(stamp, str) and _EPOCH.fullmatch(stamp.strip())
-        ):
-            try:
-                raw = {**raw, "timestamp": clock.epoch(stamp)}
-            except (ValueError, OverflowError, OSError) as exc:
-                raise InputError(str(exc), path=src, record=record, field="timestamp") from None
-        yield record, raw
+    """Messages with their epoch timestamps read in ``--timezone`` (``read_epochs``)."""
+    return read_epochs(records, src, Context(src, options or ImportOptions()).clock)
 
 
 def _jsonl_records(source: Source) -> Iterator[tuple[str, Any]]:

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from graphmem.errors import InputError
+from graphmem.ingest.exports.stamps import Clock, read_epochs
 from graphmem.ingest.models import ConversationIn, Dataset, SessionIn, Turn
 from graphmem.ingest.validate import Rec, Skips, same_content, type_name
 
@@ -161,8 +162,10 @@ def api_session(
     messages: object,
     started_at: object,
     index: int,
+    clock: Clock | None = None,
 ) -> ConversationIn:
-    """The arguments of ``Memory.add_messages`` validated like a JSONL file's messages."""
+    """The arguments of ``Memory.add_messages`` validated like a JSONL file's messages
+    (``clock``: the zone an epoch timestamp is shown in; this machine's when None)."""
     top = Rec(None, "add_messages")
     args = {"conversation_id": conversation_id, "session": session}
     cid = top.label(args, "conversation_id")
@@ -174,7 +177,10 @@ def api_session(
         raise top.error(f"expected a list of messages, got {type_name(messages)}", "messages")
     if not messages:
         raise top.error("no messages given", "messages")
-    records = [(Rec(None, f"message {i}"), m) for i, m in enumerate(messages)]
+    read = read_epochs(
+        ((f"message {i}", m) for i, m in enumerate(messages)), None, clock or Clock()
+    )
+    records = [(Rec(None, record), m) for record, m in read]
     turns = _turns([(rec, rec.obj(m)) for rec, m in records], name, {}, None)
     # Without started_at the session starts at its earliest dated turn, as a file's does.
     start = start or min((t.timestamp for t in turns if t.timestamp is not None), default=None)

@@ -11,17 +11,22 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from graphmem.errors import ConfigError
+from graphmem.errors import ConfigError, InputError
 
 ACCEPTED = (
     "epoch seconds or milliseconds (1709370902, 1709370902.5, 1709370902000), "
     "ISO-8601 with or without a zone (2024-03-02T09:15:02, 2024-03-02T09:15:02Z)"
 )
 _NUMBER = re.compile(r"[+-]?\d+(\.\d*)?")
+# A message's numeric timestamp where ISO-8601 is also read: 9 digits and more (1973 on),
+# so that a basic ISO date ("20240314") stays a date.
+_EPOCH_TEXT = re.compile(r"[+-]?\d{9,}(\.\d*)?")
 # Epochs past this are milliseconds: 1e11 seconds is the year 5138, 1e11 ms is 1973.
 _MILLIS_FROM = 1e11
 _LATEST = 253402300799.0  # 9999-12-31T23:59:59Z, the last second a datetime holds
@@ -41,6 +46,16 @@ def zone_named(name: str | None) -> tzinfo | None:
             f"unknown time zone {name!r}",
             hint="an IANA name such as Europe/Lisbon, America/New_York or UTC",
         ) from None
+
+
+def is_epoch(value: object) -> bool:
+    """Whether a message's ``timestamp`` is written as an epoch: a number, or a string of
+    nine digits and more (every other string is read as ISO-8601 or a dataset's stamp)."""
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int | float) or (
+        isinstance(value, str) and _EPOCH_TEXT.fullmatch(value.strip()) is not None
+    )
 
 
 @dataclass(frozen=True)
@@ -83,3 +98,19 @@ class Clock:
         except (ValueError, OverflowError, OSError):
             pass
         raise ValueError(f"unrecognised time {value!r}: expected {ACCEPTED}")
+
+
+def read_epochs(
+    records: Iterable[tuple[str, Any]], src: str | None, clock: Clock
+) -> Iterator[tuple[str, Any]]:
+    """Messages (``(record, message)``) whose ``timestamp`` is an epoch with it as the
+    wall-clock time of ``clock``'s zone; the rest as they are. One rule for a file's
+    messages (JSONL, a JSON list) and the API's (``add_messages``, HTTP, MCP)."""
+    for record, raw in records:
+        stamp = raw.get("timestamp") if isinstance(raw, dict) else None
+        if is_epoch(stamp):
+            try:
+                raw = {**raw, "timestamp": clock.epoch(stamp)}  # type: ignore[arg-type]
+            except (ValueError, OverflowError, OSError) as exc:
+                raise InputError(str(exc), path=src, record=record, field="timestamp") from None
+        yield record, raw

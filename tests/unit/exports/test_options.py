@@ -181,3 +181,28 @@ def test_a_jsonl_file_takes_epoch_times_in_the_chosen_zone(tmp_path: Path) -> No
     with pytest.raises(InputError) as caught:
         load(path)
     assert (caught.value.record, caught.value.field) == ("line 1", "timestamp")
+
+
+def test_the_api_reads_a_message_time_by_the_files_rule() -> None:
+    from pydantic import TypeAdapter, ValidationError
+
+    from graphmem.ingest.jsonl import api_session
+    from graphmem.limits import MessageMoment
+
+    lisbon = Clock(zone_named("Europe/Lisbon"))
+    messages = [
+        {"speaker": "Ana", "text": "a", "timestamp": 1719835200},
+        {"speaker": "Ben", "text": "b", "timestamp": "2024-07-01T12:02:00"},
+    ]
+    conv = api_session("c", "s", messages, None, 0, lisbon)
+    assert [t.timestamp for t in conv.sessions[0].turns] == [
+        datetime(2024, 7, 1, 13, 0),
+        datetime(2024, 7, 1, 12, 2),
+    ]
+    # HTTP and MCP hand the value over as given, so add_messages reads it as above
+    moment = TypeAdapter(MessageMoment)
+    assert moment.validate_python(1719835200) == 1719835200
+    assert moment.validate_python("1719835200000") == "1719835200000"
+    for bad in ("next tuesday", True, [1]):
+        with pytest.raises(ValidationError):
+            moment.validate_python(bad)
