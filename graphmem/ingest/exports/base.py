@@ -10,8 +10,9 @@ purpose (system and tool messages, service lines, media without words) it counts
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -25,6 +26,9 @@ from graphmem.ingest.exports.bundle import Bundle
 from graphmem.ingest.exports.stamps import Clock, zone_named
 from graphmem.ingest.source import Source
 
+# How each ijson event changes the depth of nesting, for building one object at a time.
+_NESTING = {"start_map": 1, "start_array": 1, "end_map": -1, "end_array": -1}
+_LIST_EVENTS = ("start_array", "end_array")
 DateOrder = Literal["auto", "dmy", "mdy", "ymd"]
 # The fields a CSV column can fill (``--map field=Column``).
 CSV_FIELDS = ("speaker", "text", "timestamp", "conversation", "session", "id", "caption")
@@ -146,3 +150,57 @@ def json_items(source: Source, prefix: str) -> Iterator[Any]:
 def has_key(head: bytes, *keys: str) -> bool:
     """Whether the start of a JSON document names every one of ``keys`` as a key."""
     return all(f'"{key}"'.encode() in head for key in keys)
+
+
+def json_objects(
+    source: Source,
+    wanted: Callable[[str], bool],
+    lists: Callable[[str], InputError | None],
+) -> Iterator[tuple[str, str, Any]]:
+    """ijson's ``(prefix, event, value)`` events of a document, read as a stream, except
+    that each object at a prefix ``wanted`` accepts comes whole: its ``start_map`` event
+    (so the caller can name the object in an error while it is built), then
+    ``(prefix, "object", the object)`` instead of its inner events. Anything else at such a
+    prefix passes as its event, for the caller to refuse. An event other than a list's start
+    or end at a prefix for which ``lists`` gives an error raises that error. Broken JSON
+    raises ``ijson.JSONError``: the caller knows which record it was in."""
+    builder: Any = None
+    depth = 0
+    for path, event, value in ijson.parse(source, use_float=True):
+        if builder is not None:
+            builder.event(event, value)
+            depth += _NESTING.get(event, 0)
+            if depth == 0:
+                yield path, "object", builder.value
+                builder = None
+            continue
+        if event not in _LIST_EVENTS and (refused := lists(path)) is not None:
+            raise refused
+        yield path, event, value
+        if event == "start_map" and wanted(path):
+            builder, depth = ijson.ObjectBuilder(), 1
+            builder.event(event, value)
+
+
+def by_name(chats: Iterable[tuple[str, str, str | None, list[Message]]]) -> Iterator[Message]:
+    """The messages of each ``(name, tell, title, messages)`` under its name, or
+    ``name (tell)`` where another of the import has its name and another ``tell`` (its id),
+    each conversation in time order: the apps write a chat in time order, and two files of
+    one chat merge into it. Each ``messages`` is emptied as it is taken."""
+    chats = list(chats)
+    told: dict[str, set[str]] = {}
+    for name, tell, _, _ in chats:
+        told.setdefault(name, set()).add(tell)
+    grouped: dict[str, list[Message]] = {}
+    for name, tell, title, messages in chats:
+        cid = f"{name} ({tell})" if len(told[name]) > 1 else name
+        grouped.setdefault(cid, []).extend(
+            dataclasses.replace(m, conversation=cid, title=title) for m in messages
+        )
+        messages.clear()
+    for kept in grouped.values():
+        yield from sorted(kept, key=_time)
+
+
+def _time(message: Message) -> datetime:
+    return message.timestamp or datetime.min

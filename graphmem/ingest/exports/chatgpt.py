@@ -47,21 +47,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from datetime import datetime
-from pathlib import PurePosixPath
 from typing import Any
 
 from graphmem.errors import InputError
-from graphmem.ingest.exports.base import Context, Importer, Message, json_items
+from graphmem.ingest.exports.ai_chats import (
+    ASSISTANT,
+    USER,
+    Kept,
+    ShortIds,
+    app_key,
+    messages_of,
+    named,
+    read_export,
+    refuse_the_other_app,
+    shared,
+)
+from graphmem.ingest.exports.base import Context, Importer, Message
 from graphmem.ingest.exports.bundle import Bundle
-from graphmem.ingest.source import Source
 
-EXPORT_FILE = "conversations.json"
 ACCEPTED = (
     "ChatGPT's conversations.json (a list of conversations with a 'mapping'), "
     "or the export zip holding it"
 )
-USER, ASSISTANT = "User", "Assistant"
 _SPEAKERS = {"user": USER, "assistant": ASSISTANT}
 _AUTHOR_LEFT = {"system": "system messages", "tool": "tool messages"}
 _TEXT_TYPES = frozenset({"text", "multimodal_text"})
@@ -73,67 +80,7 @@ _MEDIA = {
     "real_time_user_audio_video_asset_pointer": "an audio clip",
     "video_container_asset_pointer": "a video",
 }
-# Both apps call their file conversations.json: the first of these keys in the head tells
-# which app wrote it (a key inside a message's text is escaped, so never matches).
-_APP_KEY = re.compile(rb'"(mapping|chat_messages)"\s*:')
 _CREATE_KEY = re.compile(rb'"create_time"\s*:')
-
-
-def export_member(bundle: Bundle) -> str | None:
-    """The member holding the conversations: the file itself, or the shallowest
-    ``conversations.json`` of a zip or folder."""
-    if bundle.single:
-        return bundle.members[0]
-    found = sorted(bundle.named(EXPORT_FILE), key=lambda m: (len(PurePosixPath(m).parts), m))
-    return found[0] if found else None
-
-
-def app_key(bundle: Bundle) -> tuple[str, bytes] | None:
-    """The first of ``mapping``/``chat_messages`` used as a key at the start of the export's
-    conversations (with the head it was found in); None when neither or not JSON."""
-    member = export_member(bundle)
-    if member is None:
-        return None
-    head = bundle.head(member)
-    if head[:1] not in (b"[", b"{"):
-        return None
-    found = _APP_KEY.search(head)
-    return (found.group(1).decode(), head) if found else None
-
-
-def conversations(source: Source, where: str, accepted: str) -> Iterator[Any]:
-    """The conversations of a top-level list, one at a time, or the one of an object."""
-    first = source.first_char()
-    if first == "[":
-        yield from json_items(source, "item")
-    elif first == "{":
-        yield from json_items(source, "")
-    else:
-        raise InputError(f"not a JSON list of conversations: expected {accepted}", path=where)
-
-
-class ShortIds:
-    """Conversation ids of one file: the first 8 characters, the full id for a later
-    conversation whose 8 characters an earlier one took."""
-
-    def __init__(self) -> None:
-        self._taken: dict[str, str] = {}
-
-    def of(self, full: str) -> str:
-        short = full[:8]
-        owner = self._taken.setdefault(short, full)
-        return short if owner == full else full
-
-
-def shared(names: list[str]) -> str | None:
-    """The caption naming what a message shared, each name once, in order."""
-    unique = list(dict.fromkeys(n for n in names if n))
-    return "shared: " + ", ".join(unique) if unique else None
-
-
-def named(n: int, title: object) -> str:
-    """A conversation as an error names it: its position and, when it has one, its title."""
-    return f"conversation {n}" + (f" ({title!r})" if isinstance(title, str) and title else "")
 
 
 def _claims(bundle: Bundle) -> bool:
@@ -142,29 +89,14 @@ def _claims(bundle: Bundle) -> bool:
 
 
 def _read(bundle: Bundle, ctx: Context) -> Iterator[Message]:
-    member = export_member(bundle)
-    if member is None:
-        raise InputError(f"holds no {EXPORT_FILE}: expected {ACCEPTED}", path=bundle.name)
-    where = bundle.where(member)
-    ids = ShortIds()
-    with bundle.open(member) as source:
-        for n, conv in enumerate(conversations(source, where, ACCEPTED), 1):
-            yield from _conversation(conv, n, ids, where, ctx)
+    return read_export(bundle, ctx, ACCEPTED, _conversation)
 
 
-def _conversation(conv: Any, n: int, ids: ShortIds, where: str, ctx: Context) -> Iterator[Message]:
-    record = f"conversation {n}"
-    if not isinstance(conv, dict):
-        raise InputError("a conversation is not a JSON object", path=where, record=record)
+def _conversation(
+    conv: dict[str, Any], n: int, ids: ShortIds, where: str, ctx: Context
+) -> Iterator[Message]:
     title = conv.get("title")
-    if "mapping" not in conv and "chat_messages" in conv:
-        raise InputError(
-            "a Claude.ai conversation, not a ChatGPT one",
-            path=where,
-            record=named(n, title),
-            field="mapping",
-            hint="pass --format claude",
-        )
+    refuse_the_other_app(conv, n, where, "mapping")
     full = conv.get("conversation_id") or conv.get("id")
     if not isinstance(full, str) or not full.strip():
         raise InputError(
@@ -186,14 +118,7 @@ def _conversation(conv: Any, n: int, ids: ShortIds, where: str, ctx: Context) ->
     if not branch:
         ctx.leave("empty conversations")
         return
-    cid = ids.of(full.strip())
-    label = title if isinstance(title, str) and title.strip() else None
-    for k, message in enumerate(branch, 1):
-        at = f"{record} message {k}"
-        kept = _message(message, at, where, ctx)
-        if kept is not None:
-            speaker, text, caption, stamp = kept
-            yield Message(cid, speaker, text, stamp, at, title=label, note=caption)
+    yield from messages_of(ids.of(full.strip()), title, n, branch, _message, where, ctx)
 
 
 def _branch(mapping: dict[str, Any], current: object, record: str, where: str) -> list[Any]:
@@ -233,9 +158,7 @@ def _branch(mapping: dict[str, Any], current: object, record: str, where: str) -
     return found[::-1]
 
 
-def _message(
-    message: Any, at: str, where: str, ctx: Context
-) -> tuple[str, str, str | None, datetime | None] | None:
+def _message(message: Any, at: str, where: str, ctx: Context) -> Kept | None:
     """Speaker, text, caption and time of a message kept; None (counted) for one left out."""
     if not isinstance(message, dict):
         raise InputError("a message is not a JSON object", path=where, record=at)

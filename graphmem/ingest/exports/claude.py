@@ -39,28 +39,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from datetime import datetime
 from typing import Any
 
 from graphmem.errors import InputError
-from graphmem.ingest.exports.base import Context, Importer, Message
-from graphmem.ingest.exports.bundle import Bundle
-from graphmem.ingest.exports.chatgpt import (
-    EXPORT_FILE,
+from graphmem.ingest.exports.ai_chats import (
+    ASSISTANT,
     USER,
+    Kept,
     ShortIds,
     app_key,
-    conversations,
-    export_member,
+    messages_of,
     named,
+    read_export,
+    refuse_the_other_app,
     shared,
 )
+from graphmem.ingest.exports.base import Context, Importer, Message
+from graphmem.ingest.exports.bundle import Bundle
 
 ACCEPTED = (
     "Claude.ai's conversations.json (a list of conversations with 'chat_messages'), "
     "or the export zip holding it"
 )
-ASSISTANT = "Assistant"
 _SPEAKERS = {"human": USER, "assistant": ASSISTANT}
 _BLOCK_LEFT = {
     "tool_use": "tool blocks",
@@ -82,29 +82,14 @@ def _claims(bundle: Bundle) -> bool:
 
 
 def _read(bundle: Bundle, ctx: Context) -> Iterator[Message]:
-    member = export_member(bundle)
-    if member is None:
-        raise InputError(f"holds no {EXPORT_FILE}: expected {ACCEPTED}", path=bundle.name)
-    where = bundle.where(member)
-    ids = ShortIds()
-    with bundle.open(member) as source:
-        for n, conv in enumerate(conversations(source, where, ACCEPTED), 1):
-            yield from _conversation(conv, n, ids, where, ctx)
+    return read_export(bundle, ctx, ACCEPTED, _conversation)
 
 
-def _conversation(conv: Any, n: int, ids: ShortIds, where: str, ctx: Context) -> Iterator[Message]:
-    record = f"conversation {n}"
-    if not isinstance(conv, dict):
-        raise InputError("a conversation is not a JSON object", path=where, record=record)
+def _conversation(
+    conv: dict[str, Any], n: int, ids: ShortIds, where: str, ctx: Context
+) -> Iterator[Message]:
     title = conv.get("name")
-    if "chat_messages" not in conv and "mapping" in conv:
-        raise InputError(
-            "a ChatGPT conversation, not a Claude.ai one",
-            path=where,
-            record=named(n, conv.get("title")),
-            field="chat_messages",
-            hint="pass --format chatgpt",
-        )
+    refuse_the_other_app(conv, n, where, "chat_messages")
     uuid = conv.get("uuid")
     if not isinstance(uuid, str) or not uuid.strip():
         raise InputError("no uuid string", path=where, record=named(n, title), field="uuid")
@@ -114,19 +99,10 @@ def _conversation(conv: Any, n: int, ids: ShortIds, where: str, ctx: Context) ->
     if not messages:
         ctx.leave("empty conversations")
         return
-    cid = ids.of(uuid.strip())
-    label = title if isinstance(title, str) and title.strip() else None
-    for k, message in enumerate(messages, 1):
-        at = f"{record} message {k}"
-        kept = _message(message, at, where, ctx)
-        if kept is not None:
-            speaker, text, caption, stamp = kept
-            yield Message(cid, speaker, text, stamp, at, title=label, note=caption)
+    yield from messages_of(ids.of(uuid.strip()), title, n, messages, _message, where, ctx)
 
 
-def _message(
-    message: Any, at: str, where: str, ctx: Context
-) -> tuple[str, str, str | None, datetime | None] | None:
+def _message(message: Any, at: str, where: str, ctx: Context) -> Kept | None:
     """Speaker, text, caption and time of a message kept; None (counted) for one left out."""
     if not isinstance(message, dict):
         raise InputError("a message is not a JSON object", path=where, record=at)

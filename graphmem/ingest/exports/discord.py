@@ -38,14 +38,20 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import PurePosixPath
 from typing import Any
 
 import ijson
 
 from graphmem.errors import InputError
-from graphmem.ingest.exports.base import Context, Importer, Message, has_key
+from graphmem.ingest.exports.base import (
+    Context,
+    Importer,
+    Message,
+    by_name,
+    has_key,
+    json_objects,
+)
 from graphmem.ingest.exports.bundle import Bundle
 from graphmem.ingest.source import Source
 
@@ -57,7 +63,6 @@ DEFAULT_TYPE = "Default"
 DIRECT_TYPES = frozenset({"DirectTextChat", "DirectGroupTextChat"})
 MEDIA_FOLDER = "_Files"  # the exporter's media folder beside each file: "<file>_Files"
 OBJECTS = ("guild", "channel", "messages.item")
-NESTING = {"start_map": 1, "start_array": 1, "end_map": -1, "end_array": -1}
 HEAD_KEYS = ("guild", "channel", "messages")
 
 
@@ -106,7 +111,8 @@ def _read(bundle: Bundle, ctx: Context) -> Iterator[Message]:
     for member in _members(bundle):
         with bundle.open(member) as source:
             channels.append(_channel(source, bundle, member, ctx))
-    yield from _named(channels)
+    # The exporter writes a channel in time order; two files of one channel merge.
+    yield from by_name((_name(c), _id(c), _title(c), c.messages) for c in channels)
 
 
 def _name(channel: _Channel) -> str:
@@ -130,47 +136,23 @@ def _title(channel: _Channel) -> str:
     return f"{guild} / #{name}"
 
 
-def _named(channels: list[_Channel]) -> Iterator[Message]:
-    told: dict[str, set[str]] = {}
-    for channel in channels:
-        told.setdefault(_name(channel), set()).add(_id(channel))
-    grouped: dict[str, list[Message]] = {}
-    for channel in channels:
-        name = _name(channel)
-        cid = f"{name} ({_id(channel)})" if len(told[name]) > 1 else name
-        title = _title(channel)
-        grouped.setdefault(cid, []).extend(
-            dataclasses.replace(m, conversation=cid, title=title) for m in channel.messages
-        )
-        channel.messages.clear()
-    for messages in grouped.values():
-        # The exporter writes a channel in time order; two files of one channel merge.
-        yield from sorted(messages, key=_time)
-
-
-def _time(message: Message) -> datetime:
-    return message.timestamp or datetime.min
-
-
 def _channel(source: Source, bundle: Bundle, member: str, ctx: Context) -> _Channel:
     """One file's guild, channel and messages, read event by event."""
     where = bundle.where(member)
     found = _Channel(member)
-    builder: Any = None
-    depth = 0
     record: str | None = None
+
+    def not_a_list(path: str) -> InputError | None:
+        return InputError("is not a list", path=where, field=path) if path == "messages" else None
+
     try:
-        for path, event, value in ijson.parse(source, use_float=True):
-            if builder is not None:
-                builder.event(event, value)
-                depth += NESTING.get(event, 0)
-                if depth == 0:
-                    _built(found, path, builder.value, ctx, bundle, where)
-                    builder, record = None, None
-                continue
-            if path == "" and event not in ("start_map", "end_map", "map_key"):
+        for path, event, value in json_objects(source, OBJECTS.__contains__, not_a_list):
+            if event == "object":
+                _built(found, path, value, ctx, bundle, where)
+                record = None
+            elif path == "" and event not in ("start_map", "end_map", "map_key"):
                 raise InputError(f"not a DiscordChatExporter file: expected {ACCEPTED}", path=where)
-            if path in OBJECTS:
+            elif path in OBJECTS:
                 record = f"message {found.seen}" if path == "messages.item" else None
                 if event != "start_map":
                     what = "a message" if record else path
@@ -180,11 +162,7 @@ def _channel(source: Source, bundle: Bundle, member: str, ctx: Context) -> _Chan
                         record=record,
                         field=None if record else path,
                     )
-                builder, depth = ijson.ObjectBuilder(), 1
-                builder.event(event, value)
             elif path == "messages":
-                if event not in ("start_array", "end_array"):
-                    raise InputError("is not a list", path=where, field="messages")
                 found.listed = True
     except ijson.JSONError as exc:
         raise InputError(f"broken JSON ({exc})", path=where, record=record) from None

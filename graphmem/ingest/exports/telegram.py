@@ -44,7 +44,6 @@ the names that collide are known; the assembly holds every message anyway.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -54,7 +53,14 @@ from typing import Any
 import ijson
 
 from graphmem.errors import InputError
-from graphmem.ingest.exports.base import Context, Importer, Message, has_key
+from graphmem.ingest.exports.base import (
+    Context,
+    Importer,
+    Message,
+    by_name,
+    has_key,
+    json_objects,
+)
 from graphmem.ingest.exports.bundle import Bundle
 from graphmem.ingest.source import Source
 
@@ -74,7 +80,6 @@ SAVED_TYPE = "saved_messages"
 SAVED_NAME = "Saved Messages"
 UNNAMED = "Telegram chat"  # a chat file with neither name nor id (a hand-made one)
 MESSAGE_TYPE = "message"
-NESTING = {"start_map": 1, "start_array": 1, "end_map": -1, "end_array": -1}
 SCALARS = ("string", "number", "boolean", "null")
 # How a media message is told: its ``media_type``, else the field it has.
 MEDIA_TYPES = {
@@ -150,7 +155,13 @@ def _read(bundle: Bundle, ctx: Context) -> Iterator[Message]:
             chats.extend(_chats(source, bundle, member, ctx))
     if not any(c.listed for c in chats):
         raise InputError(f"no chat found: expected {ACCEPTED}", path=bundle.name, field="messages")
-    yield from _named(chats)
+    # Telegram writes a chat in time order; two files of one chat are merged in it.
+    yield from by_name((_chat_name(c), _tell(c), _title(c), c.messages) for c in chats)
+
+
+def _title(chat: _Chat) -> str | None:
+    name = _chat_name(chat)
+    return name if chat.meta.get("name") or name == SAVED_NAME else None
 
 
 def _chat_name(chat: _Chat) -> str:
@@ -175,29 +186,6 @@ def _tell(chat: _Chat) -> str:
     return f"{chat.member} {chat.label}".strip()
 
 
-def _named(chats: list[_Chat]) -> Iterator[Message]:
-    """Every chat's messages under its conversation id, each conversation in time order."""
-    told: dict[str, set[str]] = {}
-    for chat in chats:
-        told.setdefault(_chat_name(chat), set()).add(_tell(chat))
-    grouped: dict[str, list[Message]] = {}
-    for chat in chats:
-        name = _chat_name(chat)
-        cid = f"{name} ({_tell(chat)})" if len(told[name]) > 1 else name
-        title = name if chat.meta.get("name") or name == SAVED_NAME else None
-        grouped.setdefault(cid, []).extend(
-            dataclasses.replace(m, conversation=cid, title=title) for m in chat.messages
-        )
-        chat.messages.clear()
-    for messages in grouped.values():
-        # Telegram writes a chat in time order; two files of one chat are merged in it.
-        yield from sorted(messages, key=_time)
-
-
-def _time(message: Message) -> datetime:
-    return message.timestamp or datetime.min
-
-
 def _innermost(chats: dict[str, _Chat]) -> str | None:
     labels = [c.label for c in chats.values() if c.label]
     return labels[-1] if labels else None
@@ -209,22 +197,21 @@ def _chats(source: Source, bundle: Bundle, member: str, ctx: Context) -> Iterato
     prefix = "" if bundle.single else f"{member} "
     open_chats: dict[str, _Chat] = {}
     counts = dict.fromkeys(LEVELS, 0)
-    builder: Any = None
-    depth = 0
     record: str | None = None
+
+    def a_message(path: str) -> bool:
+        return MESSAGE_ITEMS.get(path, "-") in open_chats
+
     try:
-        for path, event, value in ijson.parse(source, use_float=True):
-            if builder is not None:
-                builder.event(event, value)
-                depth += NESTING.get(event, 0)
-                if depth == 0:
-                    chat = open_chats[MESSAGE_ITEMS[path]]
-                    _keep(chat, builder.value, ctx, where, prefix)
-                    builder, record = None, None
-                continue
-            if path == "" and event == "start_array":
+        for path, event, value in json_objects(
+            source, a_message, lambda path: _not_a_list(path, open_chats, where)
+        ):
+            if event == "object":
+                _keep(open_chats[MESSAGE_ITEMS[path]], value, ctx, where, prefix)
+                record = None
+            elif path == "" and event == "start_array":
                 raise InputError(f"not a Telegram export: expected {ACCEPTED}", path=where)
-            if path in LEVELS and event == "start_map":
+            elif path in LEVELS and event == "start_map":
                 label = f"{LEVELS[path]} {counts[path]}" if path else ""
                 counts[path] += 1
                 open_chats[path] = _Chat(member, label)
@@ -232,13 +219,11 @@ def _chats(source: Source, bundle: Bundle, member: str, ctx: Context) -> Iterato
                 chat = open_chats.pop(path)
                 if chat.listed:
                     yield chat
-            elif MESSAGE_ITEMS.get(path, "-") in open_chats:
+            elif a_message(path):
                 chat = open_chats[MESSAGE_ITEMS[path]]
                 record = chat.record(chat.seen)
                 if event != "start_map":
                     raise InputError("a message is not an object", path=where, record=record)
-                builder, depth = ijson.ObjectBuilder(), 1
-                builder.event(event, value)
             else:
                 _structure(path, event, value, open_chats, where)
     except ijson.JSONError as exc:
@@ -246,17 +231,24 @@ def _chats(source: Source, bundle: Bundle, member: str, ctx: Context) -> Iterato
         raise InputError(f"broken JSON ({exc})", path=where, record=record) from None
 
 
+def _not_a_list(path: str, chats: dict[str, _Chat], where: str) -> InputError | None:
+    """The error for a "messages" or chats "list" that is not a list (None elsewhere)."""
+    if MESSAGE_LISTS.get(path, "-") in chats:
+        label = chats[MESSAGE_LISTS[path]].label
+        return InputError("is not a list", path=where, record=label or None, field="messages")
+    if path in CHAT_LISTS:
+        return InputError("is not a list", path=where, field=path)
+    return None
+
+
 def _structure(path: str, event: str, value: Any, chats: dict[str, _Chat], where: str) -> None:
-    """A chat's name, type and id as they pass; a "messages" or chats "list" that is not a
-    list is refused."""
+    """A chat's name, type and id as they pass, and whether it has a "messages" list (one
+    that is not a list ``_not_a_list`` has refused)."""
     parent, _, key = path.rpartition(".")
     if MESSAGE_LISTS.get(path, "-") in chats:
-        chat = chats[MESSAGE_LISTS[path]]
-        if event != "start_array" and event != "end_array":
-            raise InputError("is not a list", path=where, record=chat.label or None, field=key)
-        chat.listed = True
-    elif path in CHAT_LISTS and event not in ("start_array", "end_array"):
-        raise InputError("is not a list", path=where, field=path)
+        chats[MESSAGE_LISTS[path]].listed = True
+    elif path in CHAT_LISTS:
+        pass  # the list of chats itself: its chats open at their own prefix
     elif parent in LEVELS and parent in chats and key in CHAT_KEYS and event in SCALARS:
         chats[parent].meta[key] = value
     elif path in LEVELS and event in SCALARS:
