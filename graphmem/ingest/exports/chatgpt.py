@@ -55,15 +55,12 @@ from graphmem.ingest.exports.ai_chats import (
     USER,
     Kept,
     ShortIds,
-    app_key,
+    importer,
     messages_of,
     named,
-    read_export,
-    refuse_the_other_app,
     shared,
 )
-from graphmem.ingest.exports.base import Context, Importer, Message
-from graphmem.ingest.exports.bundle import Bundle
+from graphmem.ingest.exports.base import Context, Message
 
 ACCEPTED = (
     "ChatGPT's conversations.json (a list of conversations with a 'mapping'), "
@@ -83,20 +80,10 @@ _MEDIA = {
 _CREATE_KEY = re.compile(rb'"create_time"\s*:')
 
 
-def _claims(bundle: Bundle) -> bool:
-    found = app_key(bundle)
-    return found is not None and found[0] == "mapping" and bool(_CREATE_KEY.search(found[1]))
-
-
-def _read(bundle: Bundle, ctx: Context) -> Iterator[Message]:
-    return read_export(bundle, ctx, ACCEPTED, _conversation)
-
-
 def _conversation(
     conv: dict[str, Any], n: int, ids: ShortIds, where: str, ctx: Context
 ) -> Iterator[Message]:
     title = conv.get("title")
-    refuse_the_other_app(conv, n, where, "mapping")
     full = conv.get("conversation_id") or conv.get("id")
     if not isinstance(full, str) or not full.strip():
         raise InputError(
@@ -228,4 +215,4 @@ def _pointer_id(part: dict[str, Any]) -> str:
     return str(part.get("asset_pointer", "")).rpartition("://")[2]
 
 
-IMPORTER = Importer("chatgpt", "ChatGPT export", _claims, _read)
+IMPORTER = importer("chatgpt", "ChatGPT export", "mapping", _CREATE_KEY, ACCEPTED, _conversation)

@@ -47,15 +47,12 @@ from graphmem.ingest.exports.ai_chats import (
     USER,
     Kept,
     ShortIds,
-    app_key,
+    importer,
     messages_of,
     named,
-    read_export,
-    refuse_the_other_app,
     shared,
 )
-from graphmem.ingest.exports.base import Context, Importer, Message
-from graphmem.ingest.exports.bundle import Bundle
+from graphmem.ingest.exports.base import Context, Message
 
 ACCEPTED = (
     "Claude.ai's conversations.json (a list of conversations with 'chat_messages'), "
@@ -76,20 +73,10 @@ _PLACEHOLDER = re.compile(
 _UUID_KEY = re.compile(rb'"uuid"\s*:')
 
 
-def _claims(bundle: Bundle) -> bool:
-    found = app_key(bundle)
-    return found is not None and found[0] == "chat_messages" and bool(_UUID_KEY.search(found[1]))
-
-
-def _read(bundle: Bundle, ctx: Context) -> Iterator[Message]:
-    return read_export(bundle, ctx, ACCEPTED, _conversation)
-
-
 def _conversation(
     conv: dict[str, Any], n: int, ids: ShortIds, where: str, ctx: Context
 ) -> Iterator[Message]:
     title = conv.get("name")
-    refuse_the_other_app(conv, n, where, "chat_messages")
     uuid = conv.get("uuid")
     if not isinstance(uuid, str) or not uuid.strip():
         raise InputError("no uuid string", path=where, record=named(n, title), field="uuid")
@@ -164,4 +151,6 @@ def _attached(message: dict[str, Any], key: str, at: str, where: str) -> list[st
     return [str(a.get("file_name") or "a file") for a in value if isinstance(a, dict)]
 
 
-IMPORTER = Importer("claude", "Claude.ai export", _claims, _read)
+IMPORTER = importer(
+    "claude", "Claude.ai export", "chat_messages", _UUID_KEY, ACCEPTED, _conversation
+)

@@ -247,8 +247,6 @@ def _structure(path: str, event: str, value: Any, chats: dict[str, _Chat], where
     parent, _, key = path.rpartition(".")
     if MESSAGE_LISTS.get(path, "-") in chats:
         chats[MESSAGE_LISTS[path]].listed = True
-    elif path in CHAT_LISTS:
-        pass  # the list of chats itself: its chats open at their own prefix
     elif parent in LEVELS and parent in chats and key in CHAT_KEYS and event in SCALARS:
         chats[parent].meta[key] = value
     elif path in LEVELS and event in SCALARS:

@@ -15,24 +15,24 @@ from hypothesis import strategies as st
 
 from graphmem.errors import InputError
 from graphmem.ingest.exports import chatgpt
-from graphmem.ingest.exports.bundle import FolderBundle, StreamBundle, ZipBundle
+from graphmem.ingest.exports.bundle import ZipBundle
 from graphmem.ingest.formats import ReadLimits, detect_format
-from graphmem.ingest.models import Dataset
-from graphmem.ingest.source import open_source
 
-from .conftest import FIXTURES, Loader, said
+from .conftest import (
+    FIXTURES,
+    Loader,
+    any_json,
+    assert_read_as_the_file,
+    claimed,
+    samples_but,
+    turns,
+)
+from .conftest import write_conversations as write
 
 HERE = FIXTURES / "chatgpt"
 WRITTEN = HERE / "written-conversations.json"
 ALL_FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 T0 = 1709370902.0  # 2024-03-02T09:15:02Z
-
-
-def turns(dataset: Dataset, n: int = 0) -> list[tuple[str, str, datetime | None, str | None]]:
-    conv = dataset.conversations[n]
-    return [
-        (t.speaker, said(t)[0], t.timestamp, said(t)[1]) for s in conv.sessions for t in s.turns
-    ]
 
 
 def node(nid: str, parent: str | None, role: str | None, text: str = "", **extra: Any) -> Any:
@@ -77,15 +77,6 @@ def linear(cid: str, title: str, said: list[tuple[str, str, float | None]]) -> A
     for i, (role, text, at) in enumerate(said):
         nodes.append(node(f"n{i}", nodes[-1]["id"], role, text, create_time=at))
     return conversation(cid, title, nodes)
-
-
-def write(tmp_path: Path, conversations: Any, name: str = "conversations.json") -> Path:
-    path = tmp_path / name
-    path.write_text(json.dumps(conversations), encoding="utf-8")
-    return path
-
-
-# -- the written fixture: three conversations -------------------------------------------
 
 
 def test_written_export_keeps_the_branch_on_screen(load_export: Loader) -> None:
@@ -167,16 +158,9 @@ def test_an_upload_is_named_once_and_an_undated_answer_stays(load_export: Loader
 
 
 def test_zip_and_folder_read_as_the_file(load_export: Loader, tmp_path: Path) -> None:
-    zipped = HERE / "written-export.zip"
-    with zipfile.ZipFile(zipped) as z:
-        assert json.loads(z.read("conversations.json")) == json.loads(WRITTEN.read_text())
-        z.extractall(tmp_path / "unpacked")
-    expected = load_export(WRITTEN)
-    for path in (zipped, tmp_path / "unpacked"):
-        got = load_export(path)
-        assert got.conversations == expected.conversations
-        assert got.skipped.left_out == expected.skipped.left_out
-        assert detect_format(path) == "chatgpt"
+    assert_read_as_the_file(
+        load_export, HERE / "written-export.zip", WRITTEN, tmp_path / "unpacked"
+    )
 
 
 def test_times_are_shown_in_the_users_zone(load_export: Loader) -> None:
@@ -228,32 +212,9 @@ def test_polylogue_sample_a_single_conversation_object(load_export: Loader) -> N
 # -- detection ---------------------------------------------------------------------------
 
 
-def _others() -> list[Path]:
-    found = [p for p in ALL_FIXTURES.glob("*") if p.is_file()]
-    for folder in (FIXTURES).iterdir():
-        if folder.name != "chatgpt":
-            found += [
-                p
-                for p in folder.iterdir()
-                if p.suffix in (".json", ".jsonl", ".txt", ".zip", ".csv")
-            ]
-        found += [p for p in folder.iterdir() if p.is_dir()]  # unpacked exports
-    return sorted(found)
-
-
-@pytest.mark.parametrize("path", _others(), ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", samples_but("chatgpt"), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_claims_no_other_format(path: Path) -> None:
-    limits = ReadLimits()
-    if path.is_dir() or zipfile.is_zipfile(path):
-        bundle = FolderBundle(path, limits) if path.is_dir() else ZipBundle(path, limits)
-        try:
-            assert not chatgpt.IMPORTER.claims(bundle)
-        finally:
-            if isinstance(bundle, ZipBundle):
-                bundle.close()
-        return
-    with open_source(path, limits) as source:
-        assert not chatgpt.IMPORTER.claims(StreamBundle(source, path.name))
+    assert not claimed(chatgpt.IMPORTER, path)
 
 
 def test_claims_a_renamed_export(tmp_path: Path) -> None:
@@ -465,36 +426,30 @@ def test_round_trip(load_export: Loader, tmp_path: Path, chats: list[Any], branc
 
 # -- any shape: a dataset or one InputError, never a crash -------------------------------
 
-_KEYS = st.sampled_from(
-    [
-        "title",
-        "create_time",
-        "mapping",
-        "current_node",
-        "conversation_id",
-        "id",
-        "message",
-        "parent",
-        "children",
-        "author",
-        "role",
-        "content",
-        "content_type",
-        "parts",
-        "text",
-        "metadata",
-        "recipient",
-        "attachments",
-        "name",
-        "asset_pointer",
-        "is_visually_hidden_from_conversation",
-    ]
-)
-_JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_KEYS, inner, max_size=6),
-    max_leaves=30,
-)
+_KEYS = [
+    "title",
+    "create_time",
+    "mapping",
+    "current_node",
+    "conversation_id",
+    "id",
+    "message",
+    "parent",
+    "children",
+    "author",
+    "role",
+    "content",
+    "content_type",
+    "parts",
+    "text",
+    "metadata",
+    "recipient",
+    "attachments",
+    "name",
+    "asset_pointer",
+    "is_visually_hidden_from_conversation",
+]
+_JSON = any_json(_KEYS)
 
 
 @settings(

@@ -3,8 +3,6 @@ times, ids, titles, detection, and the malformed files it refuses."""
 
 from __future__ import annotations
 
-import json
-import zipfile
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -15,24 +13,23 @@ from hypothesis import strategies as st
 
 from graphmem.errors import InputError
 from graphmem.ingest.exports import claude
-from graphmem.ingest.exports.bundle import FolderBundle, StreamBundle, ZipBundle
-from graphmem.ingest.formats import ReadLimits, detect_format
-from graphmem.ingest.models import Dataset
-from graphmem.ingest.source import open_source
+from graphmem.ingest.formats import detect_format
 
-from .conftest import FIXTURES, Loader, said
+from .conftest import (
+    FIXTURES,
+    Loader,
+    any_json,
+    assert_read_as_the_file,
+    claimed,
+    samples_but,
+    turns,
+)
+from .conftest import write_conversations as write
 
 HERE = FIXTURES / "claude"
 WRITTEN = HERE / "written-conversations.json"
 ALL_FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 PLACEHOLDER = "\n```\nThis block is not supported on your current device yet.\n```\n"
-
-
-def turns(dataset: Dataset, n: int = 0) -> list[tuple[str, str, datetime | None, str | None]]:
-    conv = dataset.conversations[n]
-    return [
-        (t.speaker, said(t)[0], t.timestamp, said(t)[1]) for s in conv.sessions for t in s.turns
-    ]
 
 
 def message(sender: str, text: str, at: str | None, **extra: Any) -> Any:
@@ -59,12 +56,6 @@ def conversation(uuid: str, name: str, messages: list[Any]) -> Any:
         "account": {"uuid": "acc"},
         "chat_messages": messages,
     }
-
-
-def write(tmp_path: Path, conversations: Any, name: str = "conversations.json") -> Path:
-    path = tmp_path / name
-    path.write_text(json.dumps(conversations), encoding="utf-8")
-    return path
 
 
 def _refused(load_export: Loader, path: Path, **options: Any) -> InputError:
@@ -131,16 +122,9 @@ def test_tool_and_thinking_blocks_are_left_out(load_export: Loader) -> None:
 
 
 def test_zip_and_folder_read_as_the_file(load_export: Loader, tmp_path: Path) -> None:
-    zipped = HERE / "written-export.zip"
-    with zipfile.ZipFile(zipped) as z:
-        assert json.loads(z.read("conversations.json")) == json.loads(WRITTEN.read_text())
-        z.extractall(tmp_path / "unpacked")
-    expected = load_export(WRITTEN)
-    for path in (zipped, tmp_path / "unpacked"):
-        got = load_export(path)
-        assert got.conversations == expected.conversations
-        assert got.skipped.left_out == expected.skipped.left_out
-        assert detect_format(path) == "claude"
+    assert_read_as_the_file(
+        load_export, HERE / "written-export.zip", WRITTEN, tmp_path / "unpacked"
+    )
 
 
 def test_times_are_shown_in_the_users_zone(load_export: Loader) -> None:
@@ -200,32 +184,9 @@ def test_text_field_when_there_are_no_blocks(load_export: Loader, tmp_path: Path
 # -- detection ---------------------------------------------------------------------------
 
 
-def _others() -> list[Path]:
-    found = [p for p in ALL_FIXTURES.glob("*") if p.is_file()]
-    for folder in FIXTURES.iterdir():
-        if folder.name != "claude":
-            found += [
-                p
-                for p in folder.iterdir()
-                if p.suffix in (".json", ".jsonl", ".txt", ".zip", ".csv")
-            ]
-        found += [p for p in folder.iterdir() if p.is_dir()]  # unpacked exports
-    return sorted(found)
-
-
-@pytest.mark.parametrize("path", _others(), ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", samples_but("claude"), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_claims_no_other_format(path: Path) -> None:
-    limits = ReadLimits()
-    if path.is_dir() or zipfile.is_zipfile(path):
-        bundle = FolderBundle(path, limits) if path.is_dir() else ZipBundle(path, limits)
-        try:
-            assert not claude.IMPORTER.claims(bundle)
-        finally:
-            if isinstance(bundle, ZipBundle):
-                bundle.close()
-        return
-    with open_source(path, limits) as source:
-        assert not claude.IMPORTER.claims(StreamBundle(source, path.name))
+    assert not claimed(claude.IMPORTER, path)
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in HERE.glob("*.json")))
@@ -364,27 +325,21 @@ def test_round_trip(load_export: Loader, tmp_path: Path, chats: list[Any], block
 
 # -- any shape: a dataset or one InputError, never a crash -------------------------------
 
-_KEYS = st.sampled_from(
-    [
-        "uuid",
-        "name",
-        "created_at",
-        "chat_messages",
-        "text",
-        "sender",
-        "content",
-        "type",
-        "attachments",
-        "files",
-        "file_name",
-        "extracted_content",
-    ]
-)
-_JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_KEYS, inner, max_size=6),
-    max_leaves=30,
-)
+_KEYS = [
+    "uuid",
+    "name",
+    "created_at",
+    "chat_messages",
+    "text",
+    "sender",
+    "content",
+    "type",
+    "attachments",
+    "files",
+    "file_name",
+    "extracted_content",
+]
+_JSON = any_json(_KEYS)
 
 
 @settings(

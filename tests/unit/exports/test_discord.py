@@ -17,23 +17,13 @@ from hypothesis import strategies as st
 
 from graphmem.errors import InputError
 from graphmem.ingest.exports import ImportOptions, discord
-from graphmem.ingest.exports.bundle import FolderBundle, StreamBundle, ZipBundle
 from graphmem.ingest.formats import ReadLimits, detect_format, load
-from graphmem.ingest.models import Dataset
-from graphmem.ingest.source import open_source
-from tests.unit.exports.conftest import FIXTURES, Loader, said
+from tests.unit.exports.conftest import FIXTURES, Loader, claimed, refused, turns
 
 HERE = FIXTURES / "discord"
 CHANNEL = HERE / "written-channel.json"
 SERVER = HERE / "written-server"
 ROOT = FIXTURES.parent
-
-
-def _turns(dataset: Dataset, cid: str) -> list[tuple[str, str, datetime | None, str | None]]:
-    conv = next(c for c in dataset.conversations if c.conversation_id == cid)
-    return [
-        (t.speaker, said(t)[0], t.timestamp, said(t)[1]) for s in conv.sessions for t in s.turns
-    ]
 
 
 GENERAL = [
@@ -61,7 +51,7 @@ def test_channel(load_export: Loader) -> None:
     assert conv.meta == {"format": "discord", "title": "Hiking Club / #general"}
     # nickname first ("Tom R." for tomr), the user name when it is the same
     assert conv.speakers == ["Maya", "Tom R.", "jo_walks"]
-    assert _turns(data, "general") == GENERAL
+    assert turns(data, "general") == GENERAL
     assert [(s.source_id, len(s.turns)) for s in conv.sessions] == [
         ("2021-03-02", 3),
         ("2021-03-02.2", 1),
@@ -75,9 +65,9 @@ def test_channel(load_export: Loader) -> None:
 
 
 def test_instants_shown_in_the_users_zone(load_export: Loader) -> None:
-    first = _turns(load_export(CHANNEL, timezone="Europe/Lisbon"), "general")[0]
+    first = turns(load_export(CHANNEL, timezone="Europe/Lisbon"), "general")[0]
     assert first[2] == datetime(2021, 3, 2, 8, 15, 2, 123000)  # Lisbon is UTC+0 in March
-    first = _turns(load_export(CHANNEL, timezone="America/New_York"), "general")[0]
+    first = turns(load_export(CHANNEL, timezone="America/New_York"), "general")[0]
     assert first[2] == datetime(2021, 3, 2, 3, 15, 2, 123000)
 
 
@@ -96,8 +86,8 @@ def test_folder_of_channels(load_export: Loader, tmp_path: Path, zipped: bool) -
         "Hiking Club / #general",
         "Hiking Club / #trips",
     ]
-    assert _turns(data, "general") == GENERAL
-    assert _turns(data, "trips") == [
+    assert turns(data, "general") == GENERAL
+    assert turns(data, "trips") == [
         ("Maya", "The Sintra loop took us five hours.", datetime(2021, 2, 20, 10, 0), None),
         (
             "Tom R.",
@@ -147,22 +137,10 @@ def _others() -> list[Path]:
 
 def test_claims_no_other_format() -> None:
     for path in _others():
-        if path.is_dir():
-            assert not discord.IMPORTER.claims(FolderBundle(path, ReadLimits())), path
-        elif path.suffix == ".zip":
-            assert not discord.IMPORTER.claims(ZipBundle(path, ReadLimits())), path
-        else:
-            with open_source(path, ReadLimits()) as source:
-                assert not discord.IMPORTER.claims(StreamBundle(source, path.name)), path
+        assert not claimed(discord.IMPORTER, path), path
 
 
 # --- malformed files: one InputError naming the file, the record and the field ---
-
-
-def _error(load_export: Loader, path: Path) -> InputError:
-    with pytest.raises(InputError) as caught:
-        load_export(path, "discord")
-    return caught.value
 
 
 def _written(tmp_path: Path, doc: Any, name: str = "general.json") -> Path:
@@ -173,7 +151,7 @@ def _written(tmp_path: Path, doc: Any, name: str = "general.json") -> Path:
 
 def test_messages_not_a_list(load_export: Loader, tmp_path: Path) -> None:
     path = _written(tmp_path, _channel([]) | {"messages": {"id": "1"}})
-    exc = _error(load_export, path)
+    exc = refused(load_export, path, "discord")
     assert (exc.path, exc.record, exc.field) == (str(path), None, "messages")
 
 
@@ -181,13 +159,13 @@ def test_message_without_timestamp(load_export: Loader, tmp_path: Path) -> None:
     message = _message("2", "when?")
     del message["timestamp"]
     path = _written(tmp_path, _channel([_message("1", "ok"), message]))
-    exc = _error(load_export, path)
+    exc = refused(load_export, path, "discord")
     assert (exc.path, exc.record, exc.field) == (str(path), "message 1", "timestamp")
 
 
 def test_unreadable_timestamp(load_export: Loader, tmp_path: Path) -> None:
     path = _written(tmp_path, _channel([_message("1", "ok") | {"timestamp": "yesterday"}]))
-    exc = _error(load_export, path)
+    exc = refused(load_export, path, "discord")
     assert (exc.record, exc.field) == ("message 0", "timestamp")
 
 
@@ -195,7 +173,7 @@ def test_truncated_file(load_export: Loader, tmp_path: Path) -> None:
     text = CHANNEL.read_text()
     path = tmp_path / "general.json"
     path.write_text(text[: text.index("Here is the route")])
-    exc = _error(load_export, path)
+    exc = refused(load_export, path, "discord")
     assert exc.path == str(path) and exc.record == "message 5"
     assert "broken JSON" in str(exc)
 
@@ -203,7 +181,7 @@ def test_truncated_file(load_export: Loader, tmp_path: Path) -> None:
 def test_in_a_folder_the_file_is_named(load_export: Loader, tmp_path: Path) -> None:
     _written(tmp_path, _channel([_message("1", "ok")]), "a.json")
     bad = _written(tmp_path, _channel([_message("1", "x") | {"author": "Maya"}]), "b.json")
-    exc = _error(load_export, tmp_path)
+    exc = refused(load_export, tmp_path, "discord")
     assert (exc.path, exc.record, exc.field) == (str(bad), "message 0", "author")
 
 

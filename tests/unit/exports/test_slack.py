@@ -15,18 +15,15 @@ from hypothesis import strategies as st
 
 from graphmem.errors import InputError
 from graphmem.ingest.exports import slack
-from graphmem.ingest.exports.bundle import FolderBundle, StreamBundle, ZipBundle
 from graphmem.ingest.formats import detect_format
 from graphmem.ingest.models import Dataset
-from graphmem.ingest.source import ReadLimits, open_source
-from tests.unit.exports.conftest import FIXTURES, Loader, said
+from graphmem.ingest.source import ReadLimits
+from tests.unit.exports.conftest import FIXTURES, Loader, claimed, everything_but, said
 
 HERE = FIXTURES / "slack"
 WRITTEN = HERE / "written-workspace"
 SAMPLE = HERE / "slack-export-viewer-testarchive.zip"
-OTHERS = [FIXTURES.parent / p.name for p in FIXTURES.parent.iterdir() if p.name != "exports"] + [
-    p for app in FIXTURES.iterdir() if app.name != "slack" for p in app.iterdir()
-]
+OTHERS = everything_but("slack")
 
 
 def _turns(data: Dataset, cid: str) -> list[tuple[str, str, str, datetime | None, str | None]]:
@@ -338,18 +335,7 @@ def test_not_a_slack_export_when_forced(load_export: Loader, tmp_path: Path) -> 
 
 @pytest.mark.parametrize("path", OTHERS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_claims_no_other_format(path: Path) -> None:
-    limits = ReadLimits()
-    if path.is_dir():
-        assert not slack.IMPORTER.claims(FolderBundle(path, limits))
-    elif zipfile.is_zipfile(path):
-        bundle = ZipBundle(path, limits)
-        try:
-            assert not slack.IMPORTER.claims(bundle)
-        finally:
-            bundle.close()
-    else:
-        with open_source(path, limits) as source:
-            assert not slack.IMPORTER.claims(StreamBundle(source, path.name))
+    assert not claimed(slack.IMPORTER, path)
 
 
 _WORDS = st.text(alphabet=st.sampled_from("abc XYZ&<>:é!\n"), min_size=1, max_size=30).filter(

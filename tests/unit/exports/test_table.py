@@ -14,17 +14,15 @@ from hypothesis import strategies as st
 
 from graphmem.errors import ConfigError, InputError
 from graphmem.ingest.exports import ImportOptions, table
-from graphmem.ingest.exports.bundle import FolderBundle, StreamBundle, ZipBundle
+from graphmem.ingest.exports.bundle import FolderBundle, StreamBundle
 from graphmem.ingest.formats import detect_format, load
 from graphmem.ingest.models import Dataset
 from graphmem.ingest.source import ReadLimits, open_source
-from tests.unit.exports.conftest import FIXTURES, Loader
+from tests.unit.exports.conftest import FIXTURES, Loader, claimed, everything_but
 
 HERE = FIXTURES / "csv"
 MAPPED = {"speaker": "Who", "text": "What", "timestamp": "Sent on"}
-OTHERS = [FIXTURES.parent / p.name for p in FIXTURES.parent.iterdir() if p.name != "exports"] + [
-    p for app in FIXTURES.iterdir() if app.name != "csv" for p in app.iterdir()
-]
+OTHERS = everything_but("csv")
 
 Row = tuple[str, str, str, datetime | None]
 
@@ -267,18 +265,7 @@ def test_a_row_after_a_multiline_row_is_named_by_its_own_line(
 
 @pytest.mark.parametrize("path", OTHERS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_claims_no_other_format(path: Path) -> None:
-    limits = ReadLimits()
-    if path.is_dir():
-        assert not table.IMPORTER.claims(FolderBundle(path, limits))
-    elif zipfile.is_zipfile(path):
-        bundle = ZipBundle(path, limits)
-        try:
-            assert not table.IMPORTER.claims(bundle)
-        finally:
-            bundle.close()
-    else:
-        with open_source(path, limits) as source:
-            assert not table.IMPORTER.claims(StreamBundle(source, path.name))
+    assert not claimed(table.IMPORTER, path)
 
 
 _TEXT = st.text(alphabet=st.sampled_from('ab ,;"\t\nZé'), min_size=1, max_size=25).filter(

@@ -14,22 +14,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphmem.errors import InputError
+from graphmem.ingest.exports import telegram
 from graphmem.ingest.formats import detect_format
 from graphmem.ingest.models import Dataset
-from tests.unit.exports.conftest import FIXTURES, Loader, said
+from tests.unit.exports.conftest import FIXTURES, Loader, claimed, refused, turns
 
 HERE = FIXTURES / "telegram"
 PERSONAL = HERE / "written-personal-result.json"
 FOLDER = HERE / "written-export"
 ZIP = HERE / "written-export.zip"
 ROOT = FIXTURES.parent  # the LoCoMo, LongMemEval and JSONL fixtures
-
-
-def _turns(dataset: Dataset, cid: str) -> list[tuple[str, str, datetime | None, str | None]]:
-    conv = next(c for c in dataset.conversations if c.conversation_id == cid)
-    return [
-        (t.speaker, said(t)[0], t.timestamp, said(t)[1]) for s in conv.sessions for t in s.turns
-    ]
 
 
 def _sessions(dataset: Dataset, cid: str) -> list[tuple[str, int]]:
@@ -43,7 +37,7 @@ def test_personal_chat(load_export: Loader) -> None:
     assert conv.conversation_id == "Ana Lima"
     assert conv.meta == {"format": "telegram", "title": "Ana Lima"}
     assert conv.speakers == ["Ben Okafor", "Ana Lima"]
-    assert _turns(data, "Ana Lima") == [
+    assert turns(data, "Ana Lima") == [
         (
             "Ben Okafor",
             "Did you see the tickets? https://example.org/lisbon",
@@ -68,7 +62,7 @@ def test_personal_chat(load_export: Loader) -> None:
 
 def test_instants_shown_in_the_users_zone(load_export: Loader) -> None:
     """date_unixtime is the instant: in Lisbon (UTC+0 in March) and in Tokyo (UTC+9)."""
-    first = _turns(load_export(PERSONAL, timezone="Asia/Tokyo"), "Ana Lima")[0]
+    first = turns(load_export(PERSONAL, timezone="Asia/Tokyo"), "Ana Lima")[0]
     assert first[2] == datetime(2024, 3, 2, 18, 15, 2)
 
 
@@ -76,7 +70,7 @@ def test_date_alone_is_kept_as_written(load_export: Loader, tmp_path: Path) -> N
     """An older export without date_unixtime: its local date, whatever the zone."""
     chat = _chat([_message(1, "Ana", "hello", unix=False)])
     data = load_export(_write(tmp_path, chat), timezone="Asia/Tokyo")
-    assert _turns(data, "Ana Lima")[0][2] == datetime(2024, 3, 2, 9, 0)
+    assert turns(data, "Ana Lima")[0][2] == datetime(2024, 3, 2, 9, 0)
 
 
 @pytest.mark.parametrize("path", [FOLDER, ZIP, FOLDER / "result.json"])
@@ -97,15 +91,15 @@ def test_whole_export(load_export: Loader, path: Path) -> None:
     group = data.conversations[1]
     # a deleted account (from null) is its from_id
     assert group.speakers == ["Ben Okafor", "Carla Souza", "Dev Patel", "Ana Lima", "user555"]
-    assert _turns(data, "Lisbon Trip")[1] == (
+    assert turns(data, "Lisbon Trip")[1] == (
         "Carla Souza",
         "Itinerary attached",
         datetime(2024, 3, 1, 20, 2, 30),
         "shared: itinerary.pdf",
     )
-    assert _turns(data, "Lisbon Trip")[2][1] == "I can drive us to the airport, ping @benokafor"
-    assert _turns(data, "Lisbon Trip")[5][1] == "Poll: Dinner on Friday? (Seafood, Pizza)"
-    assert _turns(data, "Saved Messages") == [
+    assert turns(data, "Lisbon Trip")[2][1] == "I can drive us to the airport, ping @benokafor"
+    assert turns(data, "Lisbon Trip")[5][1] == "Poll: Dinner on Friday? (Seafood, Pizza)"
+    assert turns(data, "Saved Messages") == [
         ("Ben Okafor", "Passport is in the blue folder", datetime(2024, 2, 28, 8, 0), None),
         ("Ben Okafor", "Gate code 4471", datetime(2024, 2, 28, 8, 1), None),
     ]
@@ -121,9 +115,9 @@ def test_chat_miner_samples(load_export: Loader) -> None:
         ("Author 1", "Minimal Message", datetime(2018, 12, 5, 10, 39, 10), None),
         ("Author 2", "Link:https://telegram.org/", datetime(2018, 12, 5, 10, 49, 24), None),
     ]
-    assert _turns(single, "Telegram chat") == expected
+    assert turns(single, "Telegram chat") == expected
     assert single.conversations[0].meta == {"format": "telegram"}
-    assert _turns(batch, "Chatname") == expected
+    assert turns(batch, "Chatname") == expected
 
 
 def test_detection() -> None:
@@ -140,18 +134,8 @@ def _others() -> list[Path]:
 
 
 def test_claims_no_other_format() -> None:
-    from graphmem.ingest.exports import telegram
-    from graphmem.ingest.exports.bundle import FolderBundle, StreamBundle, ZipBundle
-    from graphmem.ingest.source import ReadLimits, open_source
-
     for path in _others():
-        if path.is_dir():
-            assert not telegram.IMPORTER.claims(FolderBundle(path, ReadLimits())), path
-        elif path.suffix == ".zip":
-            assert not telegram.IMPORTER.claims(ZipBundle(path, ReadLimits())), path
-        else:
-            with open_source(path, ReadLimits()) as source:
-                assert not telegram.IMPORTER.claims(StreamBundle(source, path.name)), path
+        assert not claimed(telegram.IMPORTER, path), path
 
 
 def test_chats_of_one_name_get_their_ids(load_export: Loader, tmp_path: Path) -> None:
@@ -185,15 +169,9 @@ def test_emoji_name_keeps_its_id(load_export: Loader, tmp_path: Path) -> None:
 # --- malformed files: one InputError naming the file, the record and the field ---
 
 
-def _error(load_export: Loader, path: Path) -> InputError:
-    with pytest.raises(InputError) as caught:
-        load_export(path, "telegram")
-    return caught.value
-
-
 def test_messages_not_a_list(load_export: Loader, tmp_path: Path) -> None:
     doc = {"about": "", "chats": {"list": [_chat([]) | {"messages": {"id": 1}}]}}
-    exc = _error(load_export, _write(tmp_path, doc))
+    exc = refused(load_export, _write(tmp_path, doc), "telegram")
     assert (exc.path, exc.record, exc.field) == (
         str(tmp_path / "result.json"),
         "chat 0",
@@ -204,14 +182,16 @@ def test_messages_not_a_list(load_export: Loader, tmp_path: Path) -> None:
 def test_message_without_date(load_export: Loader, tmp_path: Path) -> None:
     message = _message(2, "Ana", "when?")
     del message["date"], message["date_unixtime"]
-    exc = _error(load_export, _write(tmp_path, _chat([_message(1, "Ana", "ok"), message])))
+    exc = refused(
+        load_export, _write(tmp_path, _chat([_message(1, "Ana", "ok"), message])), "telegram"
+    )
     assert (exc.path, exc.record, exc.field) == (str(tmp_path / "result.json"), "message 1", "date")
     assert "date_unixtime" in str(exc)
 
 
 def test_unreadable_date(load_export: Loader, tmp_path: Path) -> None:
     message = _message(1, "Ana", "when?") | {"date_unixtime": "soon"}
-    exc = _error(load_export, _write(tmp_path, _chat([message])))
+    exc = refused(load_export, _write(tmp_path, _chat([message])), "telegram")
     assert (exc.record, exc.field) == ("message 0", "date_unixtime")
 
 
@@ -219,13 +199,15 @@ def test_truncated_file(load_export: Loader, tmp_path: Path) -> None:
     text = PERSONAL.read_text()
     path = tmp_path / "result.json"
     path.write_text(text[: text.index('"Good to know')])
-    exc = _error(load_export, path)
+    exc = refused(load_export, path, "telegram")
     assert exc.path == str(path) and exc.record == "message 6"
     assert "broken JSON" in str(exc)
 
 
 def test_text_of_wrong_type(load_export: Loader, tmp_path: Path) -> None:
-    exc = _error(load_export, _write(tmp_path, _chat([_message(1, "Ana", "x") | {"text": 3}])))
+    exc = refused(
+        load_export, _write(tmp_path, _chat([_message(1, "Ana", "x") | {"text": 3}])), "telegram"
+    )
     assert (exc.record, exc.field) == ("message 0", "text")
 
 
@@ -236,7 +218,7 @@ def test_in_a_zip_the_record_names_the_member(load_export: Loader, tmp_path: Pat
     bad = _chat([_message(1, "Ana", "x") | {"from": 5}])
     with zipfile.ZipFile(path, "w") as z:
         z.writestr("Export/result.json", json.dumps(bad))
-    exc = _error(load_export, path)
+    exc = refused(load_export, path, "telegram")
     assert (exc.path, exc.record, exc.field) == (f"{path}:Export/result.json", "message 0", "from")
 
 

@@ -16,11 +16,10 @@ from hypothesis import strategies as st
 
 from graphmem.errors import InputError
 from graphmem.ingest.exports import whatsapp
-from graphmem.ingest.exports.bundle import StreamBundle, ZipBundle
 from graphmem.ingest.formats import ReadLimits, detect_format, read
 from graphmem.ingest.models import Dataset
-from graphmem.ingest.source import Source, open_source
-from tests.unit.exports.conftest import FIXTURES, Loader, said
+from graphmem.ingest.source import Source
+from tests.unit.exports.conftest import FIXTURES, Loader, claimed, said
 
 HERE = FIXTURES / "whatsapp"
 REAL = sorted(p for p in HERE.glob("*.txt") if not p.name.startswith(("written-", "LICENSE")))
@@ -326,16 +325,7 @@ def _others() -> list[Path]:
 
 @pytest.mark.parametrize("path", _others(), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_claims_no_other_format(path: Path) -> None:
-    limits = ReadLimits()
-    if zipfile.is_zipfile(path):
-        bundle = ZipBundle(path, limits)
-        try:
-            assert not whatsapp.IMPORTER.claims(bundle)
-        finally:
-            bundle.close()
-        return
-    with open_source(path, limits) as source:
-        assert not whatsapp.IMPORTER.claims(StreamBundle(source, path.name))
+    assert not claimed(whatsapp.IMPORTER, path)
 
 
 def test_not_whatsapp_falls_to_unknown_format(load_export: Loader) -> None:
