@@ -19,15 +19,18 @@ from graphmem.cli.common import (
     strict_option,
     usage_error,
 )
+from graphmem.cli.import_options import import_options, options_of
 from graphmem.cli.precision_cmds import precision
 from graphmem.cli.validity_cmds import validity
 from graphmem.errors import EvaluationIncomplete, InputError
 from graphmem.eval.aggregate import select_one_or_all
+from graphmem.eval.chat import run_chat
 from graphmem.eval.datasets import DATASETS, fetch_dataset
 from graphmem.eval.locomo import run_locomo
 from graphmem.eval.longmemeval import ABSTENTION, HALVES, QUESTION_TYPES, Half, run_longmemeval
 from graphmem.eval.report import render_markdown
 from graphmem.eval.runlog import write_outputs
+from graphmem.ingest.formats import FORMATS, Format
 from graphmem.limits import BUDGET_HELP, DEFAULT_BUDGET, parse_strategies
 from graphmem.memory import Memory
 
@@ -61,8 +64,13 @@ def _strategies(_: click.Context, __: click.Parameter, values: Sequence[str]) ->
 
 
 def eval_options(fn: F) -> F:
+    """The options every evaluation takes, its input a file."""
+    return _eval_options(fn, folders=False)
+
+
+def _eval_options(fn: F, folders: bool) -> F:
     options = [
-        click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path)),
+        click.argument("path", type=click.Path(exists=True, dir_okay=folders, path_type=Path)),
         click.option(
             "--strategy",
             "strategies",
@@ -206,6 +214,51 @@ def longmemeval(
     wanted = [part.strip() for part in (types or "").split(",") if part.strip()]
     runner = partial(run_longmemeval, half=cast(Half, half), types=wanted)
     _run(ctx, runner, "longmemeval", path, params)
+
+
+@eval_group.command("chat")
+@partial(_eval_options, folders=True)
+@click.option(
+    "--questions",
+    "questions_path",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="JSON Lines of questions: conversation, question, answer, evidence (turn ids), "
+    'category (docs/eval.md, "Your own chats").',
+)
+@click.option(
+    "--format",
+    "fmt",
+    default="auto",
+    show_default=True,
+    type=click.Choice(FORMATS),
+    help="Input format of PATH, as graphmem ingest takes it (docs/import.md).",
+)
+@import_options
+@click.pass_context
+@handle_errors
+def chat(
+    ctx: click.Context,
+    /,
+    path: Path,
+    questions_path: Path,
+    fmt: str,
+    timezone: str | None,
+    session_gap: int | None,
+    columns: dict[str, str],
+    timestamp_format: str | None,
+    date_order: str,
+    **params: Any,
+) -> None:
+    """Evaluate on your own chats: PATH is anything graphmem ingest reads (a chat app's
+    export, JSONL, ...), --questions the questions about it with their evidence turns; each
+    conversation with questions is its own space (<prefix>-<hash of its id>). Scored as
+    LoCoMo is, by the questions' categories."""
+    how = options_of(
+        app(ctx).settings, timezone, session_gap, columns, timestamp_format, date_order
+    )
+    runner = partial(run_chat, questions=questions_path, fmt=cast(Format, fmt), options=how)
+    _run(ctx, runner, "chat", path, params)
 
 
 @eval_group.command("fetch")

@@ -326,7 +326,10 @@ class Evaluator:
 def skipped_in(dataset: Dataset, conversations: Sequence[ConversationIn]) -> dict[str, Any]:
     """What the load left out of the evaluated conversations (``meta.input_skipped``)."""
     ids = [c.conversation_id for c in conversations]
-    return dataset.skipped.only(ids).model_dump(exclude={"by_conversation"})
+    skipped = dataset.skipped.only(ids).model_dump(exclude={"by_conversation"})
+    # What an export's importer left out is the file's, not a conversation's: in the load's
+    # report (graphmem ingest), not in each evaluated conversation's.
+    return {k: v for k, v in skipped.items() if k not in ("left_out", "notes")}
 
 
 def progress_bar(total: int, enabled: bool) -> tqdm[Any]:

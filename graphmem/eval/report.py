@@ -9,7 +9,7 @@ from graphmem.eval.aggregate import COUNT_KEY, LATENCY_KEY
 from graphmem.eval.metrics import CATEGORY_NAMES, PREMEM_LABELS
 from graphmem.ingest.models import Skipped
 
-_TITLES = {"locomo": "LoCoMo", "longmemeval": "LongMemEval"}
+_TITLES = {"locomo": "LoCoMo", "longmemeval": "LongMemEval", "chat": "Chat"}
 _FIXED = {
     "evidence_recall_at_budget": "ER@B",
     "answer_token_recall_at_budget": "ATR@B",
@@ -135,10 +135,11 @@ def _meta_lines(meta: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _group_title(group: str) -> str:
-    """A LoCoMo category with the file's number and PREMem's label beside it (docs/eval.md)."""
+def _group_title(group: str, dataset: str) -> str:
+    """A LoCoMo category with the file's number and PREMem's label beside it (docs/eval.md);
+    any other group (a user's own category of ``eval chat``) as named."""
     number = next((n for n, name in CATEGORY_NAMES.items() if name == group), None)
-    if number is None:
+    if number is None or dataset != "locomo":
         return group
     return f"{group} (file category {number}; PREMem: {PREMEM_LABELS[number]})"
 
@@ -158,6 +159,6 @@ def render_markdown(results: Sequence[dict[str, Any]]) -> str:
         lines += ["", f"## Budget {budget} tokens", "", "### overall", ""]
         lines += table([(r["strategy"], r["overall"]) for r in at_budget], metrics)
         for group in at_budget[0][key]:
-            lines += ["", f"### {_group_title(group)}", ""]
+            lines += ["", f"### {_group_title(group, meta.get('dataset', ''))}", ""]
             lines += table([(r["strategy"], r[key][group]) for r in at_budget], metrics)
     return "\n".join(lines) + "\n"
