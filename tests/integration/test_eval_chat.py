@@ -48,4 +48,6 @@ def test_an_export_and_its_questions_are_scored_by_category(
     assert result["by_category"]["poll"]["n"] == 1
     # the dates are dense's to find: every evidence turn is in a 300-token context
     assert result["overall"]["evidence_recall_at_budget"] == pytest.approx(1.0)
-    assert result["meta"]["input_left_out"] == {"system messages": 7}  # the notice, group changes, joins, a leave
+    assert result["meta"]["input_left_out"] == {
+        "system messages": 7
+    }  # the notice, group changes, joins, a leave
