@@ -19,7 +19,7 @@ from graphmem.cli.common import (
     strict_option,
     usage_error,
 )
-from graphmem.cli.import_options import import_options, options_of
+from graphmem.cli.import_options import format_option, import_options, options_of
 from graphmem.cli.precision_cmds import precision
 from graphmem.cli.validity_cmds import validity
 from graphmem.errors import EvaluationIncomplete, InputError
@@ -30,7 +30,7 @@ from graphmem.eval.locomo import run_locomo
 from graphmem.eval.longmemeval import ABSTENTION, HALVES, QUESTION_TYPES, Half, run_longmemeval
 from graphmem.eval.report import render_markdown
 from graphmem.eval.runlog import write_outputs
-from graphmem.ingest.formats import FORMATS, Format
+from graphmem.ingest.formats import Format
 from graphmem.limits import BUDGET_HELP, DEFAULT_BUDGET, parse_strategies
 from graphmem.memory import Memory
 
@@ -226,14 +226,7 @@ def longmemeval(
     help="JSON Lines of questions: conversation, question, answer, evidence (turn ids), "
     'category (docs/eval.md, "Your own chats").',
 )
-@click.option(
-    "--format",
-    "fmt",
-    default="auto",
-    show_default=True,
-    type=click.Choice(FORMATS),
-    help="Input format of PATH, as graphmem ingest takes it (docs/import.md).",
-)
+@format_option("Input format of PATH, as graphmem ingest takes it (docs/import.md).")
 @import_options
 @click.pass_context
 @handle_errors

@@ -11,6 +11,7 @@ import click
 from graphmem.config import Settings
 from graphmem.ingest.exports import ImportOptions
 from graphmem.ingest.exports.base import CSV_FIELDS, DateOrder
+from graphmem.ingest.formats import FORMATS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -29,6 +30,18 @@ def _columns(ctx: click.Context, param: click.Parameter, value: str | None) -> d
             )
         found[field] = column
     return found
+
+
+def format_option(help_text: str) -> Callable[[F], F]:
+    """``--format``: every input format graphmem reads, ``auto`` by default."""
+    return click.option(
+        "--format",
+        "fmt",
+        default="auto",
+        show_default=True,
+        type=click.Choice(FORMATS),
+        help=help_text,
+    )
 
 
 def import_options(command: F) -> F:

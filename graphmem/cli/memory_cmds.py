@@ -22,11 +22,11 @@ from graphmem.cli.common import (
     strategy_param,
     strict_option,
 )
-from graphmem.cli.import_options import import_options, options_of
+from graphmem.cli.import_options import format_option, import_options, options_of
 from graphmem.cli.plain import nonzero, plural
 from graphmem.cli.progress import IngestProgress, ReadProgress
 from graphmem.digest import space_digest
-from graphmem.ingest.formats import FORMATS, ReadLimits, load
+from graphmem.ingest.formats import ReadLimits, load
 from graphmem.ingest.models import Skipped
 from graphmem.ingest.summary import summarize
 from graphmem.ingest.validate import check_space
@@ -87,14 +87,7 @@ def strategy_option(default: str = DEFAULT_STRATEGY) -> Callable[[F], F]:
 @click.command("ingest")
 @click.argument("path", type=click.Path(exists=True, allow_dash=True, path_type=Path))
 @space_option
-@click.option(
-    "--format",
-    "fmt",
-    default="auto",
-    show_default=True,
-    type=click.Choice(FORMATS),
-    help="Input format: auto detects it; chat apps' exports are listed in docs/import.md.",
-)
+@format_option("Input format: auto detects it; chat apps' exports are listed in docs/import.md.")
 @import_options
 @builders_option
 @click.option("--no-progress", is_flag=True, help="No progress bar.")

@@ -53,7 +53,7 @@ from graphmem.ingest.exports import BY_NAME, IMPORTERS, ImportOptions
 from graphmem.ingest.exports.assemble import to_dataset
 from graphmem.ingest.exports.base import Context, Importer
 from graphmem.ingest.exports.bundle import Bundle, FolderBundle, StreamBundle, ZipBundle
-from graphmem.ingest.exports.stamps import read_epochs
+from graphmem.ingest.exports.stamps import Clock, read_epochs, zone_named
 from graphmem.ingest.jsonl import load_jsonl
 from graphmem.ingest.locomo import load_locomo, normalize_evidence
 from graphmem.ingest.longmemeval import load_longmemeval
@@ -278,7 +278,8 @@ def _epochs(
     records: Iterable[tuple[str, Any]], src: str, options: ImportOptions | None
 ) -> Iterator[tuple[str, Any]]:
     """Messages with their epoch timestamps read in ``--timezone`` (``read_epochs``)."""
-    return read_epochs(records, src, Context(src, options or ImportOptions()).clock)
+    zone = zone_named((options or ImportOptions()).timezone)
+    return read_epochs(records, src, Clock(zone))
 
 
 def _jsonl_records(source: Source) -> Iterator[tuple[str, Any]]:
