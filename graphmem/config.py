@@ -189,6 +189,22 @@ class Settings(BaseSettings):
     # rate and the burst a client may spend at once; past them 429 with Retry-After.
     api_rate_per_second: float = Field(default=50.0, gt=0, description="requests/s per client")
     api_rate_burst: int = Field(default=100, ge=1, description="requests a client may burst")
+    # One write (HTTP or MCP) holds the writers' line while it builds: a cap on its
+    # messages bounds how long (a LoCoMo session has about 20; a day's chat a few hundred).
+    api_max_write_messages: int = Field(
+        default=1000, ge=1, description="most messages one HTTP or MCP write may carry (413)"
+    )
+    # Each request waiting for its turn holds a server thread (the thread pool has 40):
+    # past this many waiting, a request is answered 503 busy with Retry-After at once.
+    api_max_waiting: int = Field(
+        default=32, ge=1, le=1000, description="requests that may wait for their turn (503)"
+    )
+    # X-Forwarded-For decides the client's address (its rate bucket) only for requests
+    # from these addresses: a reverse proxy in front of `graphmem serve`. Empty: never.
+    api_trusted_proxies: list[str] = Field(
+        default_factory=list,
+        description="addresses of reverse proxies whose X-Forwarded-For is believed",
+    )
     # `graphmem add`: a conversation's latest session stays the current one until it has
     # been idle this long; the next message then opens a new session.
     session_idle_minutes: float = Field(

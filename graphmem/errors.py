@@ -147,3 +147,38 @@ class EvaluationIncomplete(GraphmemError):
     def __init__(self, message: str, *, results: list[dict[str, Any]], hint: str | None = None):
         super().__init__(message, hint=hint)
         self.results = results
+
+
+class RefusedError(GraphmemError):
+    """A request ``graphmem serve`` or ``graphmem mcp`` turns down before any work: the
+    servers' own limits, which no CLI command has (``kind`` and ``status`` are the HTTP
+    API's, docs/http.md; the JSON's exit code is 0, as for every HTTP-only error)."""
+
+    exit_code = 2
+    kind = "refused"
+    status = 400
+
+    def __init__(self, message: str, *, hint: str | None = None, retry_after: int = 0) -> None:
+        super().__init__(message, hint=hint)
+        self.retry_after = retry_after
+
+
+class ForbiddenError(RefusedError):
+    """A space outside ``--spaces``, or a write without ``--allow-writes``."""
+
+    kind = "forbidden"
+    status = 403
+
+
+class TooManyMessagesError(RefusedError):
+    """A write with more messages than ``api_max_write_messages``."""
+
+    kind = "too_large"
+    status = 413
+
+
+class BusyError(RefusedError):
+    """More requests wait for their turn than ``api_max_waiting``; retrying later is safe."""
+
+    kind = "busy"
+    status = 503

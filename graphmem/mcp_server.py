@@ -14,7 +14,6 @@ validation library's report.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import date, datetime
 from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -26,8 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from graphmem import __version__
 from graphmem.cli.history_cmds import render_history
 from graphmem.cli.memory_cmds import _render_query
-from graphmem.errors import ConfigError, GraphmemError, UnknownSpaceError
-from graphmem.ingest.validate import check_space
+from graphmem.errors import GraphmemError, UnknownSpaceError
 from graphmem.limits import (
     BUDGET_HELP,
     BUILDERS_FIELD_HELP,
@@ -38,22 +36,17 @@ from graphmem.limits import (
     MIN_BUDGET,
     QUESTION_HELP,
     SUBJECT_HELP,
-    BuilderChoice,
     IsoDateOrMoment,
     IsoMoment,
     MessageMoment,
     StrictBudget,
     StrictFlag,
     StrictText,
-    check_strategy,
     shown,
 )
 from graphmem.mcp_stdio import AnsweringReader
-from graphmem.memory import Memory
-from graphmem.readiness import check_stored
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, strategy_names
-from graphmem.stats import space_list, space_stats
-from graphmem.validity.history import as_of_moment
+from graphmem.serving import MemoryService
 
 T = TypeVar("T")
 
@@ -83,127 +76,6 @@ class MessageIn(BaseModel):
         default=None, description="Stable id of the turn, if the host has one."
     )
     caption: StrictText | None = Field(default=None, description="Caption of a shared image.")
-
-
-class ServerOptions(BaseModel):
-    allow_writes: bool = False
-    spaces: list[str] = Field(default_factory=list, description="Allowed spaces; empty: all.")
-    prepare: bool = Field(
-        default=False, description="Prepare the default strategy over the spaces at start."
-    )
-
-
-class MemoryTools:
-    """The tool bodies, independent of the MCP plumbing (one Memory for the server's life)."""
-
-    def __init__(self, memory: Callable[[], Memory], options: ServerOptions) -> None:
-        self._factory = memory
-        self._memory: Memory | None = None
-        self.options = options
-
-    @property
-    def memory(self) -> Memory:
-        if self._memory is None:
-            self._memory = self._factory()
-        return self._memory
-
-    def close(self) -> None:
-        if self._memory is not None:
-            self._memory.close()
-
-    def prepare(self, report: Callable[[str], None]) -> None:
-        """Prepare the default strategy over the allowed spaces (every stored space when none
-        are listed) before the first request: its first queries then cost what later ones
-        do. A space that cannot be prepared stops the server (a misspelt --spaces entry)."""
-        spaces = self.options.spaces or [row["space"] for row in space_list(self.memory.store)]
-        for space in spaces:
-            check_stored(self.memory.store, space)
-            seconds = self.memory.prepare(space, DEFAULT_STRATEGY)
-            report(f"prepared {DEFAULT_STRATEGY} over {space} in {seconds:.1f} s")
-
-    def _space(self, space: str) -> str:
-        check_space(space)  # its length and characters before the refusal repeats it
-        if self.options.spaces and space not in self.options.spaces:
-            allowed = ", ".join(self.options.spaces)
-            raise ConfigError(f"space {space!r} is not served here (allowed: {allowed})")
-        return space
-
-    @staticmethod
-    def _strategy(strategy: str) -> str:
-        return check_strategy(strategy)  # graphmem.limits: the same InputError as elsewhere
-
-    def query(
-        self,
-        question: str,
-        space: str,
-        strategy: str,
-        budget: int,
-        explain: bool = False,
-        as_of: date | datetime | None = None,
-    ) -> dict[str, Any]:
-        """``graphmem query --json``: the items' strategy and path only with ``explain``."""
-        found = self.memory.query(
-            question,
-            self._space(space),
-            self._strategy(strategy),
-            budget,
-            as_of=as_of_moment(as_of),
-        )
-        return found.as_dict(explain=explain)
-
-    def ask(
-        self,
-        question: str,
-        space: str,
-        strategy: str,
-        budget: int,
-        as_of: date | datetime | None = None,
-    ) -> dict[str, Any]:
-        asked = self.memory.ask(
-            question,
-            self._space(space),
-            self._strategy(strategy),
-            budget,
-            as_of=as_of_moment(as_of),
-        )
-        return {"answer": asked.answer, "llm": self.memory.settings.llm_model, **asked.as_dict()}
-
-    def history(self, space: str, subject: str) -> dict[str, Any]:
-        found = self.memory.history(self._space(space), subject)
-        return {"changes": [c.model_dump(mode="json") for c in found]}
-
-    def stats(self, space: str) -> dict[str, Any]:
-        allowed = self._space(space)
-        check_stored(self.memory.store, allowed)  # a misspelt space is an error, not zeros
-        return space_stats(self.memory.store, allowed)
-
-    def spaces(self) -> dict[str, Any]:
-        allowed = set(self.options.spaces)
-        found = space_list(self.memory.store)
-        return {"spaces": [row for row in found if not allowed or row["space"] in allowed]}
-
-    def ingest_messages(
-        self,
-        space: str,
-        conversation: str,
-        session: str,
-        messages: Sequence[MessageIn],
-        started_at: datetime | None,
-        builders: BuilderChoice,
-    ) -> dict[str, Any]:
-        done = self.memory.add_messages(
-            self._space(space),
-            conversation,
-            session,
-            [m.model_dump() for m in messages],
-            started_at=started_at,
-            builders=builders,
-        )
-        return done.as_dict()
-
-    def forget_space(self, space: str) -> dict[str, Any]:
-        deleted = self.memory.forget(self._space(space))
-        return {"space": space, "deleted_nodes": deleted}
 
 
 def _result(text: str, data: dict[str, Any]) -> CallToolResult:
@@ -336,17 +208,18 @@ AsOfArg = Annotated[
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
-def build_server(tools: MemoryTools) -> MCPServer:
-    """The MCP server over ``tools``: read tools always, write tools with ``allow_writes``."""
+def build_server(tools: MemoryService) -> MCPServer:
+    """The MCP server over the service ``graphmem serve`` uses too (graphmem/serving): read
+    tools always, write tools with ``allow_writes``."""
     server = GraphmemMCPServer("graphmem", version=__version__, instructions=INSTRUCTIONS)
     _add_retrieval_tools(server, tools)
     _add_inventory_tools(server, tools)
-    if tools.options.allow_writes:
+    if tools.allow_writes:
         _add_write_tools(server, tools)
     return server
 
 
-def _add_retrieval_tools(server: MCPServer, tools: MemoryTools) -> None:
+def _add_retrieval_tools(server: MCPServer, tools: MemoryService) -> None:
     def query(
         question: QuestionArg,
         space: SpaceArg,
@@ -357,7 +230,7 @@ def _add_retrieval_tools(server: MCPServer, tools: MemoryTools) -> None:
     ) -> CallToolResult:
         data = _guarded(
             lambda: tools.query(question, space, strategy, budget, explain, as_of),
-            tools.options.spaces,
+            tools.spaces,
         )
         return _result(query_text(data, explain), data)
 
@@ -377,9 +250,7 @@ def _add_retrieval_tools(server: MCPServer, tools: MemoryTools) -> None:
         budget: BudgetArg = DEFAULT_BUDGET,
         as_of: AsOfArg = None,
     ) -> CallToolResult:
-        data = _guarded(
-            lambda: tools.ask(question, space, strategy, budget, as_of), tools.options.spaces
-        )
+        data = _guarded(lambda: tools.ask(question, space, strategy, budget, as_of), tools.spaces)
         return _result(ask_text(data), data)
 
     server.add_tool(
@@ -390,23 +261,23 @@ def _add_retrieval_tools(server: MCPServer, tools: MemoryTools) -> None:
     )
 
 
-def _add_inventory_tools(server: MCPServer, tools: MemoryTools) -> None:
+def _add_inventory_tools(server: MCPServer, tools: MemoryService) -> None:
     def stats(space: SpaceArg) -> dict[str, Any]:
-        return _guarded(lambda: tools.stats(space), tools.options.spaces)
+        return _guarded(lambda: tools.stats(space), tools.spaces)
 
     server.add_tool(
         stats, annotations=READ_ONLY, description="Counts of every kind of memory in a space."
     )
 
     def spaces() -> dict[str, Any]:
-        return _guarded(tools.spaces)
+        return {"spaces": _guarded(tools.list_spaces)}
 
     def history(
         space: SpaceArg,
         subject: Annotated[StrictText, Field(description=SUBJECT_HELP)],
     ) -> CallToolResult:
-        data = _guarded(lambda: tools.history(space, subject), tools.options.spaces)
-        return _result(history_text(data["changes"], subject), data)
+        changes = _guarded(lambda: tools.history(space, subject), tools.spaces)
+        return _result(history_text(changes, subject), {"changes": changes})
 
     server.add_tool(
         history,
@@ -422,7 +293,7 @@ def _add_inventory_tools(server: MCPServer, tools: MemoryTools) -> None:
     )
 
 
-def _add_write_tools(server: MCPServer, tools: MemoryTools) -> None:
+def _add_write_tools(server: MCPServer, tools: MemoryService) -> None:
     def ingest_messages(
         space: SpaceArg,
         conversation: Annotated[StrictText, Field(description="Conversation id, e.g. a chat id.")],
@@ -436,10 +307,10 @@ def _add_write_tools(server: MCPServer, tools: MemoryTools) -> None:
             Field(description=BUILDERS_FIELD_HELP),
         ] = DEFAULT_BUILDERS,
     ) -> dict[str, Any]:
+        rows = [m.model_dump(exclude_none=True) for m in messages]  # as HTTP hands them
         return _guarded(
-            lambda: tools.ingest_messages(
-                space, conversation, session, messages, started_at, builders
-            )
+            lambda: tools.add_messages(space, conversation, session, rows, started_at, builders),
+            tools.spaces,
         )
 
     server.add_tool(
@@ -450,7 +321,7 @@ def _add_write_tools(server: MCPServer, tools: MemoryTools) -> None:
     )
 
     def forget_space(space: SpaceArg) -> dict[str, Any]:
-        return _guarded(lambda: tools.forget_space(space), tools.options.spaces)
+        return _guarded(lambda: tools.forget(space), tools.spaces)
 
     server.add_tool(
         forget_space,

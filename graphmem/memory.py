@@ -11,6 +11,7 @@ two of them with different ``spacy_model`` settings coexist in one process.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -122,6 +123,9 @@ class Memory:
         # Retrievers keep per-space state (SEEM's snapshot of the space): reused across
         # queries, the least recently used dropped beyond ``_MAX_RETRIEVERS``.
         self._retrievers: OrderedDict[tuple[str, str], Retriever] = OrderedDict()
+        # The servers run calls of different spaces on threads at once: the table's
+        # changes and walks take this lock (a space's own calls come one at a time).
+        self._table = threading.Lock()
         if tune_process:
             from graphmem import _lean_imports
 
@@ -269,9 +273,8 @@ class Memory:
                 if judged is not None:  # the LLM judge's cost, reported like a build's
                     build_reports[judged.builder] = judged
         finally:  # even a failed ingest may have written: the kept retrievers look again
-            for key, retriever in self._retrievers.items():
-                if key[1] == space:
-                    retriever.refresh()
+            for retriever in self._kept(space):
+                retriever.refresh()
         return IngestResult(
             report=report, builds=list(build_reports.values()), skipped=dataset.skipped
         )
@@ -357,8 +360,9 @@ class Memory:
                 return 0
             raise
         drop_space_graphs(self.store, space)
-        for key in [key for key in self._retrievers if key[1] == space]:
-            del self._retrievers[key]
+        with self._table:
+            for key in [key for key in self._retrievers if key[1] == space]:
+                del self._retrievers[key]
         return delete_space_nodes(self.store, space)
 
     # --- reading -------------------------------------------------------------------
@@ -381,7 +385,8 @@ class Memory:
         with self.nlp_context():
             self._ready()
             check_ready(self.store, space, strategy)
-            fresh = as_of is None and (strategy, space) not in self._retrievers
+            with self._table:
+                fresh = as_of is None and (strategy, space) not in self._retrievers
             # A first query prepares the retriever: its members share the snapshots they read.
             with sharing_snapshots() if fresh else nullcontext():
                 result = self._retriever_at(strategy, space, as_of).retrieve(question, budget)
@@ -429,16 +434,22 @@ class Memory:
     def retriever(self, strategy: str, space: str) -> Retriever:
         """The retriever of ``strategy`` over ``space``, kept for the next query."""
         key = (strategy, space)
-        found = self._retrievers.pop(key, None)
+        with self._table:
+            found = self._retrievers.pop(key, None)
         if found is None:
             check_strategy(strategy)  # an InputError, as `query` gives (graphmem.limits)
             self.configs.check()  # once: `query` checked already, a direct caller may not
             check_space_embedder(self.store, space, self.embedder)
             found = build_retriever(strategy, self.retrieval_context(space))
-        self._retrievers[key] = found
-        while len(self._retrievers) > _MAX_RETRIEVERS:
-            self._retrievers.popitem(last=False)
+        with self._table:
+            self._retrievers[key] = found
+            while len(self._retrievers) > _MAX_RETRIEVERS:
+                self._retrievers.popitem(last=False)
         return found
+
+    def _kept(self, space: str) -> list[Retriever]:
+        with self._table:
+            return [r for key, r in self._retrievers.items() if key[1] == space]
 
     def retrieval_context(
         self, space: str, now: datetime | None = None, expected_queries: int | None = None

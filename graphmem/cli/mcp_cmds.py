@@ -38,23 +38,20 @@ def mcp(ctx: click.Context, allow_writes: bool, spaces: str | None, prepare: boo
     (and ingest_messages, forget_space with --allow-writes)."""
     served = served_spaces(spaces)  # before the import: a bad option is a bad option
     try:
-        from graphmem.mcp_server import MemoryTools, ServerOptions, build_server
+        from graphmem.mcp_server import build_server
+        from graphmem.serving import MemoryService
     except ImportError as exc:  # the `mcp` extra is not installed
         raise ConfigError(
             f"the MCP server needs the `mcp` package ({exc.name} is missing)",
             hint="pip install 'graphmem[mcp]'",
         ) from exc
-    options = ServerOptions(
-        allow_writes=allow_writes,
-        spaces=served,
-        prepare=prepare,
-    )
     context = app(ctx)
     context.configs().check()  # a misspelt --preset stops here, not at every query
-    tools = MemoryTools(context.memory, options)
+    # The Memory is made on the first call: the handshake needs no Neo4j.
+    service = MemoryService.lazily(context.memory, served, allow_writes)
     try:
-        if options.prepare:  # stdout is the protocol's: progress goes to stderr
-            tools.prepare(lambda line: click.echo(line, err=True))
-        build_server(tools).run("stdio")
+        if prepare:  # stdout is the protocol's: progress goes to stderr
+            service.prepare(lambda line: click.echo(line, err=True))
+        build_server(service).run("stdio")
     finally:
-        tools.close()
+        service.close()

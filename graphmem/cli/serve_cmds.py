@@ -78,7 +78,7 @@ def serve(
         import uvicorn
 
         from graphmem.http.app import build_app
-        from graphmem.http.service import MemoryService
+        from graphmem.serving import MemoryService
     except ImportError as exc:  # the `http` extra is not installed
         raise ConfigError(
             f"the HTTP API needs FastAPI and uvicorn ({exc.name} is missing)",

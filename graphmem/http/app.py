@@ -14,9 +14,8 @@ from fastapi import FastAPI, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from graphmem import __version__
-from graphmem.http.errors import HANDLERS
+from graphmem.http.errors import HANDLERS, KINDS
 from graphmem.http.guard import Guard, RateLimiter
-from graphmem.http.service import MemoryService
 from graphmem.ingest.validate import MAX_SPACE_CHARS
 from graphmem.limits import (
     BUDGET_HELP,
@@ -37,6 +36,7 @@ from graphmem.limits import (
     StrictText,
     strategy_names,
 )
+from graphmem.serving import MemoryService
 
 Space = Annotated[
     StrictText,
@@ -112,10 +112,7 @@ class SpaceIn(Strict):
 
 
 class ErrorOut(BaseModel):
-    error: str = Field(
-        description="input, config, server, schema, catalog, llm, model, "
-        "unauthorized, forbidden, not_found, too_large, rate_limited, internal"
-    )
+    error: str = Field(description=", ".join(KINDS))
     exit_code: int = Field(description="What the CLI exits with for this error; 0: HTTP only.")
     message: str
     hint: str | None = None
@@ -124,14 +121,26 @@ class ErrorOut(BaseModel):
 _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorOut, "description": text}
     for status, text in (
-        (400, "Bad input (InputError, exit code 3), including a malformed request."),
+        (
+            400,
+            "Bad input (InputError, exit code 3), including a malformed request; bad_host: "
+            "a Host header that does not name this server.",
+        ),
         (401, "Missing or wrong bearer token."),
         (403, "A space outside --spaces, or a write without --allow-writes."),
-        (413, "The request body is larger than GRAPHMEM_API_MAX_BODY_BYTES."),
+        (
+            413,
+            "The request body is larger than GRAPHMEM_API_MAX_BODY_BYTES, or a write "
+            "holds more messages than GRAPHMEM_API_MAX_WRITE_MESSAGES.",
+        ),
         (429, "Over the client's rate; Retry-After says when to come back."),
         (500, "The server's configuration, schema, catalog or models (exit codes 1, 2, 5, 6, 8)."),
         (502, "The LLM backend failed (exit code 7)."),
-        (503, "Neo4j is unreachable or went away (exit code 4); retrying is safe."),
+        (
+            503,
+            "Neo4j is unreachable or went away (exit code 4), or busy: more requests "
+            "wait than GRAPHMEM_API_MAX_WAITING (Retry-After); retrying is safe.",
+        ),
     )
 }
 
@@ -156,8 +165,9 @@ def build_app(
 
 def _routes(api: FastAPI, service: MemoryService) -> None:
     @api.get("/health", tags=["server"])
-    def health() -> dict[str, Any]:
-        """Liveness, without the token: the process answers."""
+    async def health() -> dict[str, Any]:
+        """Liveness, without the token: the process answers (on its event loop, never
+        behind requests waiting for a thread)."""
         return {"status": "ok", "version": __version__, "writes": service.allow_writes}
 
     @api.get("/v1/spaces", tags=["read"])

@@ -27,6 +27,7 @@ from graphmem.errors import (
     InputError,
     LLMError,
     ModelLoadError,
+    RefusedError,
     SchemaError,
     ServerError,
     UnknownSpaceError,
@@ -49,7 +50,8 @@ STATUS: tuple[tuple[type[GraphmemError], str, int], ...] = (
     (EvaluationIncomplete, "evaluation", 500),
     (GraphmemError, "error", 500),
 )
-# What only the HTTP layer says (no exit code: no CLI command fails this way).
+# What only the HTTP layer says (no exit code: no CLI command fails this way), by the
+# status the framework or the guard answers.
 HTTP_KINDS = {
     401: "unauthorized",
     403: "forbidden",
@@ -58,11 +60,14 @@ HTTP_KINDS = {
     413: "too_large",
     429: "rate_limited",
 }
-
-
-class Forbidden(GraphmemError):
-    """A request this server was not started to allow (a space outside --spaces, a write
-    without --allow-writes): 403."""
+# Every "error" an answer may carry: the classes', the HTTP layer's, the guard's Host check
+# (400), the service's refusals (graphmem.errors.RefusedError: forbidden, too_large, busy)
+# and the unexpected.
+KINDS = tuple(
+    dict.fromkeys(
+        [k for _, k, _ in STATUS] + [*HTTP_KINDS.values(), "bad_host", "busy", "internal"]
+    )
+)
 
 
 def error_body(kind: str, exit_code: int, message: str, hint: str | None = None) -> dict[str, Any]:
@@ -70,8 +75,10 @@ def error_body(kind: str, exit_code: int, message: str, hint: str | None = None)
 
 
 def graphmem_response(exc: GraphmemError) -> JSONResponse:
-    if isinstance(exc, Forbidden):
-        return JSONResponse(error_body("forbidden", 0, exc.message, exc.hint), status_code=403)
+    if isinstance(exc, RefusedError):  # the servers' own limits: no CLI exit code
+        wait = {"retry-after": str(exc.retry_after)} if exc.retry_after else None
+        body = error_body(exc.kind, 0, exc.message, exc.hint)
+        return JSONResponse(body, status_code=exc.status, headers=wait)
     kind, status = next((k, s) for cls, k, s in STATUS if isinstance(exc, cls))
     if status >= 500:
         log.error("%s: %s", type(exc).__name__, exc)

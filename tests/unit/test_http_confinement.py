@@ -20,7 +20,7 @@ from graphmem.config import Settings
 from graphmem.credentials import api_token
 from graphmem.errors import ConfigError
 from graphmem.http.app import build_app
-from graphmem.http.service import MemoryService
+from graphmem.serving import MemoryService
 from graphmem.memory import Memory
 
 TOKEN = "test-token-0123456789"

@@ -27,8 +27,8 @@ from graphmem.errors import (
 from graphmem.http.app import build_app
 from graphmem.http.errors import graphmem_response, validation_sentence
 from graphmem.http.guard import RateLimiter
-from graphmem.http.service import MemoryService
 from graphmem.memory import Memory
+from graphmem.serving import MemoryService
 
 TOKEN = "test-token-0123456789"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -193,46 +193,3 @@ def test_api_token_is_a_private_file_made_once(tmp_path: Path) -> None:
     settings.api_token_file.write_text("")
     with pytest.raises(ConfigError, match="holds no token"):
         api_token(settings)
-
-
-def test_a_write_waits_for_reads_and_holds_back_new_ones() -> None:
-    import threading
-    import time
-
-    from graphmem.http.service import ReadWriteLock
-
-    lock = ReadWriteLock()
-    order: list[str] = []
-    reading = threading.Event()
-    release = threading.Event()
-
-    def reader(name: str, hold: bool) -> None:
-        with lock.reading():
-            order.append(f"{name} in")
-            if hold:
-                reading.set()
-                release.wait(5)
-            order.append(f"{name} out")
-
-    def writer() -> None:
-        with lock.writing():
-            order.append("write")
-
-    first = threading.Thread(target=reader, args=("r1", True))
-    first.start()
-    reading.wait(5)
-    other = threading.Thread(target=reader, args=("r2", False))  # reads run side by side
-    other.start()
-    other.join(5)
-    assert order == ["r1 in", "r2 in", "r2 out"]
-    write = threading.Thread(target=writer)
-    write.start()
-    time.sleep(0.1)
-    late = threading.Thread(target=reader, args=("r3", False))  # held back by the writer
-    late.start()
-    time.sleep(0.1)
-    assert order == ["r1 in", "r2 in", "r2 out"]  # the write waits for r1
-    release.set()
-    for t in (first, write, late):
-        t.join(5)
-    assert order[3:] == ["r1 out", "write", "r3 in", "r3 out"]

@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 
 from graphmem.config import Settings
 from graphmem.http.app import QueryOptions, build_app
-from graphmem.http.service import MemoryService
+from graphmem.serving import MemoryService
 from graphmem.memory import Memory
 
 TOKEN = "test-token-0123456789"

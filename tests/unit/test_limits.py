@@ -35,8 +35,8 @@ pytest.importorskip("mcp")
 from starlette.testclient import TestClient
 
 from graphmem.http.app import build_app
-from graphmem.http.service import MemoryService
-from graphmem.mcp_server import MemoryTools, ServerOptions, build_server
+from graphmem.mcp_server import build_server
+from graphmem.serving import MemoryService
 
 TOKEN = "test-token-0123456789"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -74,7 +74,7 @@ def _http() -> TestClient:
 
 
 def _tools() -> Any:
-    return build_server(MemoryTools(_memory, ServerOptions(allow_writes=True, spaces=["mine"])))
+    return build_server(MemoryService.lazily(_memory, ["mine"], allow_writes=True))
 
 
 def _mcp_error(tool: str, args: dict[str, Any]) -> str:
