@@ -14,8 +14,9 @@ validation library's report.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar, cast
 
+import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.stdio import stdio_server
@@ -44,7 +45,7 @@ from graphmem.limits import (
     StrictText,
     shown,
 )
-from graphmem.mcp_stdio import AnsweringReader
+from graphmem.mcp_stdio import AnsweringReader, claimed_stdio, screened_lines
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, strategy_names
 from graphmem.serving import MemoryService
 
@@ -121,8 +122,16 @@ class GraphmemMCPServer(MCPServer):
     refused and every unreadable request answered (graphmem.mcp_stdio)."""
 
     async def run_stdio_async(self) -> None:
-        # The SDK's own run, with the reader that answers what its transport cannot read.
-        async with stdio_server() as (read_stream, write_stream):
+        # The SDK's own run, over lines screened for unusable ids and with the reader that
+        # answers what its transport cannot read (graphmem/mcp_stdio.py).
+        with claimed_stdio() as (stdin, stdout):
+            lines = screened_lines(anyio.wrap_file(stdin))
+            await self._serve(
+                cast("anyio.AsyncFile[str]", cast(object, lines)), anyio.wrap_file(stdout)
+            )
+
+    async def _serve(self, stdin: anyio.AsyncFile[str], stdout: anyio.AsyncFile[str]) -> None:
+        async with stdio_server(stdin, stdout) as (read_stream, write_stream):
             await self._lowlevel_server.run(
                 AnsweringReader(read_stream, write_stream),
                 write_stream,

@@ -8,14 +8,22 @@ error the specification gives (parse error, id null; invalid request, with the r
 id when it has a usable one), then lets the exception through to be logged as before.
 Notifications and responses get no answer, as JSON-RPC says.
 
-Not answered: a request whose id is an object or null, which the SDK reads as a
-notification (it drops the id before this reader sees the message), and a line nested past
-Python's own parser (~1,000 levels), answered as a parse error with a null id.
+The SDK reads a request whose id is an object, an array, a fraction, a boolean or null as a
+notification and drops the id before the server sees it, so such a request would go
+unanswered: ``screened_lines`` looks at each line before the SDK does and hands it such a
+line marked, which the SDK cannot read and this reader answers (invalid request, id null:
+JSON-RPC's answer when the id cannot be used). A line nested past Python's own parser
+(~1,000 levels) is answered as a parse error with a null id, as the specification says.
 """
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import sys
+from collections.abc import AsyncIterable, AsyncIterator, Iterator
+from contextlib import contextmanager
 from types import TracebackType
 from typing import Any, Self
 
@@ -26,6 +34,55 @@ from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
 Item = SessionMessage | Exception
+# A line screened out (its id is no usable id) reaches the SDK as this text, which is not
+# JSON: the SDK hands the reader its exception, and the reader answers it.
+BAD_ID = "\x00graphmem: the id must be a string or an integer"
+
+
+def _unusable_id(line: str) -> bool:
+    """Whether ``line`` is a request (it has a method and an id) whose id JSON-RPC does
+    not allow (an object, an array, a fraction, a boolean, null)."""
+    if '"id"' not in line:  # most lines: no parse
+        return False
+    try:
+        parsed = json.loads(line)
+    except (ValueError, RecursionError):
+        return False  # the SDK's own error answers it
+    if not isinstance(parsed, dict) or "method" not in parsed or "id" not in parsed:
+        return False
+    ident = parsed["id"]
+    return isinstance(ident, bool) or not isinstance(ident, int | str)
+
+
+async def screened_lines(lines: AsyncIterable[str]) -> AsyncIterator[str]:
+    """``lines`` as the SDK should read them: one with an unusable id marked (BAD_ID)."""
+    async for line in lines:
+        yield BAD_ID + "\n" if _unusable_id(line) else line
+
+
+@contextmanager
+def claimed_stdio() -> Iterator[tuple[io.TextIOWrapper, io.TextIOWrapper]]:
+    """The process's stdin and stdout as private text streams for the protocol, while fd 0
+    reads the null device and fd 1 writes to stderr (what the SDK does when it opens them
+    itself): a library that prints cannot corrupt the protocol. Restored on exit."""
+    sys.stdout.flush()
+    private_in, private_out = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    stdin = io.TextIOWrapper(
+        os.fdopen(private_in, "rb", closefd=False), encoding="utf-8", errors="replace"
+    )
+    stdout = io.TextIOWrapper(os.fdopen(private_out, "wb", closefd=False), encoding="utf-8")
+    try:
+        yield stdin, stdout
+    finally:
+        stdout.flush()
+        os.dup2(private_in, 0)
+        os.dup2(private_out, 1)
+        os.close(private_in)
+        os.close(private_out)
 
 
 def unreadable_reply(exc: Exception) -> types.JSONRPCError | None:
@@ -34,6 +91,8 @@ def unreadable_reply(exc: Exception) -> types.JSONRPCError | None:
         return None
     first = exc.errors()[0]
     unparsed = first.get("type") == "json_invalid"  # else the input is the parsed value
+    if unparsed and str(first.get("input", "")).startswith(BAD_ID):
+        return _invalid(None, "the id must be a string or an integer")
     try:
         parsed = json.loads(first.get("input", "")) if unparsed else first.get("input")
     except (ValueError, RecursionError):

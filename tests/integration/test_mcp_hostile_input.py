@@ -91,9 +91,19 @@ def test_unreadable_requests_get_a_json_rpc_error() -> None:
         "not json",
         json.dumps([{"jsonrpc": "2.0", "id": 8, "method": "tools/list"}]),
         json.dumps({"id": 10, "method": "tools/list"}),  # no "jsonrpc"
+        *(
+            json.dumps({"jsonrpc": "2.0", "id": bad, "method": "tools/list"})
+            for bad in ({"a": 1}, [1], 1.5, True, None)  # ids JSON-RPC does not allow
+        ),
         json.dumps({"jsonrpc": "2.0", "id": 9, "method": "tools/list"}),  # still serving
     ]
-    deep_answer, not_json, batch, no_version, listed = _rpc(lines)
+    deep_answer, not_json, batch, no_version, *bad_ids, listed = _rpc(lines)
+    for answer in bad_ids:
+        assert answer is not None and answer["id"] is None, answer
+        assert (
+            answer["error"]["code"] == -32600
+            and "string or an integer" in answer["error"]["message"]
+        )
     assert deep_answer is not None and deep_answer["id"] == 7
     assert "nests too deeply" in deep_answer["error"]["message"]
     assert not_json is not None and not_json["error"]["code"] == -32700
