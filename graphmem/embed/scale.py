@@ -20,7 +20,8 @@ through ``1 - map(1 - d)``. Under MiniLM the map is the identity. A design decla
 field as a threshold with ``json_schema_extra`` ``{"cosine": KIND}`` (``COSINE_KINDS``);
 ``on_scale`` maps a settings instance. (Matching the spread of unrelated pairs instead of
 the related anchor was measured too: it read e5's thresholds stricter, 95 synonym edges
-and 30 AnchorMem events on conv-26 against MiniLM's 328 and 295; CHANGELOG.md.)
+and 30 AnchorMem events on conv-26 against MiniLM's 328 and 295; docs/research-log.md,
+2026-11-26.)
 
 The pairs of the pinned embedders are measured once (``tests/unit/test_scale.py`` checks
 them against the models); any other embedder (openai) is measured at its first use.

@@ -11,7 +11,8 @@ the index's default multi-field query does), over the ``english`` analysis
 Per-space statistics cost BM25 a little on the dev data: 62.0 / 65.2 at 1,000 tokens against
 63.1 / 65.9 with the statistics of a database holding the same conversations several times;
 hybrid, Amory and the graphmem strategy moved by less than half a point (docs/eval.md, "BM25
-per space"). Smoothing towards a fixed English background ranked worse still (CHANGELOG.md).
+per space"). Smoothing towards a fixed English background ranked worse still
+(docs/research-log.md, 2026-11-26).
 """
 
 from __future__ import annotations

@@ -131,7 +131,7 @@ class GraphmemRetriever(Retriever):
         first = sorted(members, key=lambda m: m not in families(self.config))
         # One after another: members in threads measured no faster (they take turns at the
         # interpreter), nor did one member (BM25) in a thread beside the others
-        # (CHANGELOG.md).
+        # (docs/research-log.md, 2026-11-26).
         outcomes = {strategy: run(strategy) for strategy in first}
         results = {m: outcomes[m][0] for m in members}
         timings = {m: outcomes[m][1] for m in members}

@@ -86,7 +86,7 @@ class GraphmemSettings(DesignSettings):
     )
     # Not settings: a derived item joins only when shorter than the best-ranked turn it
     # cites, one restating turns the context shows stays only for a number they lack, and
-    # the members run one after another (the alternatives measured: CHANGELOG.md).
+    # the members run one after another (the alternatives measured: docs/research-log.md).
 
     def depth(self, budget: int) -> int:
         """About how many turns a member would show in ``budget``: also the RRF k, so that a
