@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import ipaddress
 import socket
+from typing import TYPE_CHECKING
 
 import click
 
 from graphmem.cli.common import app, handle_errors, preset_option
 from graphmem.errors import ConfigError
+
+if TYPE_CHECKING:
+    from graphmem.http.guard import Guard
 
 HOST = "127.0.0.1"  # never another interface: the API has one token and no TLS
 
@@ -40,6 +45,30 @@ def served_spaces(option: str | None) -> list[str]:
             "to serve every space"
         )
     return names
+
+
+def trusted_proxies(entries: list[str]) -> list[str]:
+    """``api_trusted_proxies`` checked, the one place it is: each entry an IP address or a
+    network, read as uvicorn reads them (an address without "/", a network with one, host
+    bits unset). uvicorn takes anything else as a name to compare with the peer's, which
+    a TCP peer never matches: a typo would leave the proxy's clients in one bucket,
+    silently. ``*`` (uvicorn: trust everyone) is refused too: any local process could
+    then pick its own bucket."""
+    for entry in entries:
+        try:
+            ipaddress.ip_network(entry) if "/" in entry else ipaddress.ip_address(entry)
+        except ValueError as exc:
+            if "host bits" in str(exc):
+                network = ipaddress.ip_network(entry, strict=False)
+                reason = f"has host bits set (the network is {network})"
+            else:
+                reason = "is not an IP address or network"
+            raise ConfigError(
+                f"GRAPHMEM_API_TRUSTED_PROXIES: {entry!r} {reason}",
+                hint='name addresses or networks as a JSON list, e.g. ["127.0.0.1"] or '
+                '["10.0.0.0/8"]; [] believes no X-Forwarded-For',
+            ) from None
+    return entries
 
 
 @click.command("serve")
@@ -75,7 +104,7 @@ def serve(
     """Serve memory over HTTP on 127.0.0.1: query, ask, spaces, stats (and messages, forget
     with --allow-writes), a bearer token from $GRAPHMEM_HOME/secrets/api-token."""
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (the extra's check; _run uses it)
 
         from graphmem.http.app import build_app
         from graphmem.serving import MemoryService
@@ -89,6 +118,7 @@ def serve(
     served = served_spaces(spaces)
     context = app(ctx)
     settings = context.settings
+    proxies = trusted_proxies(settings.api_trusted_proxies)
     bound = port or settings.api_port
     _check_free(bound)  # before seconds of --prepare, not after
     context.configs().check()  # a misspelt --preset stops here, not at every query
@@ -109,14 +139,28 @@ def serve(
         click.echo(
             f"graphmem serve: {where} ({mode}; token in {settings.api_token_file})", err=True
         )
-        # proxy_headers off: uvicorn would otherwise take X-Forwarded-For from any local
-        # client as its address, and a client could pick a fresh rate-limit bucket per request.
-        uvicorn.run(
-            asgi,
-            host=HOST,
-            port=bound,
-            log_level="warning",
-            access_log=False,
-            proxy_headers=False,
-            server_header=False,
-        )
+        _run(asgi, bound, proxies)
+
+
+def _run(asgi: Guard, port: int, proxies: list[str]) -> None:
+    import uvicorn
+
+    from graphmem.http.protocol import JsonErrorsProtocol, WebSocketRefusal
+
+    uvicorn.run(
+        asgi,
+        host=HOST,
+        port=port,
+        # uvicorn's own answers (a request it cannot parse, a WebSocket upgrade, a failure
+        # before a response) in the API's JSON; h11 pinned (not "auto"): see the class.
+        http=JsonErrorsProtocol,
+        ws=WebSocketRefusal,
+        log_level="warning",
+        access_log=False,
+        server_header=False,
+        # X-Forwarded-For believed only from the named proxies: on for any peer, every
+        # local client could name its own address, a fresh rate-limit bucket per request.
+        # Always a list: uvicorn would read FORWARDED_ALLOW_IPS from the environment.
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies,
+    )

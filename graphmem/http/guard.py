@@ -157,8 +157,11 @@ class Guard:
 
 
 def _client(scope: Scope) -> str:
-    """The rate limit's client: the peer's address, every loopback one the same (a local
-    client could otherwise spread its requests over 127.0.0.2, 127.0.0.3, ...)."""
+    """The rate limit's client: the peer's address, or the forwarded client's when the peer
+    is one of GRAPHMEM_API_TRUSTED_PROXIES (uvicorn's proxy-headers middleware puts it in
+    ``scope["client"]``). Every loopback address is the same client, a forwarded one too:
+    it is a client on this machine, and a local client could otherwise spread its requests
+    over 127.0.0.2, 127.0.0.3, ... (or name them in the header a local proxy appends to)."""
     host = str((scope.get("client") or ("unknown", 0))[0])
     try:
         return "loopback" if ipaddress.ip_address(host).is_loopback else host
