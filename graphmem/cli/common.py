@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 from neo4j.exceptions import DriverError, Neo4jError
 from pydantic import ValidationError
+from pydantic_settings import SettingsError
 
 from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
@@ -40,6 +41,8 @@ class AppContext:
             self.settings = Settings()
         except ValidationError as exc:
             raise settings_error(exc) from None
+        except SettingsError as exc:  # a list setting whose variable is not JSON
+            raise unreadable_setting(exc) from None
         if config_file is not None:
             self.settings = self.settings.model_copy(update={"config_file": config_file})
         self._configs: DesignConfigs | None = None
@@ -110,6 +113,18 @@ def preset_option(fn: F) -> F:
         help="Design presets: NAME for every design (e.g. paper), or DESIGN=NAME,... "
         "(see `graphmem designs`).",
     )(fn)
+
+
+def unreadable_setting(exc: SettingsError) -> ConfigError:
+    """pydantic-settings' error for a variable it could not parse (a list or table setting
+    takes JSON), as one line naming the variable."""
+    cause = exc.__cause__
+    why = f": {cause}" if cause is not None else ""
+    return ConfigError(
+        f"{exc}{why}",
+        hint="a list setting takes a JSON list, e.g. "
+        + "GRAPHMEM_API_TRUSTED_PROXIES='[\"127.0.0.1\"]'",
+    )
 
 
 def settings_error(exc: ValidationError) -> ConfigError:

@@ -169,3 +169,14 @@ def test_ingest_text_names_each_builder_in_a_row_of_its_own() -> None:
     assert lines[2].split() == ["semantic", "3", "4.2", "0", "0", "0"]
     assert lines[3].split()[:3] == ["seem", "3", "0.31"]
     assert _render_ingest({**data, "builders": []}).endswith("\nbuilders: none")
+
+
+def test_a_list_setting_that_is_not_json_is_a_settings_error() -> None:
+    """pydantic-settings raises its own error for such a variable, outside the validation
+    errors the CLI translates: it must still be one line and exit 2, not a crash."""
+    env = {"GRAPHMEM_API_TRUSTED_PROXIES": "127.0.0.1"}
+    result = CliRunner().invoke(cli, ["spaces"], prog_name="graphmem", env=env)
+    assert result.exit_code == 2, result.output
+    assert 'field "api_trusted_proxies"' in result.output
+    assert "GRAPHMEM_API_TRUSTED_PROXIES='[\"127.0.0.1\"]'" in result.output
+    assert "Traceback" not in result.output and "internal error" not in result.output
