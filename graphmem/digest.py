@@ -80,7 +80,7 @@ def _node_key(labels: list[str], node_id: Any, space: str) -> str:
     return f"{':'.join(sorted(labels))}/{_canon(node_id, space)}"
 
 
-def _node_line(row: dict[str, Any], space: str) -> str:
+def node_line(row: dict[str, Any], space: str) -> str:
     props = {key: _canon(value, space) for key, value in row["props"]}
     for key in _SET_VALUED & props.keys():
         if isinstance(props[key], list):
@@ -117,7 +117,7 @@ def space_digest(store: GraphStore, space: str) -> SpaceDigest:
         )
         for r in rels
     ]
-    nodes_sha = _sha([_node_line(row, space) for row in nodes])
+    nodes_sha = _sha([node_line(row, space) for row in nodes])
     rels_sha = _sha(triples)
     return SpaceDigest(
         space=space,

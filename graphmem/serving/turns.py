@@ -14,9 +14,10 @@ served), so
 - a read of another space, and ``/health``, need no ticket of the write's lines and run
   while it does.
 
-A bounded number of requests may wait at once (``limit``): past it ``BusyError`` (HTTP
-503), because each waiting request holds a server thread, and threads held by the queue of
-one busy space would otherwise starve every other request.
+A bounded number of requests may wait at once (``limit``): past it a request that would
+have to wait is refused with ``BusyError`` (HTTP 503), because each waiting request holds
+a server thread, and threads held by the queue of one busy space would otherwise starve
+every other request; one whose lines are free still runs.
 """
 
 from __future__ import annotations
@@ -54,10 +55,12 @@ class Turns:
         read."""
         keys = (WRITES, space) if write else (space,)
         with self._cond:
-            if self._waiting >= self.limit:
+            # Only a request that would wait is refused: one whose lines are free runs
+            # at once, however long another space's queue is.
+            if self._waiting >= self.limit and not self._free(keys):
                 raise BusyError(
-                    f"{self._waiting} requests are waiting for their turn already (at most "
-                    f"{self.limit}); retry in a moment",
+                    f"the server is busy: {self.limit} requests wait for their turn already, "
+                    "the most it queues; retry in a moment",
                     hint="raise GRAPHMEM_API_MAX_WAITING, or send fewer requests at once",
                     retry_after=1,
                 )
@@ -80,6 +83,10 @@ class Turns:
                 for key in keys:
                     self._done(key)
                 self._cond.notify_all()
+
+    def _free(self, keys: tuple[str, ...]) -> bool:
+        """Whether nobody holds or waits in any of ``keys``' lines."""
+        return all(key not in self._lines for key in keys)  # a line ends with its last
 
     def _ahead_of_none(self, tickets: dict[str, int]) -> bool:
         return all(self._lines[key].served == ticket for key, ticket in tickets.items())

@@ -103,7 +103,9 @@ def test_past_the_bound_a_request_is_told_to_come_back() -> None:
     with pytest.raises(BusyError) as refused, run.turns.turn("a", write=False):
         pass
     assert refused.value.status == 503 and refused.value.retry_after == 1
-    assert "1 requests are waiting" in refused.value.message
+    assert "1 requests wait for their turn already" in refused.value.message
+    with run.turns.turn("b", write=False) as sequence:  # a free line: no wait, no refusal
+        assert sequence == 0
     run.join()
 
 
