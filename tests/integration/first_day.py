@@ -5,8 +5,8 @@ Shared by the stateful property test (``test_first_day_state.py``) and the surfa
 (``test_first_day_surfaces.py``). A conversation is a ``ConvSpec``: sessions of turns with
 their speaker, text and (maybe no) timestamp. ``write_file`` renders specs as JSONL, a JSON
 array of messages, LoCoMo or LongMemEval, and says which turns graphmem must store for it
-(their conversation, session and turn ids by each format's own rules, README "Input
-formats"), or that the file is refused.
+(their conversation, session and turn ids by each format's own rules, docs/input.md,
+"Formats"), or that the file is refused.
 
 Citations: ``resolve`` accepts a bare turn id in a space of one conversation and the
 qualified ``conversation/turn id`` anywhere; in a space of several conversations a bare id
@@ -38,7 +38,7 @@ from graphmem.errors import (
 from graphmem.rows import native
 from graphmem.store import GraphStore
 
-# README: "Errors are one clean message with an exit code (2 settings or usage ...; 3 bad
+# docs/cli-guide.md: "Errors are one clean message with an exit code (2 settings or usage ...; 3 bad
 # input; 4 server; 5 schema; 6 catalog; 7 LLM; 8 model ...)". Most specific class first.
 DOCUMENTED_EXIT_CODES: tuple[tuple[type[GraphmemError], int], ...] = (
     (InputError, 3),

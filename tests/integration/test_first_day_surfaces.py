@@ -5,7 +5,7 @@ Shapes: an undated file, a one-turn file, two short turns, a file of one speaker
 conversations that share session ids (both have a turn ``1:0``), a fresh empty space (it
 exists and holds nothing: an ingest stopped after its first write), a space that does not
 exist, bad files and bad messages. Each cell asserts no traceback and the documented
-outcome: the CLI's exit code (README: 2 settings or usage, a space that does not exist
+outcome: the CLI's exit code (docs/cli-guide.md: 2 settings or usage, a space that does not exist
 included; 3 bad input), the HTTP status and the JSON error shape of docs/http.md, an MCP
 tool error (never the SDK's ``UnexpectedToolError``, which hides the message); and that
 each turn a query or ``history`` cites names one stored turn of the space
