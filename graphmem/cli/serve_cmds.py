@@ -145,15 +145,23 @@ def serve(
 def _run(asgi: Guard, port: int, proxies: list[str]) -> None:
     import uvicorn
 
-    from graphmem.http.protocol import JsonErrorsProtocol, WebSocketRefusal
+    from graphmem.http.protocol import ConnectionLimits, JsonErrorsProtocol, WebSocketRefusal
 
+    settings = app(click.get_current_context()).settings  # serve's, read once
+    limits = ConnectionLimits(
+        header_timeout=settings.api_header_timeout_seconds,
+        body_timeout=settings.api_body_timeout_seconds,
+        max_connections=settings.api_max_connections,
+    )
     uvicorn.run(
         asgi,
         host=HOST,
         port=port,
         # uvicorn's own answers (a request it cannot parse, a WebSocket upgrade, a failure
-        # before a response) in the API's JSON; h11 pinned (not "auto"): see the class.
-        http=JsonErrorsProtocol,
+        # before a response) in the API's JSON; h11 pinned (not "auto"): see the class. The
+        # class also keeps the deadlines and the cap on connections (not limit_concurrency:
+        # plain text, and only once a request has arrived).
+        http=JsonErrorsProtocol.with_limits(limits),
         ws=WebSocketRefusal,
         log_level="warning",
         access_log=False,

@@ -61,11 +61,12 @@ HTTP_KINDS = {
     429: "rate_limited",
 }
 # Every "error" an answer may carry: the classes', the HTTP layer's, the guard's Host check
-# (400), the service's refusals (graphmem.errors.RefusedError: forbidden, too_large, busy)
-# and the unexpected.
+# (400), the service's refusals (graphmem.errors.RefusedError: forbidden, too_large, busy),
+# the connection's deadlines (408 timeout, graphmem/http/protocol.py) and the unexpected.
 KINDS = tuple(
     dict.fromkeys(
-        [k for _, k, _ in STATUS] + [*HTTP_KINDS.values(), "bad_host", "busy", "internal"]
+        [k for _, k, _ in STATUS]
+        + [*HTTP_KINDS.values(), "bad_host", "busy", "timeout", "internal"]
     )
 )
 

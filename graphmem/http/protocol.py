@@ -1,5 +1,6 @@
 """What uvicorn would answer itself, answered as the API answers: the JSON error body of
-graphmem.http.errors (docs/http.md, "Malformed requests and proxies").
+graphmem.http.errors (docs/http.md, "Malformed requests and proxies"); and how long a
+client may take to send a request, and how many connections may be open at once.
 
 uvicorn parses HTTP before any middleware sees a request, and answers on its own what it
 cannot parse ("Invalid HTTP request received.", plain text), a WebSocket upgrade (handed to
@@ -10,7 +11,9 @@ starts ("Internal Server Error", plain text). ``serve`` passes these classes to 
   3) for a malformed request, 431 ``too_large`` (0) for a request line and headers past
   h11's limit, 501 ``input`` (3) for a transfer coding other than chunked; the connection
   is closed after each, as uvicorn does. It also puts ``FailuresAsJson`` around the
-  application: a 500 ``internal`` (1) where uvicorn would write its plain-text one.
+  application: a 500 ``internal`` (1) where uvicorn would write its plain-text one. And it
+  keeps the deadlines of ``ConnectionLimits`` (408 ``timeout``) and their cap on open
+  connections (503 ``busy``).
 - ``WebSocketRefusal`` (``ws=``): every WebSocket upgrade is answered 400 ``input`` and
   closed: the API has no WebSocket route, and the upgrade would otherwise reach the app as
   a ``websocket`` scope, past the guard's Host and token checks.
@@ -23,7 +26,9 @@ import json
 import logging
 import re
 import sys
-from typing import Any
+import time
+from dataclasses import dataclass
+from typing import Any, ClassVar, cast
 
 import h11
 from h11._connection import DEFAULT_MAX_INCOMPLETE_EVENT_SIZE
@@ -40,16 +45,21 @@ log = logging.getLogger("graphmem.http")
 # the answer keeps the reason, not the client's bytes echoed back.
 _QUOTED = re.compile(r":? (?:bytearray\()?b['\"].*", re.DOTALL)
 _WEBSOCKET = "this server does not speak WebSocket: send plain HTTP/1.1 requests (docs/http.md)"
+_BUSY_LOG_EVERY = 60.0  # seconds between two log lines about refused connections
 
 
-def _answer(status: int, kind: str, exit_code: int, message: str) -> tuple[h11.Response, bytes]:
+def _answer(
+    status: int, kind: str, exit_code: int, message: str, hint: str | None = None
+) -> tuple[h11.Response, bytes]:
     """The head (``connection: close``) and the body of an error in JSON."""
-    payload = json.dumps(error_body(kind, exit_code, message)).encode()
+    payload = json.dumps(error_body(kind, exit_code, message, hint)).encode()
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(payload)).encode()),
         (b"connection", b"close"),
     ]
+    if status == 503:  # busy: nothing was done, a retry a second later may be served
+        headers.append((b"retry-after", b"1"))
     return h11.Response(status_code=status, headers=headers, reason=STATUS_PHRASES[status]), payload
 
 
@@ -65,13 +75,65 @@ def parse_refusal(error: BaseException | None, limit: int) -> tuple[int, str, in
     return 400, "input", 3, f"malformed HTTP/1.1 request: {reason}"
 
 
+@dataclass(frozen=True)
+class ConnectionLimits:
+    """What a connection may cost (the defaults: the settings' api_header_timeout_seconds,
+    api_body_timeout_seconds, api_max_connections)."""
+
+    header_timeout: float = 10.0  # request line and headers, from the connection's start
+    body_timeout: float = 30.0  # the whole body, from the end of its headers
+    max_connections: int = 256  # open at once; past it, each new one is answered 503
+
+
+class _Throttled:
+    """A log line about refused connections at most every ``_BUSY_LOG_EVERY`` seconds: a
+    flood of them would otherwise be a flood of lines."""
+
+    last = 0.0
+    count = 0
+
+    @classmethod
+    def refused(cls, limit: int) -> None:
+        cls.count += 1
+        now = time.monotonic()
+        if now - cls.last >= _BUSY_LOG_EVERY:
+            log.warning(
+                "%d connection(s) refused since the last such line: %d open already "
+                "(GRAPHMEM_API_MAX_CONNECTIONS)",
+                cls.count,
+                limit,
+            )
+            cls.last, cls.count = now, 0
+
+
 class JsonErrorsProtocol(H11Protocol):
-    """uvicorn's h11 protocol with its own answers in JSON.
+    """uvicorn's h11 protocol with its own answers in JSON, deadlines for slow clients and
+    a cap on open connections.
 
     h11, not uvicorn's default "auto": auto takes httptools when it is installed (it comes
     with ``uvicorn[standard]``), a different parser that accepts and refuses other requests,
     each refusal a plain 400 from another class (no 431, no reason). Pinned, the server
-    answers the same whatever else is installed, and this class sees every refusal."""
+    answers the same whatever else is installed, and this class sees every refusal.
+
+    Deadlines: uvicorn sets no timer until a response is sent (its keep-alive timer only
+    watches a connection that has received nothing since), so a client that sends nothing,
+    or half a request, would hold its connection for ever. Here a request's line and
+    headers must arrive within ``header_timeout`` of the connection's start or of the
+    previous response's end, and its body within ``body_timeout`` of its headers; past
+    either, a 408 ``timeout`` (when no response has started) and the connection closed.
+    Neither deadline moves when bytes arrive: a client dripping a byte a second gains
+    nothing. The application's own time (from the body's end to the response's) has none.
+
+    The cap is counted here, when a connection is accepted, not by uvicorn's
+    ``limit_concurrency``: that one answers in plain text, and only once the request has
+    arrived, so that connections sending nothing would still each hold a descriptor."""
+
+    limits: ClassVar[ConnectionLimits] = ConnectionLimits()
+
+    @classmethod
+    def with_limits(cls, limits: ConnectionLimits) -> type[JsonErrorsProtocol]:
+        """This class with ``limits``: uvicorn builds its protocols itself, from a class."""
+        return cast("type[JsonErrorsProtocol]", type(cls.__name__, (cls,), {"limits": limits}))
 
     def __init__(
         self,
@@ -84,25 +146,117 @@ class JsonErrorsProtocol(H11Protocol):
         self.app = FailuresAsJson(self.app)  # outside uvicorn's proxy-headers middleware
         size = config.h11_max_incomplete_event_size
         self._limit = DEFAULT_MAX_INCOMPLETE_EVENT_SIZE if size is None else size
+        self._deadline: asyncio.TimerHandle | None = None
+        self._waiting: str | None = None  # what the deadline is for: "head" or "body"
+        self._answered = False  # a response completed: waiting since is keep-alive
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)  # counted in self.connections from here
+        cap = self.limits.max_connections
+        if len(self.connections) > cap:
+            # Answered before the request is read, so that the descriptor is given back at
+            # once; Linux keeps the answer readable for a client still sending its request.
+            _Throttled.refused(cap)
+            self._refuse(
+                503,
+                "busy",
+                0,
+                f"the server has {cap:,} connections open already; retry in 1 s",
+                "close idle connections, or raise GRAPHMEM_API_MAX_CONNECTIONS",
+            )
+            return
+        self._arm("head")
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def handle_events(self) -> None:
+        """uvicorn's, then the deadline the connection is now under: a new cycle means a
+        request's head was read (uvicorn makes one per request)."""
+        cycle = self.cycle
+        super().handle_events()
+        if self.cycle is not cycle:
+            self._disarm()
+            if self.conn.their_state is h11.SEND_BODY:
+                self._arm("body")
+        elif self._waiting == "body" and self.conn.their_state is not h11.SEND_BODY:
+            self._disarm()  # the body's end arrived
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        self._disarm()  # the connection is WebSocketRefusal's from here
+        super().handle_websocket_upgrade(event)
+
+    def on_response_complete(self) -> None:
+        """The next head's deadline runs from here, armed before uvicorn's own handling:
+        that reads a pipelined request at once (and handle_events disarms it again)."""
+        self._disarm()
+        self._answered = True
+        if not self.transport.is_closing():
+            self._arm("head")
+        super().on_response_complete()
 
     def send_400_response(self, msg: str) -> None:
         """uvicorn calls this from its ``except h11.RemoteProtocolError`` (the parse error
         it does not pass on): ``sys.exception()`` is that error, with h11's reason and
         status hint. Said as JSON instead of uvicorn's plain text."""
-        status, kind, code, message = parse_refusal(sys.exception(), self._limit)
+        self._refuse(*parse_refusal(sys.exception(), self._limit))
+
+    def _refuse(
+        self, status: int, kind: str, code: int, message: str, hint: str | None = None
+    ) -> None:
+        """An error in JSON if no response has started, then the connection closed."""
+        self._disarm()
         # A response may still be sent before ours starts (h11 allows it after the
-        # client's error); once ours is under way, only closing the connection says it.
+        # client's error, and before any request); once one is under way, only closing
+        # the connection says it.
         if self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
-            head, payload = _answer(status, kind, code, message)
+            head, payload = _answer(status, kind, code, message, hint)
             for event in (head, h11.Data(data=payload), h11.EndOfMessage()):
                 self.transport.write(self.conn.send(event) or b"")
         if self.cycle is not None and not self.cycle.response_complete:
-            # A request read before the error (a bad chunk in its body) has the app running:
-            # what connection_lost will tell it, now, before it answers too (h11 would raise
-            # on a second response, and uvicorn log a traceback for each such request).
+            # A request read before the error (a bad chunk in its body, a body too slow)
+            # has the app running: what connection_lost will tell it, now, before it answers
+            # too (h11 would raise on a second response, and uvicorn log a traceback).
             self.cycle.disconnected = True
             self.cycle.message_event.set()
         self.transport.close()
+
+    def _head_late(self) -> None:
+        self._deadline = self._waiting = None
+        if self.transport.is_closing():
+            return
+        started = bool(self.conn.trailing_data[0])  # part of a request line or headers
+        if self.conn.our_state is h11.IDLE and (started or not self._answered):
+            late = self.limits.header_timeout
+            message = f"the request line and headers did not arrive within {late:g} s"
+            self._refuse(408, "timeout", 0, message, "send the whole request at once")
+        else:
+            # Idle since a response (or still sending a body the app did not read): closed
+            # quietly, as uvicorn's keep-alive timer does; a 408 here could be read as the
+            # answer to a request the client is sending at this moment.
+            self.transport.close()
+
+    def _body_late(self) -> None:
+        self._deadline = self._waiting = None
+        if self.transport.is_closing():
+            return
+        late = self.limits.body_timeout
+        message = f"the request body did not arrive within {late:g} s of its headers"
+        self._refuse(408, "timeout", 0, message, "send the whole request at once")
+
+    def _arm(self, waiting: str) -> None:
+        self._disarm()
+        if waiting == "head":
+            self._deadline = self.loop.call_later(self.limits.header_timeout, self._head_late)
+        else:
+            self._deadline = self.loop.call_later(self.limits.body_timeout, self._body_late)
+        self._waiting = waiting
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+        self._deadline = self._waiting = None
 
 
 class WebSocketRefusal(asyncio.Protocol):

@@ -20,8 +20,8 @@ from graphmem.config import Settings
 from graphmem.credentials import api_token
 from graphmem.errors import ConfigError
 from graphmem.http.app import build_app
-from graphmem.serving import MemoryService
 from graphmem.memory import Memory
+from graphmem.serving import MemoryService
 
 TOKEN = "test-token-0123456789"
 BASE = "http://127.0.0.1:8484"  # the scope's server: what the Host header must name

@@ -16,8 +16,8 @@ from starlette.testclient import TestClient
 
 from graphmem.config import Settings
 from graphmem.http.app import QueryOptions, build_app
-from graphmem.serving import MemoryService
 from graphmem.memory import Memory
+from graphmem.serving import MemoryService
 
 TOKEN = "test-token-0123456789"
 AUTH = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}

@@ -75,6 +75,9 @@ OUT_OF_RANGE = {
     "GRAPHMEM_API_RATE_BURST": "0",
     "GRAPHMEM_API_MAX_WRITE_MESSAGES": "0",
     "GRAPHMEM_API_MAX_WAITING": "1001",
+    "GRAPHMEM_API_HEADER_TIMEOUT_SECONDS": "0",
+    "GRAPHMEM_API_BODY_TIMEOUT_SECONDS": "3601",
+    "GRAPHMEM_API_MAX_CONNECTIONS": "0",
     "GRAPHMEM_SESSION_IDLE_MINUTES": "-1",
     "GRAPHMEM_CONTEXT_MEMORY_CITES": "-1",
 }
@@ -265,3 +268,11 @@ def test_a_lost_server_hint_fits_the_command(error: Exception) -> None:
     # a command without its own words keeps the store's, which covers both cases
     assert "a read changes nothing, an ingest resumes" in outputs["server"]
     assert isinstance(driver_error(error, "x"), ServerLostError)
+
+
+def test_a_field_whose_variable_has_another_name_is_set_by_its_name_in_python() -> None:
+    from pydantic import SecretStr
+
+    chosen = Settings(llm_api_key=SecretStr("k"), config_file=Path("/tmp/graphmem-x.toml"))
+    assert chosen.llm_api_key is not None and chosen.llm_api_key.get_secret_value() == "k"
+    assert chosen.config_file == Path("/tmp/graphmem-x.toml")

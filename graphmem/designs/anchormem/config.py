@@ -45,37 +45,69 @@ class AnchorMemConfig(DesignSettings):
     neighbours: int = Field(default=3, ge=1, description="N: neighbours per fact")
     # "novelty": ours (a group needs ceil(N/2) facts no kept event integrates yet);
     # "eq9": the paper's (a cluster with ceil(N/2) facts from one context is redundant).
-    pruning: Literal["novelty", "eq9"] = "novelty"
+    pruning: Literal["novelty", "eq9"] = Field(
+        default="novelty",
+        description="redundancy pruning of candidate events: novelty (a group needs ceil(N/2) "
+        "facts no kept event integrates yet) or eq9 (the paper's Eq. 9: a group with ceil(N/2) "
+        "facts from one context is redundant)",
+    )
     # Vector-index candidates read per fact before the space and context filters.
-    candidate_pool: int = Field(default=12, ge=1)
+    candidate_pool: int = Field(
+        default=12, ge=1, description="nearest facts considered per new fact when grouping"
+    )
 
     # --- retrieval -----------------------------------------------------------------
     # Tokens one fact hit costs on average once passages shared by several facts are
     # de-duplicated; the fact count asked for is budget / this (see docs/anchormem.md).
-    fact_item_tokens: int = Field(default=30, ge=1)
-    min_facts: int = Field(default=10, ge=1)
+    fact_item_tokens: int = Field(
+        default=30, ge=1, description="tokens per fact hit: facts asked for = budget / this"
+    )
+    min_facts: int = Field(default=10, ge=1, description="fewest facts asked for, any budget")
     # "vector": the paper's anchors; "hybrid": vector and BM25 over fact texts, fused by
     # reciprocal rank (the lexical leg the passage baseline has).
-    fact_search: Literal["vector", "hybrid"] = "vector"
+    fact_search: Literal["vector", "hybrid"] = Field(
+        default="vector",
+        description="fact ranking: vector (the paper) or hybrid (vector and BM25, fused by RRF)",
+    )
     # Where the vector ranking runs: "snapshot" (ours, default): exact cosine in-process
     # over the space's facts and events, read once (a version read per query notices
     # changes); "index": the vector indexes, approximate (HNSW) and over-fetched past
     # other spaces' nodes, one statement per query and kind (~2x10 ms at LoCoMo scale).
-    search: Literal["snapshot", "index"] = "snapshot"
+    search: Literal["snapshot", "index"] = Field(
+        default="snapshot",
+        description="where vectors are ranked: snapshot (exact, in-process) or index (Neo4j's "
+        "approximate vector indexes)",
+    )
     # The paper's retrieval: top-k facts (mapped to their contexts) and top-k events, k
     # fixed; 0: k from the budget (fact_item_tokens, facts_per_event).
-    paper_top_k: int = Field(default=0, ge=0)
-    max_facts: int = Field(default=200, ge=1)
+    paper_top_k: int = Field(
+        default=0,
+        ge=0,
+        description="k facts and k events whatever the budget (the paper); 0: from the budget",
+    )
+    max_facts: int = Field(default=200, ge=1, description="most facts asked for, any budget")
     # One event per this many facts in the ranked list (paper: equal top-k for both).
-    facts_per_event: int = Field(default=10, ge=1)
-    min_events: int = Field(default=1, ge=0)
+    facts_per_event: int = Field(
+        default=10,
+        ge=1,
+        description="one event asked for per this many facts, and shown after each this many",
+    )
+    min_events: int = Field(default=1, ge=0, description="fewest events asked for, any budget")
     # Where events written by the offline backend go: their narrative is extractive (it
     # retells facts retrieval finds anyway), so by default after all facts ("last");
     # LLM-written events, which add what the source contexts say, are always interleaved.
-    extractive_events: Literal["interleave", "last"] = "last"
+    extractive_events: Literal["interleave", "last"] = Field(
+        default="last",
+        description="where offline (extractive) events go: after all facts (last) or among "
+        "them (interleave); LLM-written events are always interleaved",
+    )
     # When a fact's own sentence is shown next to its context (the paper shows only the
     # context): always, never, or when it has a number its turns lack (a resolved date).
-    fact_text: Literal["always", "never", "new_numbers", "new_words"] = "new_numbers"
+    fact_text: Literal["always", "never", "new_numbers", "new_words"] = Field(
+        default="new_numbers",
+        description="when a fact's sentence is shown beside its turns: always, never, or when "
+        "it has a number (new_numbers) or a word (new_words) the turns lack",
+    )
 
     @model_validator(mode="after")
     def _step_within_window(self) -> AnchorMemConfig:
