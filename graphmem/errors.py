@@ -6,6 +6,18 @@ import difflib
 from collections.abc import Sequence
 from typing import Any
 
+# What an error message repeats of a refused value: a short prefix, never a whole
+# 1,000,000-character field.
+MAX_SHOWN_CHARS = 60
+
+
+def shown(value: object) -> str:
+    """``value`` for an error message: its repr, cut to MAX_SHOWN_CHARS characters."""
+    if isinstance(value, str) and len(value) > MAX_SHOWN_CHARS:
+        return f"{value[:MAX_SHOWN_CHARS]!r}... ({len(value):,} characters)"
+    text = repr(value)
+    return text if len(text) <= MAX_SHOWN_CHARS else f"{text[:MAX_SHOWN_CHARS]}..."
+
 
 class GraphmemError(Exception):
     """Root of every error graphmem raises on purpose."""

@@ -27,7 +27,7 @@ from pydantic import BeforeValidator, StrictBool, StrictInt, StrictStr
 
 from graphmem.designs.registry import build_order, builder_names
 from graphmem.designs.registry import strategy_names as _registered
-from graphmem.errors import InputError
+from graphmem.errors import InputError, shown
 from graphmem.ingest.exports.stamps import is_epoch
 from graphmem.ingest.validate import (
     MAX_ID_CHARS,
@@ -79,19 +79,6 @@ SUBJECT_HELP = (
 # A question may span lines (a pasted paragraph); any other control character (NUL, an ANSI
 # escape) is refused: it reaches logs and terminals, and no question needs one.
 _QUESTION_CONTROLS_ALLOWED = "\t\n\r"
-# What an error message repeats of a refused value: a short prefix, never a whole
-# 1,000,000-character field.
-MAX_SHOWN_CHARS = 60
-
-
-def shown(value: object) -> str:
-    """``value`` for an error message: its repr, cut to MAX_SHOWN_CHARS characters."""
-    if isinstance(value, str) and len(value) > MAX_SHOWN_CHARS:
-        return f"{value[:MAX_SHOWN_CHARS]!r}... ({len(value):,} characters)"
-    text = repr(value)
-    return text if len(text) <= MAX_SHOWN_CHARS else f"{text[:MAX_SHOWN_CHARS]}..."
-
-
 def _no_controls(value: str, field: str, allowed: str = "") -> None:
     """The ingest rule for labels (graphmem.ingest.validate), less the ``allowed`` ones."""
     at = control_at(value.translate({ord(c): " " for c in allowed}))  # same positions

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from graphmem import __version__
 from graphmem.cli.history_cmds import render_history
 from graphmem.cli.memory_cmds import _render_query
-from graphmem.errors import GraphmemError, UnknownSpaceError
+from graphmem.errors import GraphmemError, UnknownSpaceError, shown
 from graphmem.limits import (
     BUDGET_HELP,
     BUILDERS_FIELD_HELP,
@@ -43,7 +43,6 @@ from graphmem.limits import (
     StrictBudget,
     StrictFlag,
     StrictText,
-    shown,
 )
 from graphmem.mcp_stdio import AnsweringReader, claimed_stdio, screened_lines
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, strategy_names

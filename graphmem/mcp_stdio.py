@@ -10,10 +10,12 @@ Notifications and responses get no answer, as JSON-RPC says.
 
 The SDK reads a request whose id is an object, an array, a fraction, a boolean or null as a
 notification and drops the id before the server sees it, so such a request would go
-unanswered: ``screened_lines`` looks at each line before the SDK does and hands it such a
-line marked, which the SDK cannot read and this reader answers (invalid request, id null:
-JSON-RPC's answer when the id cannot be used). A line nested past Python's own parser
-(~1,000 levels) is answered as a parse error with a null id, as the specification says.
+unanswered, and it answers a request with another ``"jsonrpc"`` or with ``params`` that are
+not an object without the request's id: ``screened_lines`` looks at each line before the SDK
+does and hands it such a line marked with its answer, which the SDK cannot read and this
+reader sends (invalid request or invalid params; id null when the id cannot be used). A
+line nested past Python's own parser (~1,000 levels) is answered as a parse error with a
+null id, as the specification says.
 """
 
 from __future__ import annotations
@@ -34,30 +36,44 @@ from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
 Item = SessionMessage | Exception
-# A line screened out (its id is no usable id) reaches the SDK as this text, which is not
-# JSON: the SDK hands the reader its exception, and the reader answers it.
-BAD_ID = "\x00graphmem: the id must be a string or an integer"
+# A line screened out reaches the SDK as this prefix and the answer it gets, which is not
+# JSON: the SDK hands the reader its exception, and the reader answers as the mark says.
+MARK = "\x00graphmem:"
 
 
-def _unusable_id(line: str) -> bool:
-    """Whether ``line`` is a request (it has a method and an id) whose id JSON-RPC does
-    not allow (an object, an array, a fraction, a boolean, null)."""
-    if '"id"' not in line:  # most lines: no parse
-        return False
+def screen(line: str) -> str | None:
+    """The mark for a request the SDK would misread, or None. It reads a request whose id
+    JSON-RPC does not allow (an object, an array, a fraction, a boolean, null) as a
+    notification, never answered; one with ``"jsonrpc"`` other than "2.0", or ``params``
+    that are not an object, as no message at all, answered without its id."""
+    if '"id"' not in line:  # a notification, or no request: no parse
+        return None
     try:
         parsed = json.loads(line)
     except (ValueError, RecursionError):
-        return False  # the SDK's own error answers it
+        return None  # the SDK's own error answers it
     if not isinstance(parsed, dict) or "method" not in parsed or "id" not in parsed:
-        return False
+        return None
     ident = parsed["id"]
-    return isinstance(ident, bool) or not isinstance(ident, int | str)
+    if isinstance(ident, bool) or not isinstance(ident, int | str):
+        answer = [
+            types.INVALID_REQUEST,
+            None,
+            "invalid request: the id must be a string or an integer",
+        ]
+    elif "jsonrpc" in parsed and parsed["jsonrpc"] != "2.0":
+        answer = [types.INVALID_REQUEST, ident, 'invalid request: "jsonrpc" must be "2.0"']
+    elif "params" in parsed and not isinstance(parsed["params"], dict):
+        answer = [types.INVALID_PARAMS, ident, "invalid params: params must be an object"]
+    else:
+        return None
+    return MARK + json.dumps(answer) + "\n"
 
 
 async def screened_lines(lines: AsyncIterable[str]) -> AsyncIterator[str]:
-    """``lines`` as the SDK should read them: one with an unusable id marked (BAD_ID)."""
+    """``lines`` as the SDK should read them: one it would misread marked (``screen``)."""
     async for line in lines:
-        yield BAD_ID + "\n" if _unusable_id(line) else line
+        yield screen(line) or line
 
 
 @contextmanager
@@ -91,8 +107,10 @@ def unreadable_reply(exc: Exception) -> types.JSONRPCError | None:
         return None
     first = exc.errors()[0]
     unparsed = first.get("type") == "json_invalid"  # else the input is the parsed value
-    if unparsed and str(first.get("input", "")).startswith(BAD_ID):
-        return _invalid(None, "the id must be a string or an integer")
+    marked = str(first.get("input", "")) if unparsed else ""
+    if marked.startswith(MARK):
+        code, ident, message = json.loads(marked.removeprefix(MARK))
+        return _error(ident, code, message)
     try:
         parsed = json.loads(first.get("input", "")) if unparsed else first.get("input")
     except (ValueError, RecursionError):

@@ -124,8 +124,10 @@ class Guard:
         await self.app(scope, _replay(body, receive), send)
 
     def _authorised(self, scope: Scope) -> bool:
-        shown = next((v for k, v in scope["headers"] if k == b"authorization"), b"")
-        scheme, _, credentials = shown.strip().partition(b" ")
+        given = [v for k, v in scope["headers"] if k == b"authorization"]
+        if len(given) != 1:  # none, or two (RFC 9110 allows one): which would count?
+            return False
+        scheme, _, credentials = given[0].strip().partition(b" ")
         if scheme.lower() != b"bearer":
             return False
         return secrets.compare_digest(credentials.strip(), self._token)

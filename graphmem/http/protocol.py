@@ -27,6 +27,7 @@ import logging
 import re
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
@@ -73,6 +74,12 @@ def parse_refusal(error: BaseException | None, limit: int) -> tuple[int, str, in
     if hint == 501:  # a Transfer-Encoding other than chunked, or more than one
         return 501, "input", 3, f"{reason} (send a Content-Length or a chunked body)"
     return 400, "input", 3, f"malformed HTTP/1.1 request: {reason}"
+
+
+def _head_size(scope: Mapping[str, Any]) -> int:
+    """About the bytes of a request's line and headers, from what uvicorn parsed of them."""
+    line = len(scope.get("raw_path", b"")) + len(scope.get("query_string", b"")) + 16
+    return line + sum(len(name) + len(value) + 4 for name, value in scope.get("headers", ()))
 
 
 @dataclass(frozen=True)
@@ -178,6 +185,12 @@ class JsonErrorsProtocol(H11Protocol):
         super().handle_events()
         if self.cycle is not cycle:
             self._disarm()
+            if self.cycle is not None and _head_size(self.cycle.scope) > self._limit:
+                # h11 bounds only a head that arrives in pieces; one read whole (up to
+                # asyncio's 256 KiB read) is parsed: the same bound, whatever the pieces.
+                message = f"the request line and headers are larger than {self._limit:,} bytes"
+                self._refuse(431, "too_large", 0, message)
+                return
             if self.conn.their_state is h11.SEND_BODY:
                 self._arm("body")
         elif self._waiting == "body" and self.conn.their_state is not h11.SEND_BODY:

@@ -156,6 +156,15 @@ def message_turn(
     )
 
 
+def check_session_names(conversation: object, session: object) -> None:
+    """A server's ``conversation`` and ``session`` fields, by the rule ``api_session`` reads
+    them with, named as a request names them (no record: the field is the place)."""
+    args = {"conversation": conversation, "session": session}
+    request = Rec(None, "")
+    request.label(args, "conversation")
+    request.id_value(args, "session")
+
+
 def api_session(
     conversation_id: object,
     session: object,

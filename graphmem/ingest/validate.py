@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from graphmem.errors import InputError
+from graphmem.errors import InputError, shown
 from graphmem.ingest.models import MAX_SKIP_PLACES, ConversationIn, SessionIn, Skipped, Turn
 
 # Questions, captions and the other free texts that are not a turn's words.
@@ -72,7 +72,7 @@ def parse_timestamp(value: str) -> datetime:
     try:
         return datetime.fromisoformat(cleaned).replace(tzinfo=None)
     except ValueError:
-        raise ValueError(f"unrecognised timestamp {value!r}") from None
+        raise ValueError(f"unrecognised timestamp {shown(value)}") from None
 
 
 def parse_json(text: str, src: str, record: str | None = None) -> Any:

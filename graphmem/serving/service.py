@@ -17,6 +17,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from graphmem.errors import ForbiddenError, TooManyMessagesError, UnknownSpaceError
+from graphmem.ingest.jsonl import check_session_names
 from graphmem.ingest.validate import check_space
 from graphmem.limits import BuilderChoice, check_strategy, check_subject, parse_builders
 from graphmem.memory import Memory
@@ -196,6 +197,7 @@ class MemoryService:
         self._write()
         space = self._space(space)
         self._messages(messages)
+        check_session_names(conversation, session)  # named as the request names them
         chosen = parse_builders(builders)  # before the write waits for its turn
         memory = self.memory
         done, sequence = self._in(

@@ -130,13 +130,17 @@ def test_a_bad_body_after_the_app_started_leaves_no_traceback(store: GraphStore)
     assert "Traceback" not in said and "Exception in ASGI" not in said, said
 
 
-def test_a_megabyte_of_header_gets_a_json_431(served: Served) -> None:
+@pytest.mark.parametrize("size", [1_000_000, 20_000])
+def test_a_head_over_16_kib_gets_a_json_431(served: Served, size: int) -> None:
+    """Whether it arrives in pieces (a megabyte) or in one read (20 KB): h11 alone bounds
+    only the former."""
     port = _port(served)
-    answer = _exchange(port, _get(port, "X-Big: " + "a" * 1_000_000))
+    answer = _exchange(port, _get(port, "X-Big: " + "a" * size))
     assert answer[0] == 431, answer[:2]
     body = _json_error(answer)
     assert body["error"] == "too_large" and body["exit_code"] == 0, body
     assert "16,384 bytes" in body["message"], body
+    assert httpx.get(f"{served.base}/health").status_code == 200  # still serving
 
 
 def test_a_transfer_coding_other_than_chunked_gets_a_json_501(served: Served) -> None:
