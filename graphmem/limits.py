@@ -79,6 +79,8 @@ SUBJECT_HELP = (
 # A question may span lines (a pasted paragraph); any other control character (NUL, an ANSI
 # escape) is refused: it reaches logs and terminals, and no question needs one.
 _QUESTION_CONTROLS_ALLOWED = "\t\n\r"
+
+
 def _no_controls(value: str, field: str, allowed: str = "") -> None:
     """The ingest rule for labels (graphmem.ingest.validate), less the ``allowed`` ones."""
     at = control_at(value.translate({ord(c): " " for c in allowed}))  # same positions
