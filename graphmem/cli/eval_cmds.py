@@ -19,6 +19,7 @@ from graphmem.cli.common import (
     strict_option,
     usage_error,
 )
+from graphmem.cli.dates_cmds import dates
 from graphmem.cli.import_options import format_option, import_options, options_of
 from graphmem.cli.precision_cmds import precision
 from graphmem.cli.validity_cmds import validity
@@ -274,3 +275,4 @@ def fetch(ctx: click.Context, /, dataset: str, force: bool, as_json: bool) -> No
 
 eval_group.add_command(precision)
 eval_group.add_command(validity)
+eval_group.add_command(dates)
