@@ -24,6 +24,7 @@ from graphmem.embed import Embedder
 from graphmem.memory import Memory
 from graphmem.store import GraphStore
 from tests.conftest import delete_space
+from tests.integration.sample_space import package_builders
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
@@ -94,6 +95,8 @@ def test_concurrent_writes_with_builders_equal_their_replay_in_sequence(
                 write["session"],
                 write["messages"],
                 started_at=datetime.fromisoformat(write["started_at"]),
+                # the server's "all"; this process may hold example plug-ins besides
+                builders=package_builders(),
             )
         served_digest, replayed = space_digest(store, space), space_digest(store, replay)
         assert served_digest.labels == replayed.labels
