@@ -38,7 +38,7 @@ def mcp(ctx: click.Context, allow_writes: bool, spaces: str | None, prepare: boo
     (and ingest_messages, forget_space with --allow-writes)."""
     served = served_spaces(spaces)  # before the import: a bad option is a bad option
     try:
-        from graphmem.mcp_server import build_server
+        from graphmem.mcp.server import build_server
         from graphmem.serving import MemoryService
     except ImportError as exc:  # the `mcp` extra is not installed
         raise ConfigError(

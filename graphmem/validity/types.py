@@ -74,9 +74,6 @@ class Claim(BaseModel):
     def has(self, cue: str) -> bool:
         return cue in self.cues
 
-    def value_kinds(self) -> set[str]:
-        return {v.split(":", 1)[0] for v in self.values}
-
     def of_kind(self, kind: str) -> set[str]:
         return {v for v in self.values if v.split(":", 1)[0] == kind}
 

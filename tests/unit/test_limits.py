@@ -35,7 +35,7 @@ pytest.importorskip("mcp")
 from starlette.testclient import TestClient
 
 from graphmem.http.app import build_app
-from graphmem.mcp_server import build_server
+from graphmem.mcp.server import build_server
 from graphmem.serving import MemoryService
 
 TOKEN = "test-token-0123456789"

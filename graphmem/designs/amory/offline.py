@@ -70,14 +70,6 @@ def characters_of(story: Story) -> list[str]:
     return ordered[:_MAX_CHARACTERS]
 
 
-def owner_of(story: Story) -> str:
-    """The speaker of most excerpts; "Both" when neither has three in five."""
-    counts = Counter(e.speaker for e in story.items).most_common()
-    if len(counts) > 1 and counts[0][1] < 1.5 * counts[1][1]:
-        return "Both"
-    return counts[0][0] if counts else ""
-
-
 def headline_text(story: Story) -> str:
     """What a story's headline vector encodes: the headline and its characters."""
     return f"{story.headline} ({', '.join(characters_of(story))})"
