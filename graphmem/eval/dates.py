@@ -233,6 +233,7 @@ def _day(value: object) -> date | None:
 # "grounding": imported("graphmem.nlp.grounding", "ground"),
 RESOLVERS: dict[str, Callable[[], Resolver]] = {
     "current": lambda: current,
+    "grounding": imported("graphmem.nlp.grounding", "ground"),  # tense-aware, not wired yet
 }
 
 
