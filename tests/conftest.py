@@ -20,6 +20,7 @@ import pytest
 
 from graphmem.config import Settings
 from graphmem.embed import Embedder, build_embedder
+from graphmem.memory import Memory
 from graphmem.schema import init_schema
 from graphmem.server import process
 from graphmem.store import GraphStore
@@ -87,6 +88,13 @@ def store(settings: Settings, embedder: Embedder) -> Iterator[GraphStore]:
     with GraphStore(settings) as graph:
         init_schema(graph, embedder)
         yield graph
+
+
+@pytest.fixture
+def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
+    """A Memory over the session's store and embedder (not closed: it shares the store).
+    A module that needs another (a scope, a setting, registered plug-ins) defines its own."""
+    return Memory(settings, store=store, embedder=embedder)
 
 
 def delete_space(store: GraphStore, name: str) -> None:

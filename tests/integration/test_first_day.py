@@ -13,7 +13,6 @@ import pytest
 
 from graphmem.config import Settings
 from graphmem.digest import space_digest
-from graphmem.embed import Embedder
 from graphmem.memory import Memory
 from graphmem.store import GraphStore
 
@@ -26,11 +25,6 @@ UNDATED = [
     {"conversation": "c", "session": 1, "speaker": "Ana", "text": "I moved to Porto last year."},
     {"conversation": "c", "session": 1, "speaker": "Ben", "text": "Nice, I still live in Lyon."},
 ]
-
-
-@pytest.fixture
-def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
-    return Memory(settings, store=store, embedder=embedder)
 
 
 def _file(tmp_path: Path, rows: list[dict[str, Any]], name: str = "chat.jsonl") -> Path:

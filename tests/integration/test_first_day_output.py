@@ -30,11 +30,6 @@ QUESTION = "Where is Maya moving, and what is the dog called?"
 JARGON = re.compile(r"rank \d+ score|score \d|cosine|PPR|BM25|\brrf\b|\(k \d|-FROM->| #\d| via ")
 
 
-@pytest.fixture
-def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
-    return Memory(settings, store=store, embedder=embedder)
-
-
 @pytest.fixture(scope="module")
 def built(settings: Settings, store: GraphStore, embedder: Embedder) -> Iterator[str]:
     """The sample conversation, built offline by every builder."""

@@ -12,8 +12,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from graphmem.config import Settings
-from graphmem.embed import Embedder
 from graphmem.errors import InputError
 from graphmem.ingest.jsonl import api_session
 from graphmem.memory import Memory
@@ -88,11 +86,6 @@ def test_a_turn_id_of_another_stored_session_is_refused(
     memory.add_messages(
         space, "other", "s2", [{"speaker": "Ben", "text": "yo", "id": "m1"}], builders=[]
     )
-
-
-@pytest.fixture
-def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
-    return Memory(settings, store=store, embedder=embedder)
 
 
 def test_fuzz_add_messages(memory: Memory, store: GraphStore, space: str) -> None:

@@ -154,11 +154,6 @@ def _fuzz(examples: int, memory: Memory, store: GraphStore) -> None:
     run()
 
 
-@pytest.fixture
-def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
-    return Memory(settings, store=store, embedder=embedder)
-
-
 def test_messy_chat_builds_clean(memory: Memory, store: GraphStore) -> None:
     _fuzz(SHORT, memory, store)
 

@@ -49,11 +49,6 @@ def full_space(settings: Settings, store: GraphStore, embedder: Embedder) -> Ite
         yield space
 
 
-@pytest.fixture
-def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
-    return Memory(settings, store=store, embedder=embedder)
-
-
 def _members(found: QueryResult) -> set[str]:
     (line,) = [n for n in found.result.notes if n.startswith("members: ")]
     return {part.split(" x")[0] for part in line.removeprefix("members: ").split(", ")}

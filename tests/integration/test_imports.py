@@ -13,9 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from graphmem.cli.main import cli
-from graphmem.config import Settings
 from graphmem.digest import space_digest
-from graphmem.embed import Embedder
 from graphmem.ingest.exports import ImportOptions
 from graphmem.ingest.formats import ReadLimits, load
 from graphmem.memory import Memory
@@ -34,11 +32,6 @@ EXPORTS = {
     "discord": FIXTURES / "discord" / "written-channel.json",
     "csv": FIXTURES / "csv" / "written-chat.csv",
 }
-
-
-@pytest.fixture
-def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
-    return Memory(settings, store=store, embedder=embedder)
 
 
 def _ingest(path: Path, space: str, *extra: str) -> dict[str, object]:

@@ -38,11 +38,6 @@ def _dataset(sessions: int = 2) -> Dataset:
     return Dataset(conversations=[conv], qa={conv.conversation_id: []})
 
 
-@pytest.fixture
-def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
-    return Memory(settings, store=store, embedder=embedder)
-
-
 def test_bad_input_fails_before_touching_stored_data(
     memory: Memory, store: GraphStore, space: str
 ) -> None:

@@ -11,16 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.config import Settings
 from graphmem.designs.registry import build_order, builder_names
-from graphmem.embed import Embedder
 from graphmem.errors import EvaluationIncomplete, InputError
 from graphmem.eval import harness
 from graphmem.eval.longmemeval import run_longmemeval
 from graphmem.memory import Memory
 from graphmem.readiness import builders_read, check_ready
 from graphmem.retrieval.registry import build_retriever
-from graphmem.store import GraphStore
 from graphmem.strategy.retriever import GraphmemRetriever
 
 pytestmark = pytest.mark.integration
@@ -37,11 +34,6 @@ MESSAGES = [
     {"speaker": "Ana", "text": "I adopted a rescue dog called Biscuit."},
     {"speaker": "Ben", "text": "What breed is he?"},
 ]
-
-
-@pytest.fixture
-def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
-    return Memory(settings, store=store, embedder=embedder)
 
 
 def _built(memory: Memory, space: str) -> list[str]:

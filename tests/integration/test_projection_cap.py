@@ -10,8 +10,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from graphmem.config import Settings
-from graphmem.embed import Embedder
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
 from graphmem.projections import evict_oldest, graph_name
@@ -20,11 +18,6 @@ from graphmem.store import GraphStore
 from tests.integration.helpers import tiny_conversation
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
-    return Memory(settings, store=store, embedder=embedder)
 
 
 @pytest.fixture

@@ -5,22 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.config import Settings
-from graphmem.embed import Embedder
 from graphmem.errors import InputError
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
 from graphmem.readiness import required_builders
 from graphmem.schema import pin_space_embedder
-from graphmem.store import GraphStore
 from tests.integration.helpers import tiny_conversation
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
-    return Memory(settings, store=store, embedder=embedder)
 
 
 @pytest.mark.parametrize("strategy", ["seem", "hipporag", "anchormem", "dense"])

@@ -116,11 +116,6 @@ def _ingest(memory: Memory, space: str, chunks: int = 1) -> None:
         memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, ["seem"])
 
 
-@pytest.fixture
-def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
-    return Memory(settings, store=store, embedder=embedder)
-
-
 @pytest.fixture(autouse=True)
 def _drop_projection(store: GraphStore, space: str) -> Iterator[None]:
     """The space fixture deletes nodes only; an in-memory graph would outlive the test."""

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from graphmem.config import Settings
 from graphmem.designs.registry import registry
 from graphmem.embed import Embedder
 from graphmem.ingest.models import Dataset
@@ -47,11 +46,6 @@ def _space_indexed(store: GraphStore) -> set[str]:
             "WHERE entityType = 'NODE' AND properties = ['space'] RETURN labelsOrTypes"
         )
         return {labels[0] for (labels,) in rows}
-
-
-@pytest.fixture
-def memory(settings: Settings, store: GraphStore, embedder: Embedder) -> Memory:
-    return Memory(settings, store=store, embedder=embedder)
 
 
 def test_hot_statements_seek_the_space_indexes(store: GraphStore, embedder: Embedder) -> None:
