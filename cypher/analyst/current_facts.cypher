@@ -1,5 +1,6 @@
 // Current facts of a subject: the timed statements about it (whose state they are, or a
-// thing they name) that no later statement superseded, newest first, with their turns.
+// thing they name) that no later statement superseded, newest first, with their turns. A
+// question or a request states nothing (its claim's "question" cue): never listed.
 // params: $space, $subject
 // returns: label, statement, valid_from, source_id, speaker
 // example: {"subject": "Tom"}
@@ -13,6 +14,7 @@ CALL () {
 }
 WITH n, label, statement
 WHERE NOT n:Superseded AND n.valid_from IS NOT NULL
+  AND NOT 'question' IN coalesce(n.claim_cues, [])
   AND (n.claim_subject = toLower($subject) OR toLower($subject) IN n.claim_topics)
 MATCH (n)-[:FROM]->(p:Passage)
 RETURN label, statement, toString(n.valid_from) AS valid_from, p.source_id AS source_id,

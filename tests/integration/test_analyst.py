@@ -5,6 +5,7 @@ the space does not hold yet skip, saying which label is missing."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from graphmem.config import Settings
 from graphmem.cookbook import Recipe, recipes
 from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
+from graphmem.memory import Memory
 from graphmem.store import GraphStore
 from tests.integration.sample_space import labels_in, sample_space
 
@@ -65,3 +67,17 @@ def test_every_query_is_documented_with_its_title() -> None:
     for found in RECIPES:
         assert f"`{found.name}`" in doc, f"{found.name} is missing from docs/cookbook.md"
         assert found.title, f"{found.name} has no title line"
+
+
+def test_current_facts_lists_statements_never_questions(memory: Memory, space: str) -> None:
+    """A question about someone states nothing about them (issue 61): the designs keep it
+    ("Tom asked: Is Maya ...?"), and current_facts must not list it as her state."""
+    said = [
+        {"speaker": "Maya", "text": "I started my new job at the hospital last week."},
+        {"speaker": "Tom", "text": "Is Maya going to miss the hospital when she moves to Porto?"},
+        {"speaker": "Tom", "text": "Maya, are you going to miss your friends at the hospital?"},
+    ]
+    memory.add_messages(space, "chat", "s1", said, started_at=datetime(2024, 3, 2, 10))
+    rows = memory.store.read("analyst.current_facts", space=space, subject="Maya")
+    assert rows and all(row["speaker"] == "Maya" for row in rows), rows
+    assert not [row for row in rows if "?" in row["statement"]]
