@@ -5,6 +5,6 @@ under ``cypher/``: the wheel ships ``cypher/`` and a user never runs these."""
 
 from pathlib import Path
 
-from graphmem.catalog import register_tree
+from graphmem.graph.catalog import register_tree
 
 register_tree("bench", Path(__file__).parent / "cypher")

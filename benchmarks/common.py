@@ -11,14 +11,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from graphmem.code_identity import code_identity
 from graphmem.config import Settings
 from graphmem.embed import Embedder
 from graphmem.embed.base import Kind, Vectors
+from graphmem.eval.code_identity import code_identity
 from graphmem.eval.metrics import CATEGORY_NAMES, percentiles
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import Dataset, QAItem
 from graphmem.retrieval.base import Retriever, settle
-from graphmem.store import GraphStore
 
 DEFAULT_DATA = Path("/work/shared/data/locomo/locomo10-dev.json")
 BUDGET = 1000

@@ -68,10 +68,10 @@ from benchmarks.http_load_check import (
 )
 from graphmem.config import Settings
 from graphmem.credentials import api_token
-from graphmem.digest import space_digest
 from graphmem.forget import delete_space_nodes
-from graphmem.projections import drop_space_graphs
-from graphmem.store import GraphStore
+from graphmem.graph.digest import space_digest
+from graphmem.graph.projections import drop_space_graphs
+from graphmem.graph.store import GraphStore
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "examples" / "sample_conversation.jsonl"

@@ -12,8 +12,8 @@ from typing import Any, NamedTuple
 import httpx
 
 from benchmarks.common import latency_summary, table
-from graphmem.digest import HISTORY_LABELS, VOLATILE, node_line
-from graphmem.store import GraphStore
+from graphmem.graph.digest import HISTORY_LABELS, VOLATILE, node_line
+from graphmem.graph.store import GraphStore
 
 BUSY = "busy"
 KINDS = {  # kind of request -> its row

@@ -16,10 +16,10 @@ from typing import Any
 
 from benchmarks.common import TimedEmbedder
 from graphmem.builders.registry import builder_names
+from graphmem.graph.store import Tx
 from graphmem.ingest.models import Dataset
 from graphmem.ingest.writer import content_id
 from graphmem.memory import Memory
-from graphmem.store import Tx
 
 
 def _space(tag: str) -> str:

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import table
-from graphmem.catalog import statement
 from graphmem.config import Settings
+from graphmem.graph.catalog import statement
+from graphmem.graph.projections import graph_name
 from graphmem.memory import Memory
-from graphmem.projections import graph_name
 from graphmem.retrieval.base import k_for_budget
 from graphmem.retrieval.passages import space_lucene_query
 

@@ -22,10 +22,10 @@ from benchmarks.common import DEFAULT_DATA, TimedEmbedder, machine, table
 from graphmem.builders.registry import builder_names
 from graphmem.config import Settings
 from graphmem.embed import build_embedder
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.formats import load
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
 
 
 @contextmanager

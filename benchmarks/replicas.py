@@ -11,7 +11,7 @@ import numpy as np
 
 from graphmem.embed import Embedder
 from graphmem.embed.base import Kind, Vectors
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 
 @dataclass(frozen=True)

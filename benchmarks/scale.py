@@ -40,11 +40,11 @@ from benchmarks.replicas import CachingEmbedder, SpaceCopy, read_space, write_co
 from graphmem.config import Settings
 from graphmem.embed import build_embedder
 from graphmem.errors import ConfigError
+from graphmem.graph.projections import graph_prefix
 from graphmem.ingest.formats import load
 from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.ingest.writer import session_date_text
 from graphmem.memory import Memory
-from graphmem.projections import graph_prefix
 from graphmem.server import process
 from graphmem.turns import render_turn
 

@@ -19,11 +19,11 @@ from typing import Any
 from graphmem.config import Settings
 from graphmem.embed import build_embedder
 from graphmem.eval.metrics import percentiles
+from graphmem.graph.projections import graph_name
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
-from graphmem.projections import graph_name
 from graphmem.server import process
-from graphmem.store import GraphStore
 from tests.integration.helpers import tiny_conversation
 
 

@@ -29,10 +29,10 @@ from benchmarks.common import (
 from graphmem.config import Settings
 from graphmem.designs.registry import strategy_names
 from graphmem.embed import build_embedder
+from graphmem.graph.projections import graph_prefix
 from graphmem.ingest.formats import load
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
-from graphmem.projections import graph_prefix
 
 # Targets of issue 18 (2 cores, offline backend, LoCoMo scale).
 TARGET_PASSAGES_TURNS_S = 500

@@ -9,8 +9,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from graphmem.catalog import load_catalog
 from graphmem.errors import CatalogError
+from graphmem.graph.catalog import load_catalog
 
 PREFIX = "analyst."
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from graphmem.designs.label_statements import DELETE_SPACE_LABELLED
 from graphmem.designs.registry import registry
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 BATCH = 5000  # nodes per write transaction: a space of any size, in bounded memory
 

@@ -21,8 +21,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from graphmem.build_cost import record_build
 from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch, run_build
+from graphmem.builders.cost import record_build
 from graphmem.builders.recorded import check as check_recorded
 from graphmem.builders.recorded import record as record_settings
 from graphmem.builders.registry import build_builders
@@ -31,6 +31,14 @@ from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder, build_embedder
 from graphmem.errors import UnknownSpaceError
 from graphmem.forget import delete_space_nodes
+from graphmem.graph.projections import drop_space_graphs
+from graphmem.graph.schema import (
+    check_embedder,
+    check_space_embedder,
+    init_schema,
+    pin_space_embedder,
+)
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.exports import ImportOptions
 from graphmem.ingest.exports.stamps import Clock, zone_named
 from graphmem.ingest.formats import Format, ReadLimits, load
@@ -55,20 +63,12 @@ from graphmem.limits import (
     parse_builders,
 )
 from graphmem.llm import Message, StructuredLLM, build_llm
-from graphmem.projections import drop_space_graphs
+from graphmem.process.threads import limit_blas_threads
 from graphmem.readiness import check_exists, check_ready
 from graphmem.retrieval.base import RetrievalContext, Retriever, settle, space_out_collections
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, build_retriever
 from graphmem.retrieval.shared import sharing_snapshots
-from graphmem.schema import (
-    check_embedder,
-    check_space_embedder,
-    init_schema,
-    pin_space_embedder,
-)
-from graphmem.store import GraphStore
-from graphmem.threads import limit_blas_threads
 from graphmem.types import AskResult, IngestResult, QueryResult
 from graphmem.validity.history import Change, history
 from graphmem.validity.ingest import refresh_after_ingest
@@ -88,9 +88,9 @@ class Memory:
     """Constructing one does no I/O: the driver, the embedder and the LLM open on first use.
 
     ``tune_process=True`` lets it tune the process for graphmem (the CLI's ``Memory`` does):
-    spaCy's import keeps torch out (``graphmem/_lean_imports.py``; effective when spaCy is
+    spaCy's import keeps torch out (``graphmem/process/lean_imports.py``; effective when spaCy is
     not imported yet), numpy's BLAS threads are capped at ``blas_threads``
-    (``graphmem/threads.py``), the garbage collector's passes are spaced out and, once a
+    (``graphmem/process/threads.py``), the garbage collector's passes are spaced out and, once a
     retriever is prepared, what is alive leaves its full passes (``settle_gc``;
     ``retrieval/base.py``: ``space_out_collections``, ``settle``). Each
     is process-wide, so an application embedding graphmem opts in; without them queries
@@ -127,7 +127,7 @@ class Memory:
         # changes and walks take this lock (a space's own calls come one at a time).
         self._table = threading.Lock()
         if tune_process:
-            from graphmem import _lean_imports
+            from graphmem.process import lean_imports as _lean_imports
 
             _lean_imports.install()
             # Before the first load: reading a large dataset is where the collector's
@@ -496,7 +496,7 @@ class Memory:
     def _answer(self, question: str, retriever: Retriever, found: QueryResult) -> str | None:
         if self.llm is None:
             return None
-        from graphmem.answer import answer_or_none, own_answer_or_none
+        from graphmem.llm.answer import answer_or_none, own_answer_or_none
 
         own = retriever.answer_messages(question, found.context)
         if own is not None:  # the design's own reader prompt (SEEM: its Prompt 3)

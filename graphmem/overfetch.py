@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from graphmem.designs.label_statements import LABEL_TOTALS
 from graphmem.designs.registry import registry
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 T = TypeVar("T")
 

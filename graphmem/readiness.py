@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from graphmem.designs.registry import build_order, builder_names, builders_for, strategy_owner
 from graphmem.errors import ConfigError, InputError, UnknownSpaceError
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 if TYPE_CHECKING:
     from graphmem.designs.configure import DesignConfigs

@@ -1,15 +1,15 @@
 """``graphmem stats``: node counts of a space, each registered design's own figures, and
 what the space's builds have cost (``build_cost``: per design and in total, LLM calls,
-cache hits, tokens and seconds included; see ``graphmem.build_cost``)."""
+cache hits, tokens and seconds included; see ``graphmem.builders.cost``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from graphmem.build_cost import space_build_costs
+from graphmem.builders.cost import space_build_costs
 from graphmem.designs.label_statements import SPACE_LABEL_COUNTS
 from graphmem.designs.registry import registry
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 
 def space_stats(store: GraphStore, space: str) -> dict[str, Any]:

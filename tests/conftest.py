@@ -20,10 +20,10 @@ import pytest
 
 from graphmem.config import Settings
 from graphmem.embed import Embedder, build_embedder
+from graphmem.graph.schema import init_schema
+from graphmem.graph.store import GraphStore
 from graphmem.memory import Memory
-from graphmem.schema import init_schema
 from graphmem.server import process
-from graphmem.store import GraphStore
 
 
 def _docker_answers() -> bool:

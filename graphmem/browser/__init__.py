@@ -20,7 +20,7 @@ from graphmem.browser.style import grass, label_counts_query, legend_html
 from graphmem.config import Settings
 
 if TYPE_CHECKING:
-    from graphmem.store import GraphStore
+    from graphmem.graph.store import GraphStore
 
 GUIDE_PATHS = ("/graphmem", "/graphmem.html")
 STYLE_PATH = "/graphmem.grass"

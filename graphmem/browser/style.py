@@ -10,8 +10,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from graphmem.build_cost import LABEL as BUILD_COST
-from graphmem.build_cost import STYLE as BUILD_COST_STYLE
+from graphmem.builders.cost import LABEL as BUILD_COST
+from graphmem.builders.cost import STYLE as BUILD_COST_STYLE
 from graphmem.config import Settings
 from graphmem.designs.registry import registry
 from graphmem.designs.style import NodeStyle

@@ -20,9 +20,9 @@ from typing import Any
 from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
+from graphmem.graph.store import GraphStore, Tx
 from graphmem.ingest.models import ConversationIn, SessionIn
 from graphmem.llm import LLMUsage, StructuredLLM
-from graphmem.store import GraphStore, Tx
 
 OFFLINE = "offline"
 

@@ -18,7 +18,7 @@ from typing import Any
 from graphmem.designs.configure import DesignConfigs
 from graphmem.designs.registry import design
 from graphmem.errors import ConfigError
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 
 def build_values(name: str, configs: DesignConfigs) -> dict[str, Any]:

@@ -15,8 +15,8 @@ from graphmem.cli.plain import plural
 from graphmem.config import Settings
 from graphmem.embed import build_embedder
 from graphmem.errors import GraphmemError
-from graphmem.schema import SCHEMA_VERSION, init_schema, stored_meta
-from graphmem.store import GraphStore
+from graphmem.graph.schema import SCHEMA_VERSION, init_schema, stored_meta
+from graphmem.graph.store import GraphStore
 
 
 @click.command("init")

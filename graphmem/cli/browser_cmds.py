@@ -20,7 +20,7 @@ from graphmem.browser import (
 from graphmem.browser.style import write_style
 from graphmem.cli.common import app, emit, handle_errors, json_option
 from graphmem.errors import GraphmemError, ServerError
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 
 def _info(space: str, port: int, ctx: click.Context) -> dict[str, Any]:

@@ -18,9 +18,9 @@ from pydantic_settings import SettingsError
 from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
 from graphmem.errors import ConfigError, GraphmemError, InputError, ServerLostError
+from graphmem.graph.store import driver_error
 from graphmem.ingest.validate import check_space
 from graphmem.limits import check_budget, check_strategy, parse_builders
-from graphmem.store import driver_error
 
 if TYPE_CHECKING:  # imported when a command needs it: it loads spaCy and torch
     from graphmem.memory import Memory
@@ -173,7 +173,7 @@ def _crashed(exc: Exception) -> NoReturn:
     from datetime import datetime
 
     from graphmem.config import Settings
-    from graphmem.private_files import private_dir, write_private
+    from graphmem.eval.private_files import private_dir, write_private
 
     where = "not written"
     try:

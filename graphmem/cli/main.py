@@ -273,8 +273,8 @@ def cli(ctx: click.Context, config_file: Path | None) -> None:
 
 def main() -> None:
     # The CLI's process is its own: keep torch out of spaCy's import before any command
-    # module loads (graphmem/_lean_imports.py); its Memory tunes the rest (tune_process).
-    from graphmem import _lean_imports
+    # module loads (graphmem/process/lean_imports.py); its Memory tunes the rest (tune_process).
+    from graphmem.process import lean_imports as _lean_imports
 
     _lean_imports.install()
     cli(prog_name="graphmem")

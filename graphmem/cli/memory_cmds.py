@@ -25,7 +25,7 @@ from graphmem.cli.common import (
 from graphmem.cli.import_options import format_option, import_options, options_of
 from graphmem.cli.plain import nonzero, plural
 from graphmem.cli.progress import IngestProgress, ReadProgress
-from graphmem.digest import space_digest
+from graphmem.graph.digest import space_digest
 from graphmem.ingest.formats import ReadLimits, load
 from graphmem.ingest.models import Skipped
 from graphmem.ingest.summary import summarize

@@ -11,7 +11,7 @@ import click
 
 from graphmem.cli.common import app, emit, handle_errors, json_option
 from graphmem.eval.precision import PrecisionRow, load_labels, measure, todo_lines
-from graphmem.private_files import write_private
+from graphmem.eval.private_files import write_private
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 F = TypeVar("F", bound=Callable[..., Any])

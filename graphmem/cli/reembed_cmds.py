@@ -1,4 +1,4 @@
-"""``graphmem reembed``: switch spaces to another embedder in place (graphmem/reembed.py)."""
+"""``graphmem reembed``: switch spaces to another embedder in place (graphmem/embed/reembed.py)."""
 
 from __future__ import annotations
 
@@ -45,9 +45,9 @@ def reembed(
     again after an interruption), and the space's digest is unchanged. An embedder of
     another dimension needs --all: the vector indexes are rebuilt at its dimension."""
     from graphmem.embed import build_embedder
-    from graphmem.reembed import plan_spaces, reembed_space
-    from graphmem.reembed_dim import begin, finish, new_dimension
-    from graphmem.store import GraphStore
+    from graphmem.embed.reembed import plan_spaces, reembed_space
+    from graphmem.embed.reembed_dim import begin, finish, new_dimension
+    from graphmem.graph.store import GraphStore
 
     if bool(spaces) == every:
         raise ConfigError("reembed needs --space NAME (repeatable) or --all, not both")

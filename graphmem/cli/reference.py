@@ -376,7 +376,7 @@ PAGES: dict[str, Callable[[], str]] = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    from graphmem import _lean_imports
+    from graphmem.process import lean_imports as _lean_imports
 
     _lean_imports.install()
     check = "--check" in (sys.argv[1:] if argv is None else argv)

@@ -10,9 +10,9 @@ import click
 from graphmem.cli.common import app, emit, handle_errors, json_option
 from graphmem.config import Settings
 from graphmem.errors import GraphmemError
+from graphmem.graph.store import GraphStore
 from graphmem.server import process
 from graphmem.server.runtime import Runtime, fetch_runtime
-from graphmem.store import GraphStore
 
 
 @click.group("server")

@@ -10,7 +10,7 @@ import click
 from graphmem.cli.common import app, emit, handle_errors, json_option
 from graphmem.cli.precision_cmds import labelled_run_options
 from graphmem.eval.changes import ChangeScore, load_pair_labels, measure, todo_lines
-from graphmem.private_files import write_private
+from graphmem.eval.private_files import write_private
 
 
 def _shown(value: float | None) -> str:

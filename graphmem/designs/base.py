@@ -25,7 +25,7 @@ from graphmem.designs.style import NodeStyle
 
 if TYPE_CHECKING:
     from graphmem.embed import Embedder
-    from graphmem.store import GraphStore
+    from graphmem.graph.store import GraphStore
 
 # ``strategy``: retrieval over what other entries built (the cross-design ``graphmem``
 # strategy); it builds nothing and reaches the others through the registry only.
@@ -115,7 +115,7 @@ class Design:
     # build with other values is refused instead of mixed in (graphmem/builders/recorded.py).
     build_settings: tuple[str, ...] = ()
     # How `graphmem reembed` recomputes the vectors it stores; None: a space holding its
-    # vectors is refused by reembed (graphmem/reembed.py).
+    # vectors is refused by reembed (graphmem/embed/reembed.py).
     reembed: Reembed | None = None
     # Labels with a vector or full-text index (shared by every space): the over-fetch counts
     # them (``core.label_totals`` is generated from every design's list, graphmem.overfetch).

@@ -15,7 +15,6 @@ from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
 
-from graphmem.catalog import register_schema, register_statement, register_tree
 from graphmem.designs.base import Design, RetrieverFactory
 from graphmem.designs.commands import ENTRY_POINT_GROUP
 from graphmem.designs.label_statements import (
@@ -33,6 +32,7 @@ from graphmem.designs.label_statements import (
     validity_statements_source,
 )
 from graphmem.errors import ConfigError
+from graphmem.graph.catalog import register_schema, register_statement, register_tree
 
 # Below the designs: the passage baselines and the HippoRAG 2 semantic layer they share.
 _CORE: tuple[str, ...] = ("graphmem.retrieval.baselines", "graphmem.semantic.design")

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from graphmem.embed.base import Embedder, Kind
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 _BATCH = 512
 

@@ -28,11 +28,11 @@ from typing import Any
 
 from tqdm import tqdm
 
-from graphmem.build_cost import space_build_costs
-from graphmem.code_identity import code_identity
+from graphmem.builders.cost import space_build_costs
 from graphmem.config import given_settings
 from graphmem.errors import ConfigError
 from graphmem.eval.aggregate import Scored, aggregate
+from graphmem.eval.code_identity import code_identity
 from graphmem.eval.runlog import (
     Attempt,
     ConversationResult,

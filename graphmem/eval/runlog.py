@@ -36,8 +36,8 @@ from graphmem.errors import (
     ServerError,
 )
 from graphmem.eval.aggregate import Scored
+from graphmem.eval.private_files import append_private, private_dir, write_private
 from graphmem.eval.report import render_markdown
-from graphmem.private_files import append_private, private_dir, write_private
 
 RUN_FILE = "run.json"
 DONE_FILE = "conversations.jsonl"

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from graphmem.answer import answer_or_none
 from graphmem.eval.aggregate import ranked_sessions, split_evidence
 from graphmem.eval.metrics import (
     CATEGORY_NAMES,
@@ -30,6 +29,7 @@ from graphmem.eval.metrics import (
 from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.ingest.writer import session_date_text
 from graphmem.llm import Message, StructuredLLM, with_fallback
+from graphmem.llm.answer import answer_or_none
 from graphmem.retrieval.base import RetrievalResult
 from graphmem.retrieval.packer import PackedContext
 from graphmem.turns import render_turn

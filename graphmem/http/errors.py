@@ -32,7 +32,7 @@ from graphmem.errors import (
     ServerError,
     UnknownSpaceError,
 )
-from graphmem.store import driver_error
+from graphmem.graph.store import driver_error
 
 log = logging.getLogger("graphmem.http")
 

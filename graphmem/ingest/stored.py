@@ -10,8 +10,8 @@ from datetime import datetime
 from typing import Any
 
 from graphmem.errors import InputError
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import ConversationIn, SessionIn, Turn
-from graphmem.store import GraphStore
 
 
 def _naive(value: Any) -> datetime | None:

@@ -21,8 +21,8 @@ from typing import Any
 
 from graphmem.embed import Embedder
 from graphmem.embed.windows import embed_passages
+from graphmem.graph.store import GraphStore, Tx
 from graphmem.ingest.models import ConversationIn, SessionIn, Turn
-from graphmem.store import GraphStore, Tx
 from graphmem.turns import render_turn
 
 

@@ -19,8 +19,8 @@ import spacy
 from spacy.language import Language
 from spacy.util import is_package
 
-from graphmem import _lean_imports as lean_imports
 from graphmem.errors import ModelLoadError
+from graphmem.process import lean_imports as lean_imports
 
 AUTO = "auto"
 # The official package wins when present; the PyPI mirror is what the project depends on.
@@ -89,7 +89,7 @@ def spacy_model_info(name: str = AUTO) -> dict[str, Any]:
     info: dict[str, Any] = {
         "requested": name,
         "spacy_version": importlib.metadata.version("spacy"),
-        # graphmem/_lean_imports.py: whether spaCy's import may pull in torch
+        # graphmem/process/lean_imports.py: whether spaCy's import may pull in torch
         "torch": "kept out" if lean_imports.wanted() else "allowed (GRAPHMEM_SPACY_TORCH)",
     }
     try:

@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from graphmem.retrieval.packer import PackedContext
 from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
+from graphmem.graph.store import GraphStore
 from graphmem.retrieval.types import Hit, PassageRef, RetrievalResult
-from graphmem.store import GraphStore
 
 __all__ = [
     "Hit",

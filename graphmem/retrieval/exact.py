@@ -29,9 +29,9 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from graphmem.graph.store import GraphStore
 from graphmem.retrieval.base import PassageRef, RetrievalContext
 from graphmem.retrieval.shared import shared
-from graphmem.store import GraphStore
 
 Matrix = npt.NDArray[np.float64]
 T = TypeVar("T")

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
+from graphmem.graph.rows import read_typed
 from graphmem.overfetch import SpaceTotals
 from graphmem.retrieval.base import Hit, PassageRef, RetrievalContext, SearchRetriever
 from graphmem.retrieval.bm25 import SpaceBM25
 from graphmem.retrieval.exact import Versioned
-from graphmem.rows import read_typed
 
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
 _LUCENE_OPERATORS = re.compile(r"\b(AND|OR|NOT|TO)\b")

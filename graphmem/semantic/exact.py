@@ -16,9 +16,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from graphmem.graph.store import GraphStore
 from graphmem.semantic.settings import SemanticSettings
 from graphmem.semantic.snapshot import SpaceSnapshot
-from graphmem.store import GraphStore
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from neo4j.exceptions import ClientError
 
 from graphmem.errors import ServerError
-from graphmem.projections import evict_oldest, graph_name
-from graphmem.store import GraphStore
+from graphmem.graph.projections import evict_oldest, graph_name
+from graphmem.graph.store import GraphStore
 
 SEMANTIC_GRAPH = "semantic"
 # Two queries of one process racing to project the same graph: one projects, one waits.

@@ -31,10 +31,10 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from graphmem.graph.store import GraphStore
 from graphmem.semantic.exact import source_runs
 from graphmem.semantic.seeds import SeedGroup
 from graphmem.semantic.settings import SemanticSettings
-from graphmem.store import GraphStore
 
 Vector = npt.NDArray[np.float64]
 _KEEP = 8  # projections whose runs are kept (the process's most recently used)

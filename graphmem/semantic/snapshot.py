@@ -20,11 +20,11 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel
 
+from graphmem.graph.rows import read_typed
+from graphmem.graph.store import GraphStore
 from graphmem.retrieval.base import PassageRef
-from graphmem.rows import read_typed
 from graphmem.semantic.names import entity_id
 from graphmem.semantic.seeds import SeedEntity
-from graphmem.store import GraphStore
 
 Matrix = npt.NDArray[np.float32]
 

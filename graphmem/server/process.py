@@ -18,9 +18,9 @@ from graphmem.browser import allowed_guide_hosts
 from graphmem.config import Settings
 from graphmem.credentials import create_password, read_password
 from graphmem.errors import ServerError
+from graphmem.graph.store import bolt_ready
 from graphmem.server.permissions import UMASK, restrict_tree
 from graphmem.server.runtime import Runtime, fetch_runtime
-from graphmem.store import bolt_ready
 
 # The server keeps at most this much of its transaction logs (the newest).
 TX_LOG_RETENTION = "1G size"

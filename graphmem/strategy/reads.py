@@ -16,7 +16,7 @@ from concurrent.futures import Future
 from contextlib import contextmanager
 from typing import Any
 
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 Rows = list[dict[str, Any]]
 

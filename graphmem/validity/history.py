@@ -10,8 +10,8 @@ from pydantic import BaseModel, field_validator
 
 from graphmem.designs.label_statements import VALIDITY_HISTORY
 from graphmem.designs.registry import registry
-from graphmem.rows import native
-from graphmem.store import GraphStore
+from graphmem.graph.rows import native
+from graphmem.graph.store import GraphStore
 
 
 class Change(BaseModel):

@@ -26,10 +26,10 @@ from collections import defaultdict
 from datetime import date, datetime
 from typing import Any
 
+from graphmem.graph.rows import native
 from graphmem.retrieval.base import RetrievalContext, Retriever
 from graphmem.retrieval.packer import PackedContext
 from graphmem.retrieval.types import Hit, PassageRef, RetrievalResult
-from graphmem.rows import native
 
 ANNOTATE = "validity.annotate"
 

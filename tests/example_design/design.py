@@ -10,7 +10,7 @@ from pydantic_settings import SettingsConfigDict
 
 from graphmem.designs.base import Design, DesignSettings, Preset
 from graphmem.designs.style import NodeStyle
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 from tests.example_design.memory import KeywordBuilder, KeywordRetriever
 
 

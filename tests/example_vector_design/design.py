@@ -10,7 +10,7 @@ from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
 from graphmem.designs.base import Design, DesignSettings
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 from tests.example_vector_design.memory import GistBuilder, GistRetriever, gist_count
 
 HERE = Path(__file__).parent

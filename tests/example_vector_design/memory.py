@@ -11,6 +11,7 @@ import click
 
 from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
 from graphmem.cli.common import app, emit, handle_errors, json_option
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.writer import content_id
 from graphmem.overfetch import SpaceTotals
 from graphmem.retrieval.base import (
@@ -21,7 +22,6 @@ from graphmem.retrieval.base import (
     Retriever,
     k_for_budget,
 )
-from graphmem.store import GraphStore
 
 
 def gist(text: str, words: int) -> str:

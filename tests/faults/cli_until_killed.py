@@ -4,7 +4,7 @@ tests/integration/test_crash_faults.py and test_server_faults.py).
 
     python -m tests.faults.cli_until_killed ACTION POINT RECORD -- ARGS...
 
-Every write statement reaches ``graphmem.store.FAULTS.hook`` with its catalog name (and
+Every write statement reaches ``graphmem.graph.store.FAULTS.hook`` with its catalog name (and
 ``begin``/``commit`` around explicit transactions). POINT is ``NAME#N``, the N-th hook call
 named NAME (from 1), or ``-`` for none. ACTION is what happens there:
 
@@ -29,8 +29,8 @@ from pathlib import Path
 
 from graphmem.cli.main import main as cli_main
 from graphmem.config import Settings
+from graphmem.graph.store import FAULTS
 from graphmem.server import process
-from graphmem.store import FAULTS
 
 PAUSE_LIMIT_S = 600
 

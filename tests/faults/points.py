@@ -2,7 +2,7 @@
 the crash and server fault tests).
 
 A write point is ``NAME#N``: the N-th write statement named NAME (a catalog statement, or
-``begin``/``commit`` of an explicit transaction) that ``graphmem.store.FAULTS.hook`` sees.
+``begin``/``commit`` of an explicit transaction) that ``graphmem.graph.store.FAULTS.hook`` sees.
 The points are read off a counting run, never listed by hand, so a new design's statements
 are points as soon as it is registered. Each point is owned by the design whose statements
 it belongs to: a design's own statements, and the shared ones (``core.mark_built``,

@@ -12,7 +12,7 @@ import signal
 import sys
 
 from graphmem.cli.main import cli
-from graphmem.store import FAULTS
+from graphmem.graph.store import FAULTS
 
 
 def main() -> None:

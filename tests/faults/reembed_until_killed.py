@@ -14,8 +14,8 @@ import sys
 
 from graphmem.config import Settings
 from graphmem.embed import build_embedder
-from graphmem.reembed import reembed_space
-from graphmem.store import FAULTS, GraphStore
+from graphmem.embed.reembed import reembed_space
+from graphmem.graph.store import FAULTS, GraphStore
 
 
 def switch_target(configured: Settings) -> Settings:

@@ -20,7 +20,7 @@ from typing import Any
 
 from graphmem.designs.amory.safe_cypher import CypherFailed, CypherRefused, Policy, run_read_only
 from graphmem.designs.amory.semantic import LABELS, PARAMS, RELATIONSHIPS
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 MARK = "zz"
 BIG = 1000

@@ -24,7 +24,6 @@ from typing import Any, Literal
 
 from hypothesis import strategies as st
 
-from graphmem.digest import HISTORY_LABELS, VOLATILE
 from graphmem.errors import (
     CatalogError,
     ConfigError,
@@ -35,8 +34,9 @@ from graphmem.errors import (
     SchemaError,
     ServerError,
 )
-from graphmem.rows import native
-from graphmem.store import GraphStore
+from graphmem.graph.digest import HISTORY_LABELS, VOLATILE
+from graphmem.graph.rows import native
+from graphmem.graph.store import GraphStore
 
 # docs/cli-guide.md: "Errors are one clean message with an exit code (2 settings or usage ...; 3 bad
 # input; 4 server; 5 schema; 6 catalog; 7 LLM; 8 model ...)". Most specific class first.

@@ -12,8 +12,8 @@ import pytest
 from pydantic import SecretStr
 
 from graphmem.config import Settings
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import ConversationIn, SessionIn, Turn
-from graphmem.store import GraphStore
 from tests.fakes.openai_server import FakeOpenAIServer, Responder
 
 TOPICS = [

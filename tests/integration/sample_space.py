@@ -13,8 +13,8 @@ from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
 from graphmem.designs.registry import registry
 from graphmem.embed import Embedder
+from graphmem.graph.store import GraphStore
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
 
 SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "sample_conversation.jsonl"
 

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphmem.designs.amory import safe_cypher
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 from tests.integration.cypher_spaces import POLICY, SLACK_S, Spaces, attempt, escape, two_spaces
 
 pytestmark = pytest.mark.integration

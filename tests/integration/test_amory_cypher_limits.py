@@ -17,9 +17,9 @@ from graphmem.config import Settings
 from graphmem.designs.amory import safe_cypher
 from graphmem.designs.amory.safe_cypher import CypherFailed, Policy, run_read_only
 from graphmem.designs.amory.semantic import LABELS, PARAMS, RELATIONSHIPS
+from graphmem.graph.store import GraphStore
 from graphmem.server import process
 from graphmem.server.runtime import Runtime
-from graphmem.store import GraphStore
 
 pytestmark = pytest.mark.integration
 BOLT, HTTP = 27887, 27674

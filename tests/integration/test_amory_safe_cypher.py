@@ -11,7 +11,7 @@ import pytest
 
 from graphmem.designs.amory import safe_cypher
 from graphmem.designs.amory.safe_cypher import CypherFailed, CypherRefused
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 from tests.integration.cypher_spaces import POLICY, SLACK_S, Spaces, attempt, escape, two_spaces
 
 pytestmark = pytest.mark.integration

@@ -14,8 +14,8 @@ from graphmem.config import Settings
 from graphmem.cookbook import Recipe, recipes
 from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
+from graphmem.graph.store import GraphStore
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
 from tests.integration.sample_space import labels_in, sample_space
 
 pytestmark = pytest.mark.integration

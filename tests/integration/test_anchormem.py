@@ -22,6 +22,7 @@ from graphmem.designs.anchormem.retriever import AnchorMemRetriever
 from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
 from graphmem.errors import UnknownSpaceError
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id
 from graphmem.llm.openai_llm import OpenAIStructuredLLM
@@ -31,7 +32,6 @@ from graphmem.retrieval.base import RetrievalContext
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import build_retriever, builders_for
 from graphmem.stats import space_stats
-from graphmem.store import GraphStore
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
 from tests.integration.helpers import TOPICS, fake_llm_settings, fake_server, tiny_conversation
 

@@ -31,7 +31,7 @@ from graphmem.browser.style import grass, label_counts_query
 from graphmem.cli.main import cli
 from graphmem.config import Settings
 from graphmem.embed import Embedder
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 from tests.integration.sample_space import labels_in, sample_space
 from tests.unit.test_browser_style import parse_grass
 

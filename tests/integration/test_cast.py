@@ -23,13 +23,13 @@ from graphmem.designs.cast.stats import cast_stats
 from graphmem.designs.cast.summary import SUMMARY_SYSTEM
 from graphmem.embed import Embedder
 from graphmem.errors import InputError
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import ConversationIn, SessionIn, Turn
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id
 from graphmem.llm.openai_llm import OpenAIStructuredLLM
 from graphmem.retrieval.base import RetrievalContext
 from graphmem.retrieval.packer import pack
 from graphmem.semantic import SemanticBuilder
-from graphmem.store import GraphStore
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
 from tests.integration.helpers import fake_llm_settings, fake_server
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]

@@ -3,7 +3,7 @@ is interrupted right before a write statement, the ingest is rerun, and the spac
 must equal a clean build's (``graphmem stats --digest``).
 
 The write points are generated: a counting run records every statement that reaches
-``graphmem.store.FAULTS.hook`` (tests/faults/points.py), so core and every registered design
+``graphmem.graph.store.FAULTS.hook`` (tests/faults/points.py), so core and every registered design
 are covered without a list of statements here. ``-m long`` kills the CLI at every point
 (``CRASH_DESIGNS=amory,seem`` keeps the points of those owners); the default run kills it
 at a sample of ``CRASH_SAMPLE`` (3) points that rotates with the date (``CRASH_SEED``
@@ -29,11 +29,11 @@ from pathlib import Path
 import pytest
 
 from graphmem.config import Settings
-from graphmem.digest import SpaceDigest, space_digest
 from graphmem.embed import Embedder
+from graphmem.graph.digest import SpaceDigest, space_digest
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.formats import load
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
 from tests.faults.points import (
     Point,
     after_commits,

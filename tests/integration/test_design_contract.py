@@ -27,16 +27,16 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from graphmem.catalog import load_catalog
 from graphmem.config import Settings
 from graphmem.designs.base import Design
 from graphmem.designs.registry import register, registry, unregister
-from graphmem.digest import space_digest
 from graphmem.embed import Embedder
+from graphmem.graph.catalog import load_catalog
+from graphmem.graph.digest import space_digest
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.formats import load
 from graphmem.memory import Memory
 from graphmem.overfetch import label_totals
-from graphmem.store import GraphStore
 from tests.example_design.design import DESIGN as EXAMPLE
 from tests.example_vector_design.design import DESIGN as VECTOR_EXAMPLE
 

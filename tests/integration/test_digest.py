@@ -11,11 +11,11 @@ from click.testing import CliRunner
 
 from graphmem.cli.main import cli
 from graphmem.config import Settings
-from graphmem.digest import space_digest
 from graphmem.embed import Embedder
+from graphmem.graph.digest import space_digest
+from graphmem.graph.store import GraphStore, connection
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
-from graphmem.store import GraphStore, connection
 from tests.integration.helpers import tiny_conversation
 
 pytestmark = pytest.mark.integration

@@ -23,8 +23,8 @@ from graphmem.eval.locomo import run_locomo
 from graphmem.eval.longmemeval import ABSTENTION, QUESTION_TYPES, run_longmemeval
 from graphmem.eval.metrics import CATEGORY_NAMES, bleu1
 from graphmem.eval.report import render_markdown
+from graphmem.graph.store import GraphStore
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
 
 pytestmark = pytest.mark.integration

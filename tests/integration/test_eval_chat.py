@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from graphmem.cli.main import cli
 from graphmem.eval.chat import space_name
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 pytestmark = pytest.mark.integration
 

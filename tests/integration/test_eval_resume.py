@@ -18,9 +18,9 @@ from graphmem.cli.main import cli
 from graphmem.config import Settings
 from graphmem.embed import Embedder
 from graphmem.eval.runlog import DONE_FILE, FAILURES_FILE, RUN_FILE
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
 
 pytestmark = pytest.mark.integration
 

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from graphmem.config import Settings
-from graphmem.digest import space_digest
+from graphmem.graph.digest import space_digest
+from graphmem.graph.store import GraphStore
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
 
 pytestmark = pytest.mark.integration
 

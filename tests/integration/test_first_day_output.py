@@ -18,9 +18,9 @@ from graphmem.cli.memory_cmds import _render_query
 from graphmem.config import Settings
 from graphmem.embed import Embedder
 from graphmem.errors import UnknownSpaceError
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
 from tests.integration.helpers import tiny_conversation
 from tests.integration.sample_space import SAMPLE, sample_space
 

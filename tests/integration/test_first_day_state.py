@@ -54,13 +54,13 @@ from hypothesis.stateful import (
 
 from graphmem.config import Settings
 from graphmem.designs.registry import builder_names, builders_for
-from graphmem.digest import space_digest
 from graphmem.embed import Embedder
 from graphmem.errors import ConfigError, GraphmemError, InputError
+from graphmem.graph.digest import space_digest
+from graphmem.graph.store import GraphStore
 from graphmem.memory import Memory
 from graphmem.retrieval.registry import strategy_names
 from graphmem.stats import space_list, space_stats
-from graphmem.store import GraphStore
 from tests.conftest import delete_space
 from tests.integration.first_day import (
     BAD_FILES,

@@ -41,9 +41,9 @@ from click.testing import CliRunner, Result
 from graphmem.cli.main import cli
 from graphmem.config import Settings
 from graphmem.embed import Embedder
+from graphmem.graph.schema import pin_space_embedder
+from graphmem.graph.store import GraphStore
 from graphmem.retrieval.registry import strategy_names
-from graphmem.schema import pin_space_embedder
-from graphmem.store import GraphStore
 from tests.conftest import delete_space
 from tests.integration.first_day import (
     BAD_FILES,

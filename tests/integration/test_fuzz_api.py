@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphmem.errors import InputError
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.jsonl import api_session
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
 from tests.fuzz_strategies import JSON, MESSAGES, TEXT
 
 pytestmark = pytest.mark.integration

@@ -25,12 +25,12 @@ from graphmem.builders.base import BuildContext
 from graphmem.config import Settings
 from graphmem.designs.registry import builder_names
 from graphmem.embed import Embedder
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import Dataset
 from graphmem.ingest.validate import MAX_TEXT_CHARS
 from graphmem.memory import Memory
 from graphmem.semantic import PassageFacts, Quadruple, write_facts
 from graphmem.semantic.names import is_name, normalise_name
-from graphmem.store import GraphStore
 from tests.integration.helpers import tiny_conversation
 
 pytestmark = pytest.mark.integration

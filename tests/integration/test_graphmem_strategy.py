@@ -16,12 +16,12 @@ from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
 from graphmem.designs.registry import build_order, builder_names, builders_for, registry
 from graphmem.embed import Embedder
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.formats import load
 from graphmem.memory import Memory, QueryResult
 from graphmem.readiness import builders_read
 from graphmem.retrieval.base import RetrievalContext
 from graphmem.retrieval.packer import turn_line
-from graphmem.store import GraphStore
 from graphmem.strategy.fusion import new_numbers
 from graphmem.strategy.reads import QueryReads
 from graphmem.strategy.retriever import GraphmemRetriever

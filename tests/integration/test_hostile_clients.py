@@ -35,8 +35,8 @@ import pytest
 
 from graphmem.config import Settings
 from graphmem.embed import Embedder
+from graphmem.graph.store import GraphStore
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
 from tests.conftest import delete_space
 from tests.integration.hostile_mcp_probes import MCP_PROBES
 from tests.integration.hostile_probes import (

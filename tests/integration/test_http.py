@@ -12,7 +12,7 @@ import uuid
 
 import pytest
 
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")

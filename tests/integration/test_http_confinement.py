@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")

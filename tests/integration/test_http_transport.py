@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")

@@ -13,11 +13,11 @@ import pytest
 from click.testing import CliRunner
 
 from graphmem.cli.main import cli
-from graphmem.digest import space_digest
+from graphmem.graph.digest import space_digest
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.exports import ImportOptions
 from graphmem.ingest.formats import ReadLimits, load
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
 
 pytestmark = pytest.mark.integration
 

@@ -13,9 +13,9 @@ import pytest
 
 from graphmem.config import Settings
 from graphmem.errors import ConfigError, InputError
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
 from tests.integration.helpers import tiny_conversation
 
 pytestmark = pytest.mark.integration

@@ -19,10 +19,10 @@ from graphmem.config import Settings
 from graphmem.designs.registry import builder_names
 from graphmem.embed import Embedder
 from graphmem.eval.harness import Question, budget_values
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.formats import load
 from graphmem.llm.openai_llm import OpenAIStructuredLLM
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.fakes.weak_model import LLM_DESIGNS, WeakModel
 from tests.integration.helpers import derived_labels

@@ -25,19 +25,19 @@ import httpx
 import pytest
 
 from benchmarks.llm_local import first_turns
-from graphmem.build_cost import space_build_costs
 from graphmem.builders.base import BuildReport
+from graphmem.builders.cost import space_build_costs
 from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
 from graphmem.designs.registry import builder_names
 from graphmem.embed import Embedder
 from graphmem.errors import GraphmemError
 from graphmem.eval.harness import Question, budget_values
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.formats import load
 from graphmem.llm.openai_llm import OpenAIStructuredLLM
 from graphmem.llm.serve import serve_command
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
 from tests.fakes.weak_model import LLM_DESIGNS
 from tests.integration.helpers import derived_labels
 

@@ -16,8 +16,8 @@ from click.testing import CliRunner
 from graphmem.cli.main import cli
 from graphmem.config import Settings
 from graphmem.errors import InputError
+from graphmem.graph.store import GraphStore
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
 
 pytestmark = pytest.mark.integration
 

@@ -18,8 +18,8 @@ import pytest
 
 from graphmem.config import Settings
 from graphmem.embed import Embedder
+from graphmem.graph.store import GraphStore
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
 
 mcp = pytest.importorskip("mcp")
 from mcp import Client  # noqa: E402

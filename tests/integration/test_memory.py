@@ -12,16 +12,16 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from graphmem.catalog import statement
 from graphmem.cli.main import cli
 from graphmem.config import Settings
-from graphmem.digest import space_digest
 from graphmem.embed import Embedder
 from graphmem.errors import InputError
+from graphmem.graph.catalog import statement
+from graphmem.graph.digest import space_digest
+from graphmem.graph.store import FAULTS, GraphStore, Tx
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
 from graphmem.stats import space_stats
-from graphmem.store import FAULTS, GraphStore, Tx
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
 from tests.integration.helpers import tiny_conversation
 

@@ -16,7 +16,7 @@ import pytest
 from nbclient import NotebookClient
 
 from graphmem.config import Settings
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]

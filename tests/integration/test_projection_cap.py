@@ -10,11 +10,11 @@ from collections.abc import Iterator
 
 import pytest
 
+from graphmem.graph.projections import evict_oldest, graph_name
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
-from graphmem.projections import evict_oldest, graph_name
 from graphmem.semantic import HippoRagRetriever, SemanticGraph
-from graphmem.store import GraphStore
 from tests.integration.helpers import tiny_conversation
 
 pytestmark = pytest.mark.integration

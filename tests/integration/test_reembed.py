@@ -17,14 +17,14 @@ import pytest
 from graphmem.cli.admin_cmds import spaces_check
 from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
-from graphmem.digest import space_digest
 from graphmem.embed import Embedder, build_embedder
+from graphmem.embed.reembed import plan_spaces, reembed_space
 from graphmem.errors import SchemaError
+from graphmem.graph.digest import space_digest
+from graphmem.graph.schema import check_space_embedder, space_embedder
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
-from graphmem.reembed import plan_spaces, reembed_space
-from graphmem.schema import check_space_embedder, space_embedder
-from graphmem.store import GraphStore
 from tests.faults.reembed_until_killed import switch_target
 from tests.integration.helpers import tiny_conversation
 

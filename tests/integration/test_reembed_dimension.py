@@ -20,17 +20,17 @@ import numpy as np
 import pytest
 
 from graphmem.config import Settings
-from graphmem.digest import space_digest
 from graphmem.embed import Embedder, build_embedder
+from graphmem.embed.reembed_dim import new_dimension
 from graphmem.errors import ConfigError, SchemaError
+from graphmem.graph.digest import space_digest
+from graphmem.graph.schema import init_schema, space_embedder, stored_meta
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import Dataset
 from graphmem.llm.serve import serve_command
 from graphmem.memory import Memory
-from graphmem.reembed_dim import new_dimension
-from graphmem.schema import init_schema, space_embedder, stored_meta
 from graphmem.server import process
 from graphmem.server.runtime import Runtime
-from graphmem.store import GraphStore
 from tests.integration.helpers import tiny_conversation
 
 pytestmark = [pytest.mark.integration, pytest.mark.llm, pytest.mark.long]
@@ -104,7 +104,7 @@ def _vector_statements_of_a_fresh_process(settings: Settings) -> int:
     """How many vector indexes the re-embedding (a process of its own) makes: this test
     process's catalog also holds the example designs the contract tests register."""
     count = (
-        "from graphmem.catalog import schema_statements as s;"
+        "from graphmem.graph.catalog import schema_statements as s;"
         "print(sum('.vector.' in n for n in s()))"
     )
     done = subprocess.run(

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from graphmem.config import Settings
-from graphmem.digest import space_digest
 from graphmem.embed import Embedder
+from graphmem.graph.digest import space_digest
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
 from tests.integration.helpers import tiny_conversation
 
 pytestmark = pytest.mark.integration

@@ -20,12 +20,12 @@ import pytest
 
 from graphmem.config import Settings
 from graphmem.embed import Embedder
+from graphmem.graph.store import GraphStore
 from graphmem.memory import Memory
 from graphmem.semantic import HippoRagRetriever, SemanticGraph, SemanticSettings
 from graphmem.semantic.exact import PassagePageRank
 from graphmem.semantic.seed_cache import seed_cache
 from graphmem.semantic.seeds import SeedGroup, quantise
-from graphmem.store import GraphStore
 from tests.integration.test_seem import _ingest
 
 pytestmark = pytest.mark.integration

@@ -13,8 +13,8 @@ import pytest
 from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
+from graphmem.graph.store import GraphStore
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
 
 pytestmark = pytest.mark.integration
 

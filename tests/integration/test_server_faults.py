@@ -16,14 +16,14 @@ from pathlib import Path
 import pytest
 
 from graphmem.config import Settings
-from graphmem.digest import SpaceDigest, space_digest
 from graphmem.errors import ServerError
+from graphmem.graph.digest import SpaceDigest, space_digest
+from graphmem.graph.store import GraphStore, bolt_ready
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
 from graphmem.server import process
 from graphmem.server.permissions import too_open
 from graphmem.server.runtime import Runtime
-from graphmem.store import GraphStore, bolt_ready
 from tests.faults.points import Point, after_commits, amory_window, crash_conversation, points_of
 from tests.faults.points import run as fault_run
 from tests.integration.helpers import tiny_conversation

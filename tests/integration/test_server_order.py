@@ -19,10 +19,10 @@ import anyio
 import pytest
 
 from graphmem.config import Settings
-from graphmem.digest import space_digest
 from graphmem.embed import Embedder
+from graphmem.graph.digest import space_digest
+from graphmem.graph.store import GraphStore
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
 from tests.conftest import delete_space
 from tests.integration.sample_space import package_builders
 

@@ -9,13 +9,13 @@ import spacy
 
 from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
-from graphmem.digest import space_digest
 from graphmem.embed import Embedder
 from graphmem.errors import ConfigError, ModelLoadError
+from graphmem.graph.digest import space_digest
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
 from graphmem.nlp.spacy_loader import AUTO, current_model, get_nlp, resolve_model_name
-from graphmem.store import GraphStore
 from tests.integration.helpers import tiny_conversation
 
 pytestmark = pytest.mark.integration

@@ -16,10 +16,10 @@ from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
 from graphmem.errors import GraphmemError, ServerError
+from graphmem.graph.store import GraphStore, driver_error
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
 from graphmem.retrieval.passages import MAX_LUCENE_TERMS, lucene_query, space_lucene_query
-from graphmem.store import GraphStore, driver_error
 from tests.integration.helpers import TOPICS, tiny_conversation
 
 pytestmark = pytest.mark.integration

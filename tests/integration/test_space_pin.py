@@ -8,11 +8,11 @@ import pytest
 
 from graphmem.config import Settings
 from graphmem.embed import Embedder
+from graphmem.graph.schema import space_embedder
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import Dataset
 from graphmem.ingest.writer import PassageWriter
 from graphmem.memory import Memory
-from graphmem.schema import space_embedder
-from graphmem.store import GraphStore
 from tests.integration.helpers import tiny_conversation
 
 pytestmark = pytest.mark.integration

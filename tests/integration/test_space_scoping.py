@@ -13,10 +13,10 @@ import pytest
 
 from graphmem.designs.registry import registry
 from graphmem.embed import Embedder
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
 from graphmem.retrieval.passages import FulltextRetriever, space_lucene_query
-from graphmem.store import GraphStore
 from tests.integration.helpers import tiny_conversation
 
 pytestmark = pytest.mark.integration

@@ -13,9 +13,9 @@ import pytest
 
 from graphmem.config import Settings
 from graphmem.embed import Embedder
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import ConversationIn, Dataset, SessionIn, Turn
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
 from tests.conftest import delete_space
 
 pytestmark = pytest.mark.integration

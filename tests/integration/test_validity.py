@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 from graphmem.config import Settings
-from graphmem.digest import space_digest
 from graphmem.embed import Embedder
+from graphmem.graph.digest import space_digest
+from graphmem.graph.store import GraphStore
 from graphmem.memory import Memory
 from graphmem.retrieval.registry import build_retriever
-from graphmem.store import GraphStore
 from graphmem.validity.types import Candidate, Judgement
 from graphmem.validity.update import offline_judge, refresh
 

@@ -15,9 +15,9 @@ from graphmem.config import Settings
 from graphmem.embed.base import Embedder
 from graphmem.embed.cache import CachedEmbedder, VectorStore, cache_path
 from graphmem.embed.factory import build_model
+from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
-from graphmem.store import GraphStore
 from tests.counting_embedder import Counting
 from tests.integration.helpers import tiny_conversation
 

@@ -10,9 +10,9 @@ import pytest
 from neo4j.exceptions import TransientError
 
 from graphmem.errors import ServerError
+from graphmem.graph.store import driver_error
 from graphmem.retrieval.analysis import EnglishAnalyzer
 from graphmem.retrieval.bm25 import K1, SpaceBM25, lucene_length
-from graphmem.store import driver_error
 
 
 def test_analysis_is_lucenes_english() -> None:

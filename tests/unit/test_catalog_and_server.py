@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.catalog import load_catalog, parse_statement, schema_statements
 from graphmem.config import Settings
 from graphmem.errors import CatalogError
+from graphmem.graph.catalog import load_catalog, parse_statement, schema_statements
 from graphmem.server import process
 from graphmem.server.runtime import Runtime
 
@@ -80,7 +80,7 @@ def test_external_uri_means_no_local_start(tmp_path: Path) -> None:
 def test_store_rows_keep_plain_values_and_convert_maps() -> None:
     import neo4j
 
-    from graphmem.store import _row
+    from graphmem.graph.store import _row
 
     vector = [0.25] * 384
     record = neo4j.Record({"v": vector, "m": {"k": [1, 2]}, "s": "x", "n": None, "e": []})
@@ -92,7 +92,7 @@ def test_store_rows_keep_plain_values_and_convert_maps() -> None:
 def test_blas_threads_are_capped() -> None:
     from threadpoolctl import threadpool_info
 
-    from graphmem.threads import limit_blas_threads
+    from graphmem.process.threads import limit_blas_threads
 
     limit_blas_threads(1)
     blas = [pool for pool in threadpool_info() if pool["user_api"] == "blas"]

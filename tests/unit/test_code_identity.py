@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import graphmem
-from graphmem.code_identity import code_identity
+from graphmem.eval.code_identity import code_identity
 
 
 def test_it_names_the_imported_package_and_its_commit(tmp_path: Path) -> None:

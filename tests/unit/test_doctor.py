@@ -7,7 +7,7 @@ import pytest
 
 from graphmem.cli import admin_cmds
 from graphmem.config import Settings
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 
 def test_checks_that_ask_the_server_are_skipped_once_it_failed(

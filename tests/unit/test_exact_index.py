@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from graphmem.graph.store import GraphStore
 from graphmem.retrieval.exact import ExactIndex, Versioned
-from graphmem.store import GraphStore
 
 
 def _rows(vectors: list[list[float] | None]) -> list[dict[str, object]]:

@@ -62,4 +62,4 @@ def test_import_graphmem_and_a_memory_leave_the_process_as_it_was() -> None:
 def test_a_tuned_memory_installs_the_import_hook_it_documents() -> None:
     found = _probe(tune=True)
     hooks = set(found["after"]["meta_path"]) - set(found["before"]["meta_path"])
-    assert len(hooks) == 1 and "_lean_imports" in hooks.pop()
+    assert len(hooks) == 1 and "lean_imports" in hooks.pop()

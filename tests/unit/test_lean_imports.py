@@ -1,4 +1,4 @@
-"""spaCy's import leaves torch out (graphmem/_lean_imports.py): a fresh interpreter each,
+"""spaCy's import leaves torch out (graphmem/process/lean_imports.py): a fresh interpreter each,
 since what a process imported cannot be undone."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ import sys
 
 import pytest
 
-from graphmem._lean_imports import ENV, wanted
+from graphmem.process.lean_imports import ENV, wanted
 
 _PROBE = """
 import sys
-from graphmem import _lean_imports
+from graphmem.process import lean_imports as _lean_imports
 _lean_imports.install()  # what the CLI does first (import graphmem alone installs nothing)
 from graphmem.nlp import get_nlp
 doc = get_nlp()("Caroline went to a support group on 7 May 2023.")

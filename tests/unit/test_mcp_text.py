@@ -72,15 +72,3 @@ def test_a_validation_error_is_one_plain_sentence(args: dict[str, Any], expected
     text = plain_validation_message("query", caught.value)
     assert text == f"Error executing tool query: {expected}."
     assert "\n" not in text and "http" not in text and "input_value" not in text
-
-
-def test_the_old_module_name_still_works_with_a_deprecation_warning() -> None:
-    import pytest
-
-    import graphmem.mcp_server as old
-
-    with pytest.warns(DeprecationWarning, match="moved to graphmem.mcp.server.build_server"):
-        moved = old.build_server
-    from graphmem.mcp.server import build_server
-
-    assert moved is build_server

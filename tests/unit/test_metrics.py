@@ -7,7 +7,6 @@ import math
 import pytest
 from pydantic import ValidationError
 
-from graphmem.answer import ANSWER_PROMPT
 from graphmem.eval.metrics import (
     CATEGORY_NAMES,
     JUDGE_PROMPT,
@@ -26,6 +25,7 @@ from graphmem.eval.metrics import (
     recall_all_at_k,
     recall_any_at_k,
 )
+from graphmem.llm.answer import ANSWER_PROMPT
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,6 @@ from datetime import datetime
 
 import pytest
 
-from graphmem._lean_imports import wanted
 from graphmem.errors import InputError, ModelLoadError
 from graphmem.nlp import (
     Triple,
@@ -33,6 +32,7 @@ from graphmem.nlp import (
 )
 from graphmem.nlp import text as text_module
 from graphmem.nlp.temporal import TemporalMention
+from graphmem.process.lean_imports import wanted
 from graphmem.semantic.extract import PassageFacts, Quadruple
 from graphmem.semantic.writer import _descriptions
 

@@ -25,7 +25,7 @@ from graphmem.designs.base import Design, DesignSettings
 from graphmem.designs.configure import DesignConfigs
 from graphmem.designs.registry import register, unregister
 from graphmem.errors import ConfigError, ServerLostError
-from graphmem.store import driver_error
+from graphmem.graph.store import driver_error
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 NOWHERE = "bolt://127.0.0.1:1"  # a command that got past the check would exit 4 here

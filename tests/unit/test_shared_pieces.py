@@ -9,18 +9,18 @@ import pytest
 from neo4j.time import DateTime
 from pydantic import BaseModel
 
-from graphmem.catalog import (
+from graphmem.designs.registry import registry
+from graphmem.errors import CatalogError
+from graphmem.graph.catalog import (
     cypher_root,
     expand_fragments,
     load_catalog,
     load_fragments,
     parse_statement,
 )
-from graphmem.designs.registry import registry
-from graphmem.errors import CatalogError
+from graphmem.graph.rows import typed_rows
 from graphmem.overfetch import LabelCount, over_fetch
 from graphmem.retrieval.base import PassageRef
-from graphmem.rows import typed_rows
 from graphmem.semantic import SemanticSettings
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from graphmem.graph.store import GraphStore
 from graphmem.retrieval.exact import Versioned
 from graphmem.retrieval.shared import shared, sharing_snapshots
-from graphmem.store import GraphStore
 
 
 def _counter() -> tuple[list[int], Any]:

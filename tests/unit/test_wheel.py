@@ -18,7 +18,7 @@ _STATEMENTS = (".cypher", ".fragment")
 # The unpacked wheel's catalog: every statement by name, and where it read them from.
 _PROBE = """
 import json
-from graphmem.catalog import cypher_root, load_catalog, schema_root
+from graphmem.graph.catalog import cypher_root, load_catalog, schema_root
 from graphmem.designs.registry import registry
 
 designs = registry()  # registers the designs' own folders and the generated statements

@@ -25,12 +25,12 @@ from graphmem.designs.amory.llm import RECENT, LLMMind
 from graphmem.designs.amory.offline import OfflineMind, characters_of, headline_text
 from graphmem.designs.amory.semantic_bridge import write_side_facts
 from graphmem.designs.amory.timeline import Excerpt, Story, Subplot, Timeline
+from graphmem.graph.rows import native
 from graphmem.ingest.writer import content_id
 from graphmem.nlp import contentless_texts, is_contentless, keyphrases, persons
 from graphmem.nlp.openings import analyse_turns
 from graphmem.nlp.people import PersonEvidence, person_name
 from graphmem.nlp.roles import SpeakerRoles
-from graphmem.rows import native
 from graphmem.turns import render_turn
 
 BUILDER = "amory"

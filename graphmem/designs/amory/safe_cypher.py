@@ -36,7 +36,7 @@ from neo4j.exceptions import Neo4jError
 
 from graphmem.designs.amory.cypher_plan import PlanChecker, PlanRefused
 from graphmem.errors import GraphmemError
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 
 class CypherRefused(GraphmemError):

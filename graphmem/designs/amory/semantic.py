@@ -20,11 +20,11 @@ from graphmem.designs.amory.safe_cypher import CypherFailed, CypherRefused, Poli
 from graphmem.designs.amory.semantic_bridge import side_facts
 from graphmem.designs.amory.timeline import Vector
 from graphmem.errors import LLMError
+from graphmem.graph.store import GraphStore
 from graphmem.llm import Message, StructuredLLM
 from graphmem.nlp import query_entities
 from graphmem.retrieval.base import Hit, PassageRef, RetrievalContext
 from graphmem.semantic import normalise_name as entity_key
-from graphmem.store import GraphStore
 
 LABELS = frozenset({"Fact", "Entity"})
 RELATIONSHIPS = frozenset({"SUBJECT", "OBJECT", "SYNONYM"})

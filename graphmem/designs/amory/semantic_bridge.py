@@ -14,10 +14,10 @@ from typing import Any
 
 from graphmem.builders.base import BuildContext
 from graphmem.designs.amory.timeline import SideFact
+from graphmem.graph.store import GraphStore
 from graphmem.semantic import PassageFacts, Quadruple
 from graphmem.semantic.names import is_name
 from graphmem.semantic.writer import write_facts
-from graphmem.store import GraphStore
 
 BUILDER = "amory"
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from graphmem.embed import Embedder
 from graphmem.embed.rewrite import rewrite_vectors
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 
 def _text(row: dict[str, Any]) -> str:

@@ -35,13 +35,13 @@ from graphmem.designs.cast.views import (
     character_id,
     topic_vector,
 )
+from graphmem.graph.rows import chunks, native
 from graphmem.ingest.writer import content_id
 from graphmem.llm import Outcome, map_attempts
 from graphmem.nlp import is_contentless, keyphrases
 from graphmem.nlp.openings import analyse_turns
 from graphmem.nlp.people import PersonEvidence
 from graphmem.nlp.roles import SpeakerRoles
-from graphmem.rows import chunks, native
 
 NAME = "cast"
 

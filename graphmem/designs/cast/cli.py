@@ -7,7 +7,7 @@ import click
 
 from graphmem.cli.common import app, emit, handle_errors, json_option
 from graphmem.designs.cast.profile import Profile, character_profile
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 
 @click.command("profile")

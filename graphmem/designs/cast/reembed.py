@@ -11,7 +11,7 @@ import numpy as np
 from graphmem.designs.cast.views import topic_vector
 from graphmem.embed import Embedder
 from graphmem.embed.rewrite import rewrite_vectors
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 _BATCH = 512
 

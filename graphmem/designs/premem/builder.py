@@ -23,9 +23,9 @@ from graphmem.designs.premem.extract import OfflineExtractor, SessionTurns
 from graphmem.designs.premem.llm_steps import LLMExtractor, LLMReasoner
 from graphmem.designs.premem.models import PATTERN_LABELS, Cluster, Fragment, Insight, PooledCluster
 from graphmem.designs.premem.reasoning import reason_offline
+from graphmem.graph.rows import chunks
 from graphmem.ingest.models import ConversationIn, SessionIn
 from graphmem.nlp.roles import SpeakerRoles
-from graphmem.rows import chunks
 
 
 def session_order(conversation: ConversationIn, session: SessionIn) -> str:

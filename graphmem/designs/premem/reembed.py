@@ -12,7 +12,7 @@ import numpy as np
 from graphmem.designs.premem.clustering import centroid
 from graphmem.embed import Embedder
 from graphmem.embed.rewrite import rewrite_vectors
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 
 def _key_value(row: dict[str, Any]) -> str:

@@ -49,7 +49,7 @@ def answer_messages(question: str, context: PackedContext) -> list[Message]:
     return [
         Message(
             role="system",
-            # The prompt's Thought/Answer lines as JSON fields (graphmem.answer.ReasonedAnswer).
+            # The prompt's Thought/Answer lines as JSON fields (graphmem.llm.answer.ReasonedAnswer).
             content=ANSWER_SYSTEM + '\nReply with JSON: {"thought": "...", "answer": "..."}.',
         ),
         Message(role="user", content=f"{sections(context)}\n\nQuestion: {question}"),

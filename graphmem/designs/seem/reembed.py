@@ -12,7 +12,7 @@ import numpy as np
 
 from graphmem.designs.seem.vectors import Vector, fold, window_vector
 from graphmem.embed import Embedder
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 _BATCH = 256
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 PREFIX = "graphmem-"
 

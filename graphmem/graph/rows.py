@@ -10,9 +10,9 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from graphmem.catalog import statement
 from graphmem.errors import CatalogError
-from graphmem.store import GraphStore
+from graphmem.graph.catalog import statement
+from graphmem.graph.store import GraphStore
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from graphmem.store import GraphStore
+from graphmem.graph.store import GraphStore
 
 # ``centroid`` (PREMem's cluster centre) is a vector too. ``embedder`` (the Space node's
 # pin) and ``reembed_*`` (a switch under way) describe the vectors: `graphmem reembed` keeps
@@ -42,7 +42,7 @@ VOLATILE = (
     "reembed_cursor",
 )
 # Nodes that record how a space was built rather than what it holds: the build ledger
-# (``graphmem.build_cost``) differs between a crashed-then-rerun build and a clean one.
+# (``graphmem.builders.cost``) differs between a crashed-then-rerun build and a clean one.
 HISTORY_LABELS = frozenset({"BuildCost"})
 _SET_VALUED = frozenset({"built_by"})
 _FLOAT_DIGITS = 4

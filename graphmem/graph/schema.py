@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphmem.catalog import schema_statements
 from graphmem.embed import Embedder
 from graphmem.errors import SchemaError
-from graphmem.store import GraphStore
+from graphmem.graph.catalog import schema_statements
+from graphmem.graph.store import GraphStore
 
 # 2: range indexes on space (schema/indexes/), passage_search also indexes space.
 SCHEMA_VERSION = 2

@@ -18,7 +18,7 @@ is idempotent). A space holding vectors of a label no design's hook recomputes i
 before any write, naming the labels (re-ingest it with its builders under the new embedder
 instead). Only vectors change: what a build decided by cosine (synonym edges, merges,
 clusters) stays as the old embedder decided it. A new dimension needs every space switched
-and the vector indexes rebuilt around it (``graphmem.reembed_dim``).
+and the vector indexes rebuilt around it (``graphmem.embed.reembed_dim``).
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from graphmem.designs.registry import registry
 from graphmem.embed import Embedder
 from graphmem.embed.windows import embed_passages
 from graphmem.errors import ConfigError
-from graphmem.schema import space_embedder
-from graphmem.store import GraphStore
+from graphmem.graph.schema import space_embedder
+from graphmem.graph.store import GraphStore
 from graphmem.turns import render_turn
 
 _BATCH = 256

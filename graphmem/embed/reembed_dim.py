@@ -10,7 +10,7 @@ steps, each safe to run again after kill -9 at any point:
 2. the vector indexes of another dimension are dropped (vectors of the new dimension
    cannot be written under them, and a half-switched index would rank two models' vectors
    together);
-3. every space is re-embedded as for a same-dimension switch (``graphmem.reembed``, with
+3. every space is re-embedded as for a same-dimension switch (``graphmem.embed.reembed``, with
    its own per-space marker and cursor);
 4. the vector indexes are created again from ``schema/vector/`` at the new dimension and
    awaited online; then ``GraphmemMeta`` pins the new embedder and dimension and the
@@ -25,11 +25,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphmem.catalog import schema_statements
 from graphmem.embed import Embedder
 from graphmem.errors import ConfigError, SchemaError
-from graphmem.schema import META_KEY, SCHEMA_VERSION, check_embedder, stored_meta
-from graphmem.store import GraphStore
+from graphmem.graph.catalog import schema_statements
+from graphmem.graph.schema import META_KEY, SCHEMA_VERSION, check_embedder, stored_meta
+from graphmem.graph.store import GraphStore
 
 _VECTOR_SCHEMA = "schema.vector."
 _AWAIT_S = 600

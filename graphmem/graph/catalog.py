@@ -42,7 +42,7 @@ def _root(folder: str) -> Path:
     packaged = Path(str(resources.files("graphmem"))) / f"_{folder}"
     if packaged.is_dir():
         return packaged
-    checkout = Path(__file__).resolve().parent.parent / folder
+    checkout = Path(__file__).resolve().parents[2] / folder  # graphmem/graph/catalog.py
     if checkout.is_dir():
         return checkout
     raise CatalogError(f"no {folder}/ directory found next to the graphmem package")

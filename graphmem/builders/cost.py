@@ -17,8 +17,8 @@ from typing import Any
 
 from graphmem.builders.base import BuildReport
 from graphmem.designs.style import NodeStyle
+from graphmem.graph.store import GraphStore
 from graphmem.llm import LLMUsage
-from graphmem.store import GraphStore
 
 LABEL = "BuildCost"
 # The ledger is the core's own label (no design writes it); graphmem.browser styles it.

@@ -1,0 +1,2 @@
+"""The graph: the Neo4j store, the Cypher catalog, the schema, typed rows, GDS
+projections and the canonical digest."""
