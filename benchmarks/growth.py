@@ -16,10 +16,10 @@ from benchmarks.common import BUDGET, TimedEmbedder, first, machine, questions_o
 from graphmem.config import Settings
 from graphmem.designs.registry import strategy_names
 from graphmem.embed import build_embedder
+from graphmem.graph.readiness import required_builders
 from graphmem.ingest.formats import load
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
-from graphmem.readiness import required_builders
 
 BASELINES = ("fulltext", "dense", "hybrid")
 

@@ -67,11 +67,11 @@ from benchmarks.http_load_check import (
     summary,
 )
 from graphmem.config import Settings
-from graphmem.credentials import api_token
-from graphmem.forget import delete_space_nodes
 from graphmem.graph.digest import space_digest
+from graphmem.graph.forget import delete_space_nodes
 from graphmem.graph.projections import drop_space_graphs
 from graphmem.graph.store import GraphStore
+from graphmem.server.credentials import api_token
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "examples" / "sample_conversation.jsonl"

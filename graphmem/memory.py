@@ -30,8 +30,9 @@ from graphmem.config import Settings
 from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder, build_embedder
 from graphmem.errors import UnknownSpaceError
-from graphmem.forget import delete_space_nodes
+from graphmem.graph.forget import delete_space_nodes
 from graphmem.graph.projections import drop_space_graphs
+from graphmem.graph.readiness import check_exists, check_ready
 from graphmem.graph.schema import (
     check_embedder,
     check_space_embedder,
@@ -64,7 +65,6 @@ from graphmem.limits import (
 )
 from graphmem.llm import Message, StructuredLLM, build_llm
 from graphmem.process.threads import limit_blas_threads
-from graphmem.readiness import check_exists, check_ready
 from graphmem.retrieval.base import RetrievalContext, Retriever, settle, space_out_collections
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, build_retriever

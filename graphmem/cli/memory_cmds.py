@@ -26,16 +26,16 @@ from graphmem.cli.import_options import format_option, import_options, options_o
 from graphmem.cli.plain import nonzero, plural
 from graphmem.cli.progress import IngestProgress, ReadProgress
 from graphmem.graph.digest import space_digest
+from graphmem.graph.readiness import check_exists, check_stored
+from graphmem.graph.stats import space_list, space_stats
 from graphmem.ingest.formats import ReadLimits, load
 from graphmem.ingest.models import Skipped
 from graphmem.ingest.summary import summarize
 from graphmem.ingest.validate import check_space
 from graphmem.limits import BUDGET_HELP, BUILDERS_HELP, DEFAULT_BUDGET, DEFAULT_BUILDERS
 from graphmem.memory import QueryResult
-from graphmem.readiness import check_exists, check_stored
 from graphmem.retrieval.explain import explain_notes
 from graphmem.retrieval.registry import DEFAULT_STRATEGY
-from graphmem.stats import space_list, space_stats
 from graphmem.validity.history import as_of_moment
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -113,7 +113,7 @@ def serve(
             f"the HTTP API needs FastAPI and uvicorn ({exc.name} is missing)",
             hint="pip install 'graphmem[http]'",
         ) from exc
-    from graphmem.credentials import api_token
+    from graphmem.server.credentials import api_token
 
     served = served_spaces(spaces)
     context = app(ctx)

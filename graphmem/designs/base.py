@@ -118,7 +118,7 @@ class Design:
     # vectors is refused by reembed (graphmem/embed/reembed.py).
     reembed: Reembed | None = None
     # Labels with a vector or full-text index (shared by every space): the over-fetch counts
-    # them (``core.label_totals`` is generated from every design's list, graphmem.overfetch).
+    # them (``core.label_totals`` is generated from every design's list, graphmem.graph.overfetch).
     indexed_labels: tuple[str, ...] = ()
     # A plug-in's schema folder, laid out as ``schema/`` (``constraints/``, ``indexes/``,
     # ``fulltext/``, ``vector/``): ``graphmem init`` applies it with the built-in schema.
@@ -132,7 +132,7 @@ class Design:
     default_strategy: str | None = None
     # An entry of kind ``strategy``: ``reads(settings)`` names the strategies its retriever
     # fuses, given its resolved settings, when every layer is built; an evaluation builds
-    # their layers (``graphmem.readiness.builders_read``). None: it reads every builder's.
+    # their layers (``graphmem.graph.readiness.builders_read``). None: it reads every builder's.
     reads: Callable[[Any], Sequence[str]] | None = None
     # ``graphmem`` CLI commands it adds: ``commands()`` returns click commands, imported
     # only when the CLI starts.

@@ -59,12 +59,12 @@ from graphmem.eval.scoring import (
     longmemeval_metric_names,
     longmemeval_rank_scorer,
 )
+from graphmem.graph.readiness import builders_read, check_ready
 from graphmem.hashing import file_sha256
 from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.limits import check_budget, check_strategy
 from graphmem.llm import LLMUsage
 from graphmem.memory import Memory
-from graphmem.readiness import builders_read, check_ready
 from graphmem.retrieval.base import Retriever
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import build_retriever

@@ -26,9 +26,9 @@ from neo4j.exceptions import (
 from neo4j.graph import Node, Path, Relationship
 
 from graphmem.config import Settings
-from graphmem.credentials import read_password
 from graphmem.errors import CatalogError, ConfigError, GraphmemError, ServerError, ServerLostError
 from graphmem.graph.catalog import Statement, statement
+from graphmem.server.credentials import read_password
 
 T = TypeVar("T")
 

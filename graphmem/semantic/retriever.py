@@ -21,8 +21,8 @@ import time
 from dataclasses import dataclass
 
 from graphmem.errors import ConfigError, ServerError
+from graphmem.graph.overfetch import SpaceTotals
 from graphmem.nlp import analyse, extract_triples, query_entities
-from graphmem.overfetch import SpaceTotals
 from graphmem.retrieval.base import (
     Hit,
     PassageRef,

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from graphmem.browser import allowed_guide_hosts
 from graphmem.config import Settings
-from graphmem.credentials import create_password, read_password
 from graphmem.errors import ServerError
 from graphmem.graph.store import bolt_ready
+from graphmem.server.credentials import create_password, read_password
 from graphmem.server.permissions import UMASK, restrict_tree
 from graphmem.server.runtime import Runtime, fetch_runtime
 

@@ -17,14 +17,14 @@ from functools import partial
 from typing import Any, TypeVar
 
 from graphmem.errors import ForbiddenError, TooManyMessagesError, UnknownSpaceError
+from graphmem.graph.readiness import check_stored
+from graphmem.graph.stats import space_list, space_stats
 from graphmem.ingest.jsonl import check_session_names
 from graphmem.ingest.validate import check_space
 from graphmem.limits import BuilderChoice, check_strategy, check_subject, parse_builders
 from graphmem.memory import Memory
-from graphmem.readiness import check_stored
 from graphmem.retrieval.registry import DEFAULT_STRATEGY
 from graphmem.serving.turns import Turns
-from graphmem.stats import space_list, space_stats
 from graphmem.validity.history import as_of_moment
 
 T = TypeVar("T")

@@ -3,7 +3,7 @@
 The members are found through the registry (never by importing a design): every strategy of
 an entry of kind ``design`` whose builders completed in the space, the configured baselines,
 and a layer's own strategy (``hipporag``) only when no member that re-orders it (``family``)
-is present. Readiness is the one ``graphmem.readiness`` uses: a strategy is ready when every
+is present. Readiness is the one ``graphmem.graph.readiness`` uses: a strategy is ready when every
 builder it needs (``required_builders``) built the space.
 """
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from graphmem.designs.registry import pagerank_strategies, registry, reorders
 from graphmem.errors import ConfigError
-from graphmem.readiness import required_builders
+from graphmem.graph.readiness import required_builders
 from graphmem.strategy.settings import GraphmemSettings
 
 # Entry kinds whose strategies vote; a ``strategy`` entry (this one) never votes for itself.

@@ -1,6 +1,6 @@
 """The vector example design's builder, retriever and command: a Gist per turn (its first
 words), embedded, searched through its own vector index with the over-fetch its declared
-indexed label gets (``graphmem.overfetch.SpaceTotals``)."""
+indexed label gets (``graphmem.graph.overfetch.SpaceTotals``)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import click
 
 from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
 from graphmem.cli.common import app, emit, handle_errors, json_option
+from graphmem.graph.overfetch import SpaceTotals
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.writer import content_id
-from graphmem.overfetch import SpaceTotals
 from graphmem.retrieval.base import (
     Hit,
     PassageRef,

@@ -22,16 +22,16 @@ from graphmem.designs.anchormem.retriever import AnchorMemRetriever
 from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
 from graphmem.errors import UnknownSpaceError
+from graphmem.graph.overfetch import label_totals
+from graphmem.graph.stats import space_stats
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id
 from graphmem.llm.openai_llm import OpenAIStructuredLLM
 from graphmem.memory import Memory
-from graphmem.overfetch import label_totals
 from graphmem.retrieval.base import RetrievalContext
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import build_retriever, builders_for
-from graphmem.stats import space_stats
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
 from tests.integration.helpers import TOPICS, fake_llm_settings, fake_server, tiny_conversation
 

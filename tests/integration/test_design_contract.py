@@ -33,10 +33,10 @@ from graphmem.designs.registry import register, registry, unregister
 from graphmem.embed import Embedder
 from graphmem.graph.catalog import load_catalog
 from graphmem.graph.digest import space_digest
+from graphmem.graph.overfetch import label_totals
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.formats import load
 from graphmem.memory import Memory
-from graphmem.overfetch import label_totals
 from tests.example_design.design import DESIGN as EXAMPLE
 from tests.example_vector_design.design import DESIGN as VECTOR_EXAMPLE
 

@@ -16,9 +16,9 @@ from graphmem.designs.anchormem.builder import AnchorMemBuilder
 from graphmem.designs.anchormem.config import AnchorMemConfig
 from graphmem.designs.anchormem.extract import FactDraft
 from graphmem.embed import Embedder
+from graphmem.graph.overfetch import label_totals, over_fetch
 from graphmem.graph.store import GraphStore
 from graphmem.memory import Memory
-from graphmem.overfetch import label_totals, over_fetch
 from graphmem.semantic.writer import SemanticWriter
 from tests.integration.sample_space import SAMPLE
 

@@ -57,10 +57,10 @@ from graphmem.designs.registry import builder_names, builders_for
 from graphmem.embed import Embedder
 from graphmem.errors import ConfigError, GraphmemError, InputError
 from graphmem.graph.digest import space_digest
+from graphmem.graph.stats import space_list, space_stats
 from graphmem.graph.store import GraphStore
 from graphmem.memory import Memory
 from graphmem.retrieval.registry import strategy_names
-from graphmem.stats import space_list, space_stats
 from tests.conftest import delete_space
 from tests.integration.first_day import (
     BAD_FILES,

@@ -430,7 +430,7 @@ def served(store: GraphStore, folder: Path) -> Iterator[Served]:
     nobody reads would stall it), stopped at the end."""
     pytest.importorskip("fastapi")
     from benchmarks.http_load import free_port
-    from graphmem.credentials import api_token
+    from graphmem.server.credentials import api_token
 
     port = free_port()
     log = folder / "serve.log"

@@ -18,10 +18,10 @@ from graphmem.embed import Embedder
 from graphmem.errors import InputError
 from graphmem.graph.catalog import statement
 from graphmem.graph.digest import space_digest
+from graphmem.graph.stats import space_stats
 from graphmem.graph.store import FAULTS, GraphStore, Tx
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
-from graphmem.stats import space_stats
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
 from tests.integration.helpers import tiny_conversation
 

@@ -15,8 +15,8 @@ from graphmem.designs.registry import build_order, builder_names
 from graphmem.errors import EvaluationIncomplete, InputError
 from graphmem.eval import harness
 from graphmem.eval.longmemeval import run_longmemeval
+from graphmem.graph.readiness import builders_read, check_ready
 from graphmem.memory import Memory
-from graphmem.readiness import builders_read, check_ready
 from graphmem.retrieval.registry import build_retriever
 from graphmem.strategy.retriever import GraphmemRetriever
 

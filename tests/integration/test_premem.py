@@ -20,13 +20,13 @@ from graphmem.designs.premem.config import PremSettings
 from graphmem.designs.premem.retriever import PremRetriever
 from graphmem.embed import Embedder
 from graphmem.graph.digest import space_digest
+from graphmem.graph.stats import space_stats
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import ConversationIn, SessionIn, Turn
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id
 from graphmem.llm.openai_llm import OpenAIStructuredLLM
 from graphmem.retrieval.base import RetrievalContext
 from graphmem.retrieval.packer import pack
-from graphmem.stats import space_stats
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
 from tests.integration.helpers import fake_llm_settings, fake_server
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from graphmem.errors import InputError
+from graphmem.graph.readiness import required_builders
 from graphmem.graph.schema import pin_space_embedder
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
-from graphmem.readiness import required_builders
 from tests.integration.helpers import tiny_conversation
 
 pytestmark = pytest.mark.integration

@@ -22,6 +22,7 @@ from graphmem.designs.seem.retriever import SeemRetriever
 from graphmem.designs.seem.settings import SeemSettings
 from graphmem.embed import Embedder
 from graphmem.eval.metrics import evidence_recall_in
+from graphmem.graph.stats import space_stats
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import ConversationIn, Dataset, SessionIn, Turn
 from graphmem.ingest.writer import passage_id, session_id
@@ -34,7 +35,6 @@ from graphmem.semantic import HippoRagRetriever, PassageFacts, SemanticGraph, Se
 from graphmem.semantic.names import entity_id, normalise_name
 from graphmem.semantic.prompts import QUADRUPLE_SYSTEM
 from graphmem.semantic.writer import SemanticWriter
-from graphmem.stats import space_stats
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
 from tests.integration.helpers import recorded_calls
 from tests.unit.test_llm import make_settings

@@ -17,10 +17,10 @@ from starlette.testclient import TestClient
 
 from graphmem.cli.serve_cmds import _check_free, served_spaces
 from graphmem.config import Settings
-from graphmem.credentials import api_token
 from graphmem.errors import ConfigError
 from graphmem.http.app import build_app
 from graphmem.memory import Memory
+from graphmem.server.credentials import api_token
 from graphmem.serving import MemoryService
 
 TOKEN = "test-token-0123456789"

@@ -16,7 +16,6 @@ from fastapi.exceptions import RequestValidationError
 from starlette.testclient import TestClient
 
 from graphmem.config import Settings
-from graphmem.credentials import api_token
 from graphmem.errors import (
     ConfigError,
     GraphmemError,
@@ -28,6 +27,7 @@ from graphmem.http.app import build_app
 from graphmem.http.errors import graphmem_response, validation_sentence
 from graphmem.http.guard import RateLimiter
 from graphmem.memory import Memory
+from graphmem.server.credentials import api_token
 from graphmem.serving import MemoryService
 
 TOKEN = "test-token-0123456789"

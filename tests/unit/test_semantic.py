@@ -10,10 +10,10 @@ from datetime import datetime
 import pytest
 from pydantic import BaseModel
 
+from graphmem.graph.overfetch import over_fetch
 from graphmem.llm import Message, StructuredLLM
 from graphmem.llm.base import T
 from graphmem.nlp import analyse, analyse_many
-from graphmem.overfetch import over_fetch
 from graphmem.semantic.extract import (
     PassageFacts,
     PassageIn,

@@ -18,8 +18,8 @@ from graphmem.graph.catalog import (
     load_fragments,
     parse_statement,
 )
+from graphmem.graph.overfetch import LabelCount, over_fetch
 from graphmem.graph.rows import typed_rows
-from graphmem.overfetch import LabelCount, over_fetch
 from graphmem.retrieval.base import PassageRef
 from graphmem.semantic import SemanticSettings
 

@@ -32,9 +32,9 @@ from graphmem.designs.anchormem.extract import (
     OfflineExtractor,
     context_units,
 )
+from graphmem.graph.overfetch import over_fetch
 from graphmem.graph.rows import chunks, native
 from graphmem.nlp.roles import SpeakerRoles
-from graphmem.overfetch import over_fetch
 from graphmem.retrieval.exact import ExactIndex
 from graphmem.turns import render_turn
 

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from graphmem.designs.anchormem.config import AnchorMemConfig
-from graphmem.overfetch import SpaceTotals
+from graphmem.graph.overfetch import SpaceTotals
 from graphmem.retrieval.base import (
     Hit,
     PassageRef,

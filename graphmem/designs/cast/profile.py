@@ -9,8 +9,8 @@ from pydantic import BaseModel
 
 from graphmem.cli.plain import plural
 from graphmem.errors import InputError
+from graphmem.graph.readiness import check_exists
 from graphmem.graph.store import GraphStore
-from graphmem.readiness import check_exists
 
 
 class ProfileScene(BaseModel):

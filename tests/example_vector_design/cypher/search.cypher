@@ -1,5 +1,5 @@
 // The gists of the space nearest the question through the (global) vector index, asked for
-// $fetch nodes so that about $k survive the space filter (graphmem.overfetch).
+// $fetch nodes so that about $k survive the space filter (graphmem.graph.overfetch).
 // params: $space, $embedding, $fetch, $k
 // returns: id, text, score, passages
 CALL db.index.vector.queryNodes('gist_embedding', $fetch, $embedding) YIELD node, score
