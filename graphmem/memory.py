@@ -400,7 +400,7 @@ class Memory:
     def prepare(self, space: str, strategy: str = DEFAULT_STRATEGY) -> float:
         """Do now what the first query of ``strategy`` over ``space`` would do (projection,
         snapshots, every entity's PageRank run with ``ppr_cache = warm``; the spaCy pipeline
-        and dateparser's patterns, see graphmem/nlp/warm.py): a long-lived process calls it
+        and the date rules, see graphmem/nlp/warm.py): a long-lived process calls it
         at start so that its first queries cost what the later ones do.
         Returns the seconds it took."""
         check_space(space)

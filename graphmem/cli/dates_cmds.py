@@ -54,7 +54,8 @@ def _error_text(errors: list[ErrorLine], part: str) -> str:
     default="current",
     show_default=True,
     help="The date resolver to score, by its name in graphmem.eval.dates.RESOLVERS (current: "
-    "graphmem.nlp.temporal.normalise_temporal).",
+    "what the designs read, graphmem.nlp.temporal.normalise_temporal; grounding: "
+    "graphmem.nlp.grounding.ground alone, durations included).",
 )
 @click.option(
     "--part",

@@ -24,7 +24,7 @@ from graphmem.errors import ConfigError
 @click.option(
     "--prepare",
     is_flag=True,
-    help="Before serving: load the embedder, spaCy and dateparser's patterns, prepare the "
+    help="Before serving: load the embedder, spaCy and the date rules, prepare the "
     "default strategy over each served space (projections, snapshots, PageRank runs) and "
     "answer one throwaway question there, so that the first query is as fast as the rest "
     "(seconds per space at start). Other strategies still pay their own first query. "

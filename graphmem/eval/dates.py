@@ -41,7 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from graphmem.errors import InputError
 
-if TYPE_CHECKING:  # the resolver loads dateparser; the loader and the scoring do not need it
+if TYPE_CHECKING:  # the resolver loads spaCy; the loader and the scoring do not need it
     from graphmem.nlp.temporal import TemporalMention
 
 Kind = Literal["weekday", "month_day", "relative", "span", "absolute", "duration", "none"]
@@ -161,7 +161,11 @@ def from_mention(mention: TemporalMention) -> Resolved:
     """A ``TemporalMention`` as an interval: granularity day -> [d, d]; week (its value is
     the Monday) -> [Monday, Sunday]; month -> [1st, last day]; year -> [1 Jan, 31 Dec]. Form
     ``before`` -> [None, the value's last day]; ``after`` -> [the value's first day, None].
-    It names no length, so ``duration_days`` is None."""
+    It names no length, so ``duration_days`` is None. A mention that carries the days its
+    expression names (``first``, ``last``) gives them: "by Friday" names Friday, and the
+    bound PREMem reads into it ("Before" Friday) is the design's, not the expression's."""
+    if mention.first is not None or mention.last is not None:
+        return Resolved(mention.start, mention.end, mention.first, mention.last)
     first, last = _interval(mention.value, mention.granularity)
     if mention.form == "before":
         return Resolved(mention.start, mention.end, None, last)
@@ -185,7 +189,8 @@ def _interval(value: str, granularity: str) -> tuple[date, date]:
 
 
 def current(text: str, said_at: datetime) -> list[Resolved]:
-    """Today's resolver, ``graphmem.nlp.temporal.normalise_temporal``, through
+    """What the designs read, ``graphmem.nlp.temporal.normalise_temporal`` (grounding and
+    PREMem's vague bounds), through
     :func:`from_mention`."""
     from graphmem.nlp.temporal import normalise_temporal
 
@@ -233,7 +238,7 @@ def _day(value: object) -> date | None:
 # "grounding": imported("graphmem.nlp.grounding", "ground"),
 RESOLVERS: dict[str, Callable[[], Resolver]] = {
     "current": lambda: current,
-    "grounding": imported("graphmem.nlp.grounding", "ground"),  # tense-aware, not wired yet
+    "grounding": imported("graphmem.nlp.grounding", "ground"),  # the grounding alone
 }
 
 

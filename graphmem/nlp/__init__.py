@@ -1,4 +1,4 @@
-"""The offline NLP backend (spaCy + dateparser), used when no LLM is configured."""
+"""The offline NLP backend (spaCy and rules), used when no LLM is configured."""
 
 from graphmem.nlp.spacy_loader import get_nlp, load_spacy, spacy_model_info, using_model
 from graphmem.nlp.temporal import (
@@ -6,7 +6,6 @@ from graphmem.nlp.temporal import (
     annotate,
     normalise_temporal,
     parse_session_datetime,
-    prepare_dates,
     render,
 )
 from graphmem.nlp.text import (
@@ -39,7 +38,6 @@ __all__ = [
     "normalise_temporal",
     "parse_session_datetime",
     "persons",
-    "prepare_dates",
     "query_entities",
     "render",
     "sentences",

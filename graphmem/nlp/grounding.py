@@ -8,7 +8,8 @@ direction comes from the clause governing the expression (spaCy's tags and depen
 verb or "have + participle" -> past). The cheap regex pass in ``grounding_rules`` runs
 first; a turn is parsed once, and only when some candidate needs a direction.
 
-Not yet used by the designs: ``temporal.normalise_temporal`` still feeds them.
+Every design reads it through ``temporal.normalise_temporal`` (PREMem's forms), as do valid
+time's ``valid_from`` and CAST's question cues.
 """
 
 from __future__ import annotations

@@ -262,7 +262,7 @@ def extract_triples(
     question, a request, a reaction or a list opening; ``names``: the speakers', lower
     case); a question's own triples are what a query is about, so queries keep them."""
     doc = analyse(doc_or_text)
-    mentions = normalise_temporal(doc.text, reference) if reference is not None else []
+    mentions = normalise_temporal(doc.text, reference, doc) if reference is not None else []
     ctx = EndContext((speaker or "").strip() or None, _temporal_tokens(doc, mentions), claims_only)
     out: list[Triple] = []
     seen: set[tuple[str, str, str]] = set()

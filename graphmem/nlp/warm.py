@@ -2,9 +2,8 @@
 --prepare``): the one-off costs a query's first analysis otherwise pays.
 
 Profiled in-process on the shared 2-core machine: loading the spaCy pipeline cost the first
-question up to 1.8 s, and dateparser's first relative phrase ("last weekend") up to 0.9 s,
-most of it compiling its timezone and language regexes, which it keeps for the life of the
-process (docs/mcp.md has the numbers over MCP stdio, ``scripts/mcp_first_query.py``)."""
+question up to 1.8 s (docs/mcp.md has the numbers over MCP stdio,
+``scripts/mcp_first_query.py``); the date rules compile their patterns on first use."""
 
 from __future__ import annotations
 
@@ -14,8 +13,7 @@ from graphmem.nlp.spacy_loader import get_nlp
 from graphmem.nlp.temporal import normalise_temporal
 from graphmem.nlp.text import analyse
 
-# Past and future relative phrases, a weekday and a period: dateparser's freshness parser,
-# its timezone search and its calendar paths each compile their patterns on first use.
+# Past and future relative phrases, a weekday and a period: each family of the date rules.
 _WARM_TEXT = "Last weekend Ana said she moved to Lisbon two weeks ago; next month she flies."
 _WARM_REFERENCE = datetime(2000, 1, 1, 12, 0)
 

@@ -75,11 +75,15 @@ def head_noun(key: str) -> str:
 
 
 def human_date(value: str) -> str:
-    """A normalised time ("2023-05-07", "2023-05", "week of 2023-05-01", "Before 2023-05-08")
-    the way people write it ("7 May 2023", "May 2023", "the week of 1 May 2023",
-    "before 8 May 2023"); anything else is returned unchanged."""
+    """A normalised time ("2023-05-07", "2023-05", "week of 2023-05-01", "Before 2023-05-08",
+    "2023-05-10 to 2023-05-12") the way people write it ("7 May 2023", "May 2023", "the week
+    of 1 May 2023", "before 8 May 2023", "10 May 2023 to 12 May 2023"); anything else is
+    returned unchanged."""
     prefix = ""
     body = value.strip()
+    ends = re.fullmatch(r"(\d{4}-\d{2}-\d{2}) to (\d{4}-\d{2}-\d{2})", body)
+    if ends:
+        return f"{human_date(ends[1])} to {human_date(ends[2])}"
     for lead in ("Before ", "After "):
         if body.startswith(lead):
             prefix, body = lead.lower(), body[len(lead) :]

@@ -365,25 +365,13 @@ def _of_a_thing(token: Token) -> bool:
 
 
 def _valid_from(text: str, statement: Statement) -> date | None:
+    """The first day the statement's words name, when it is not after the day it was said
+    ("since March", "we moved in last May"); else that day. A plan's day ahead ("we move
+    on August 1") does not delay the statement: it holds, as a plan, from when it is said."""
     if statement.said_at is None:  # no anchor for its words, and no day it was said
         return None
     said = statement.said_at.date()
     for mention in normalise_temporal(text, statement.said_at):
-        if mention.form != "absolute":
-            continue
-        day = _first_day(mention.value)
-        if day is not None and day <= said:
-            return day
+        if mention.form == "absolute" and mention.first is not None and mention.first <= said:
+            return mention.first
     return said
-
-
-def _first_day(value: str) -> date | None:
-    parts = value.split("-")
-    try:
-        if len(parts) == 3:
-            return date(int(parts[0]), int(parts[1]), int(parts[2]))
-        if len(parts) == 2:
-            return date(int(parts[0]), int(parts[1]), 1)
-        return date(int(parts[0]), 1, 1)
-    except ValueError:
-        return None

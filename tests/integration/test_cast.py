@@ -233,17 +233,14 @@ def test_retriever_fuses_within_the_budget(
     assert [h.node_id for h in window.retrieve(query, 1000).hits] == [h.node_id for h in fixed.hits]
 
 
-def test_a_reloaded_snapshot_prepares_the_date_parsers_for_its_latest_scene(
+def test_a_reloaded_snapshot_counts_dates_from_its_latest_scene(
     store: GraphStore,
     embedder: Embedder,
     settings: Settings,
     space: str,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Relative dates count from the latest scene: a snapshot read again after a later
-    session prepares the parsers for its own latest scene, not the first one's."""
-    prepared: list[datetime] = []
-    monkeypatch.setattr("graphmem.designs.cast.retriever.prepare_dates", prepared.append)
+    """Relative dates in a question count from the latest scene: a snapshot read again
+    after a later session counts from its own latest scene, not the first one's."""
     conv = conversation()
     write_core(store, embedder, space, conv)
     builder = CastBuilder(BuildContext(store, embedder, settings, space), CastSettings())
@@ -251,11 +248,11 @@ def test_a_reloaded_snapshot_prepares_the_date_parsers_for_its_latest_scene(
     trusting = settings.model_copy(update={"snapshot_recheck_seconds": 600.0})
     retriever = CastRetriever(RetrievalContext(store, embedder, trusting, space))
     first = retriever.index().latest
-    assert prepared == [first]
+    assert retriever._now(retriever.index()) == first
     builder.build(batch(conv, [1, 2]))
     retriever.refresh()  # as Memory does after its own ingest
     later = retriever.index().latest
-    assert later > first and prepared == [first, later]
+    assert later > first and retriever._now(retriever.index()) == later
 
 
 def test_profile_cli(built: tuple[str, ConversationIn], settings: Settings) -> None:

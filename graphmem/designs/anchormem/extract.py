@@ -139,6 +139,8 @@ def _readable(mention: TemporalMention) -> str:
         text = value
     elif mention.granularity == "month":
         text = f"{date.fromisoformat(value + '-01'):%B %Y}"
+    elif mention.granularity == "span" and mention.first and mention.last:
+        text = f"{human_date(mention.first)} to {human_date(mention.last)}"
     else:
         text = human_date(date.fromisoformat(value))
         if mention.granularity == "week":

@@ -80,30 +80,15 @@ class RankedScene:
     matched: tuple[str, ...]  # which cue kinds it matched
 
 
-def _period(value: str, granularity: str) -> tuple[date, date]:
-    parts = [int(p) for p in value.split("-")]
-    if granularity == "year":
-        return date(parts[0], 1, 1), date(parts[0], 12, 31)
-    if granularity == "month":
-        start = date(parts[0], parts[1], 1)
-        after = date(parts[0] + parts[1] // 12, parts[1] % 12 + 1, 1)
-        return start, after - timedelta(days=1)
-    start = date(parts[0], parts[1], parts[2])
-    return start, start + timedelta(days=6 if granularity == "week" else 0)
-
-
 def question_cues(doc: Doc, resolver: PersonResolver, reference: datetime) -> Cues:
     """The names (characters of the space), places and explicit dates a question holds."""
     names = {p for p in resolver.mentioned(doc) if p}
     periods: list[tuple[date, date]] = []
-    for mention in normalise_temporal(doc.text, reference):
+    for mention in normalise_temporal(doc.text, reference, doc):
         if not mention.explicit:  # "last week" in a question has no date to hold to
             continue
-        start, end = _period(mention.value, mention.granularity)
-        if mention.form == "before":
-            start = date.min
-        elif mention.form == "after":
-            end = date.max
+        start = date.min if mention.form == "before" else mention.first or date.min
+        end = date.max if mention.form == "after" else mention.last or date.max
         periods.append((start, end))
     return Cues(frozenset(names), frozenset(places(doc)), tuple(periods))
 

@@ -30,7 +30,7 @@ from graphmem.designs.cast.episodic import (
 from graphmem.designs.cast.fusion import Entry, fuse, slot3, within_budget
 from graphmem.designs.cast.semantic import semantic_retriever
 from graphmem.designs.cast.views import PersonResolver
-from graphmem.nlp import analyse, prepare_dates
+from graphmem.nlp import analyse
 from graphmem.retrieval.base import (
     Hit,
     PassageRef,
@@ -84,12 +84,6 @@ class CastRetriever(SnapshotRetriever[EpisodicIndex]):
             passages=passages,
             characters=sorted({r["character"] for r in scene_rows}),
         )
-        # The question cues' relative dates count from when questions are asked, by default
-        # the latest scene, which a reload may move: build its parsers with the snapshot,
-        # not at the first question that needs them. Without scenes or a given time the
-        # reference is the clock, different at every question.
-        if index.scenes or self.ctx.now is not None:
-            prepare_dates(self._now(index))
         return index
 
     # --- the query ----------------------------------------------------------------------
