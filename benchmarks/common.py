@@ -18,7 +18,7 @@ from graphmem.eval.code_identity import code_identity
 from graphmem.eval.metrics import CATEGORY_NAMES, percentiles
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import Dataset, QAItem
-from graphmem.retrieval.base import Retriever, settle
+from graphmem.plugin.retriever import Retriever, settle
 
 DEFAULT_DATA = Path("/work/shared/data/locomo/locomo10-dev.json")
 BUDGET = 1000

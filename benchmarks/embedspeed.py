@@ -28,13 +28,13 @@ from typing import Any
 
 from benchmarks.common import fmt, table
 from graphmem.config import Settings
-from graphmem.designs.registry import builder_names
 from graphmem.embed.base import Embedder
 from graphmem.embed.cache import CachedEmbedder, VectorStore
 from graphmem.embed.factory import build_model
 from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.ingest.writer import session_date_text
 from graphmem.memory import Memory
+from graphmem.plugin.registry import builder_names
 from graphmem.turns import render_turn
 
 CONFIGS = {"today": ("minilm", "float32"), "new": ("e5-small-v2", "int8")}

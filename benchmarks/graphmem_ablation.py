@@ -30,8 +30,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from graphmem.designs.base import Design
-from graphmem.designs.registry import registry
 from graphmem.eval.aggregate import Scored, aggregate
 from graphmem.eval.harness import (
     Question,
@@ -44,7 +42,9 @@ from graphmem.eval.harness import (
 from graphmem.eval.metrics import CATEGORY_NAMES
 from graphmem.ingest.formats import load
 from graphmem.memory import Memory
-from graphmem.retrieval.base import Hit, RetrievalResult
+from graphmem.plugin.design import Design
+from graphmem.plugin.registry import registry
+from graphmem.plugin.retriever import Hit, RetrievalResult
 from graphmem.retrieval.packer import PackedContext, pack
 from graphmem.strategy.compose import arrange
 from graphmem.strategy.members import plan

@@ -14,12 +14,12 @@ from typing import Any
 from benchmarks import query
 from benchmarks.common import BUDGET, TimedEmbedder, first, machine, questions_of, table
 from graphmem.config import Settings
-from graphmem.designs.registry import strategy_names
 from graphmem.embed import build_embedder
 from graphmem.graph.readiness import required_builders
 from graphmem.ingest.formats import load
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
+from graphmem.plugin.registry import strategy_names
 
 BASELINES = ("fulltext", "dense", "hybrid")
 

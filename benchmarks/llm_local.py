@@ -23,13 +23,13 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from graphmem.builders.base import BuildReport
 from graphmem.config import Settings
-from graphmem.designs.registry import builder_names
 from graphmem.ingest.formats import load
 from graphmem.ingest.models import Dataset
 from graphmem.llm.openai_llm import OpenAIStructuredLLM
 from graphmem.memory import Memory
+from graphmem.plugin.builder import BuildReport
+from graphmem.plugin.registry import builder_names
 
 SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "sample_conversation.jsonl"
 _LOGGED_CHAT = re.compile(r'"POST /v1/chat/completions HTTP/1\.1" \d{3}')

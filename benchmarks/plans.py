@@ -18,7 +18,7 @@ from graphmem.config import Settings
 from graphmem.graph.catalog import statement
 from graphmem.graph.projections import graph_name
 from graphmem.memory import Memory
-from graphmem.retrieval.base import k_for_budget
+from graphmem.plugin.retriever import k_for_budget
 from graphmem.retrieval.passages import space_lucene_query
 
 SAMPLE = Path(__file__).resolve().parent.parent / "examples" / "sample_conversation.jsonl"

@@ -25,7 +25,7 @@ from graphmem.embed.base import Vectors
 from graphmem.eval.metrics import evidence_recall_at_k, evidence_recall_in, mean_defined
 from graphmem.ingest.models import QAItem
 from graphmem.memory import Memory
-from graphmem.retrieval.base import k_for_budget, settle
+from graphmem.plugin.retriever import k_for_budget, settle
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.passages import DenseRetriever
 

@@ -27,12 +27,12 @@ from benchmarks.common import (
     table,
 )
 from graphmem.config import Settings
-from graphmem.designs.registry import strategy_names
 from graphmem.embed import build_embedder
 from graphmem.graph.projections import graph_prefix
 from graphmem.ingest.formats import load
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
+from graphmem.plugin.registry import strategy_names
 
 # Targets of issue 18 (2 cores, offline backend, LoCoMo scale).
 TARGET_PASSAGES_TURNS_S = 500

@@ -1,19 +1,20 @@
-"""Short captions for the Neo4j Browser: a few words saying what a node is. Designs whose
-display text starts with a date (``(2024-03-02 18:10) Maya: ...``, ``On 2 March 2024,
-...``) store one of these beside it (``caption``), since a Browser caption can only name
-properties and shows the first dozen characters of a node."""
+"""Moved to ``graphmem.plugin.captions`` (the plug-in kit, issue 58): ``short_caption``.
+Plug-ins written against ``graphmem.captions`` keep working, with a DeprecationWarning, for
+one release (a module ``__getattr__``: nothing is imported until a name is read)."""
 
 from __future__ import annotations
 
-import re
-
-CAPTION_WORDS = 12
-# "(2024-03-02 18:10) ", "(1:56 pm on 8 May, 2023) ", "On 2 March 2024, ",
-# "On 8 May 2023 to 25 May 2023, ": a parenthesis first, or "On" with a number before a comma.
-_LEADING_DATE = re.compile(r"^\s*(?:\([^)]*\)\s*|On [^,]*\d[^,]*,\s*)")
+import importlib
+import warnings
+from typing import Any
 
 
-def short_caption(text: str, words: int = CAPTION_WORDS) -> str:
-    """``text`` without a leading date, cut to ``words`` words (``...`` marks the cut)."""
-    kept = _LEADING_DATE.sub("", text, count=1).split()
-    return " ".join(kept[:words]) + (" ..." if len(kept) > words else "")
+def __getattr__(name: str) -> Any:
+    if name.startswith("__"):  # the import system's own probes (__path__, ...)
+        raise AttributeError(name)
+    warnings.warn(
+        f"graphmem.captions.{name} moved to graphmem.plugin.captions.{name}",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return getattr(importlib.import_module("graphmem.plugin.captions"), name)

@@ -176,7 +176,7 @@ class Settings(BaseSettings):
     )
     # numpy's BLAS threads spin between calls and slow Neo4j on the same cores (threads.py).
     blas_threads: int = Field(default=1, ge=0, description="numpy BLAS threads (0: BLAS decides)")
-    # gc.freeze() once a retriever is prepared (retrieval/base.py: settle) and the
+    # gc.freeze() once a retriever is prepared (plugin/retriever.py: settle) and the
     # collector's passes spaced out (space_out_collections): process-wide, so an application
     # embedding graphmem can keep its collector as it is.
     settle_gc: bool = Field(

@@ -25,8 +25,6 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, StrictBool, StrictInt, StrictStr
 
-from graphmem.designs.registry import build_order, builder_names
-from graphmem.designs.registry import strategy_names as _registered
 from graphmem.errors import InputError, shown
 from graphmem.ingest.exports.stamps import is_epoch
 from graphmem.ingest.validate import (
@@ -38,6 +36,8 @@ from graphmem.ingest.validate import (
     parse_timestamp,
     type_name,
 )
+from graphmem.plugin.registry import build_order, builder_names
+from graphmem.plugin.registry import strategy_names as _registered
 
 DEFAULT_BUDGET = 1000
 # The smallest context that holds a cited turn with its date line; the largest bounds what
@@ -46,7 +46,7 @@ MIN_BUDGET = 50
 MAX_BUDGET = 32_000
 MAX_QUESTION_CHARS = 20_000
 # What ``query`` and ``ask`` use without a strategy: the cross-design strategy (the one the
-# registry's entries declare, ``designs.registry.default_strategy``), which answers a space
+# registry's entries declare, ``plugin.registry.default_strategy``), which answers a space
 # without designs with its fallback, hybrid, and says so in the result's notes.
 DEFAULT_STRATEGY = "graphmem"
 ALL_BUILDERS = "all"

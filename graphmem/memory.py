@@ -21,13 +21,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch, run_build
 from graphmem.builders.cost import record_build
 from graphmem.builders.recorded import check as check_recorded
 from graphmem.builders.recorded import record as record_settings
 from graphmem.builders.registry import build_builders
 from graphmem.config import Settings
-from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder, build_embedder
 from graphmem.errors import UnknownSpaceError
 from graphmem.graph.forget import delete_space_nodes
@@ -64,8 +62,10 @@ from graphmem.limits import (
     parse_builders,
 )
 from graphmem.llm import Message, StructuredLLM, build_llm
+from graphmem.plugin.builder import BuildContext, Builder, BuildReport, SessionBatch, run_build
+from graphmem.plugin.configure import DesignConfigs
+from graphmem.plugin.retriever import RetrievalContext, Retriever, settle, space_out_collections
 from graphmem.process.threads import limit_blas_threads
-from graphmem.retrieval.base import RetrievalContext, Retriever, settle, space_out_collections
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, build_retriever
 from graphmem.retrieval.shared import sharing_snapshots
@@ -92,7 +92,7 @@ class Memory:
     not imported yet), numpy's BLAS threads are capped at ``blas_threads``
     (``graphmem/process/threads.py``), the garbage collector's passes are spaced out and, once a
     retriever is prepared, what is alive leaves its full passes (``settle_gc``;
-    ``retrieval/base.py``: ``space_out_collections``, ``settle``). Each
+    ``plugin/retriever.py``: ``space_out_collections``, ``settle``). Each
     is process-wide, so an application embedding graphmem opts in; without them queries
     return the same results, with a longer p95 on a busy machine."""
 
@@ -165,7 +165,7 @@ class Memory:
 
     def settle(self, collect: bool = True) -> None:
         """With ``tune_process``: what is alive now leaves the collector's full passes
-        (``retrieval/base.py``: ``settle``); a no-op otherwise."""
+        (``plugin/retriever.py``: ``settle``); a no-op otherwise."""
         if self.tune_process:
             settle(self.settings, collect)
 

@@ -13,10 +13,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from graphmem.builders.base import BuildReport
 from graphmem.ingest.models import Skipped
 from graphmem.ingest.writer import IngestReport
-from graphmem.retrieval.base import RetrievalResult
+from graphmem.plugin.builder import BuildReport
+from graphmem.plugin.retriever import RetrievalResult
 from graphmem.retrieval.explain import explain_item, member_weights
 from graphmem.retrieval.packer import PackedContext
 

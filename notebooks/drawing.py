@@ -25,7 +25,7 @@ from matplotlib.figure import Figure
 from neo4j.time import Date, DateTime
 
 from graphmem.browser.style import StyledLabel, styled_labels
-from graphmem.captions import short_caption
+from graphmem.plugin.captions import short_caption
 
 UNSTYLED = "#A5ABB6"  # the grass's default node colour, for a label no design styles
 WRAP = 28  # characters per caption line

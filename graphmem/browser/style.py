@@ -1,5 +1,5 @@
 """The Browser's graph style (grass) and the guide's legend, generated from the ``styles``
-every registered design declares (``graphmem.designs.style.NodeStyle``) and the core's
+every registered design declares (``graphmem.plugin.style.NodeStyle``) and the core's
 own ``BuildCost`` ledger: nothing here names a design's label."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pydantic import BaseModel
 from graphmem.builders.cost import LABEL as BUILD_COST
 from graphmem.builders.cost import STYLE as BUILD_COST_STYLE
 from graphmem.config import Settings
-from graphmem.designs.registry import registry
-from graphmem.designs.style import NodeStyle
+from graphmem.plugin.registry import registry
+from graphmem.plugin.style import NodeStyle
 from graphmem.validity.types import FADED, SUPERSEDED
 
 STYLE_FILE = "graphmem.grass"

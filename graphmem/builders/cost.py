@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphmem.builders.base import BuildReport
-from graphmem.designs.style import NodeStyle
 from graphmem.graph.store import GraphStore
 from graphmem.llm import LLMUsage
+from graphmem.plugin.builder import BuildReport
+from graphmem.plugin.style import NodeStyle
 
 LABEL = "BuildCost"
 # The ledger is the core's own label (no design writes it); graphmem.browser styles it.

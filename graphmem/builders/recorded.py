@@ -15,10 +15,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from graphmem.designs.configure import DesignConfigs
-from graphmem.designs.registry import design
 from graphmem.errors import ConfigError
 from graphmem.graph.store import GraphStore
+from graphmem.plugin.configure import DesignConfigs
+from graphmem.plugin.registry import design
 
 
 def build_values(name: str, configs: DesignConfigs) -> dict[str, Any]:

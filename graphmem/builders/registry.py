@@ -1,13 +1,13 @@
 """Builders of the registered designs, constructed with their resolved settings and ordered
-so that each runs after the layers it requires (``graphmem.designs.registry``)."""
+so that each runs after the layers it requires (``graphmem.plugin.registry``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from graphmem.builders.base import BuildContext, Builder
-from graphmem.designs.registry import build_order, builder_names, design
 from graphmem.errors import ConfigError
+from graphmem.plugin.builder import BuildContext, Builder
+from graphmem.plugin.registry import build_order, builder_names, design
 
 __all__ = ["build_builders", "builder_names"]
 

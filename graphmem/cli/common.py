@@ -16,11 +16,11 @@ from pydantic import ValidationError
 from pydantic_settings import SettingsError
 
 from graphmem.config import Settings
-from graphmem.designs.configure import DesignConfigs
 from graphmem.errors import ConfigError, GraphmemError, InputError, ServerLostError
 from graphmem.graph.store import driver_error
 from graphmem.ingest.validate import check_space
 from graphmem.limits import check_budget, check_strategy, parse_builders
+from graphmem.plugin.configure import DesignConfigs
 
 if TYPE_CHECKING:  # imported when a command needs it: it loads spaCy and torch
     from graphmem.memory import Memory

@@ -9,7 +9,7 @@ import click
 
 from graphmem.cli.common import app, emit, handle_errors, json_option
 from graphmem.config import Settings
-from graphmem.designs.registry import design, registry
+from graphmem.plugin.registry import design, registry
 
 
 def _render(entries: list[dict[str, Any]], detailed: bool) -> str:

@@ -152,7 +152,7 @@ def _one_line() -> Iterator[None]:
 def _design_commands() -> dict[str, click.Command]:
     """The commands designs add (``Design.commands``), by name; a name a core command has
     is refused, so a design cannot shadow one."""
-    from graphmem.designs.registry import commands
+    from graphmem.plugin.registry import commands
 
     found: dict[str, click.Command] = {}
     for command in commands():
@@ -167,7 +167,7 @@ def _design_commands() -> dict[str, click.Command]:
 class LazyGroup(click.Group):
     """A group whose commands are imported when they run, not when the group is listed
     (commands added with ``add_command`` still work as in any group). The designs' commands
-    are listed as their packages declare them (``graphmem.designs.commands``), without
+    are listed as their packages declare them (``graphmem.plugin.commands``), without
     importing a design."""
 
     _declared: dict[str, str] | None = None
@@ -175,7 +175,7 @@ class LazyGroup(click.Group):
     def declared(self) -> dict[str, str]:
         """The designs' commands and their help lines, as declared (once per group)."""
         if self._declared is None:
-            from graphmem.designs.commands import declared_commands
+            from graphmem.plugin.commands import declared_commands
 
             self._declared = declared_commands()
         return self._declared

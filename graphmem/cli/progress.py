@@ -8,9 +8,9 @@ from types import TracebackType
 
 from tqdm import tqdm
 
-from graphmem.designs.registry import build_order
 from graphmem.ingest.exports.bundle import input_size
 from graphmem.ingest.models import Dataset
+from graphmem.plugin.registry import build_order
 
 # Below this a file reads in a blink: no bar (a bar that flashes is noise).
 _READ_BAR_FROM = 8 << 20

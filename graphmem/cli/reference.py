@@ -286,7 +286,7 @@ def env_names(settings: type[Any], field: str) -> list[str]:
 
 def design_settings() -> list[Any]:
     """The registered designs, layers and strategies that have settings, graphmem's own."""
-    from graphmem.designs.registry import registry
+    from graphmem.plugin.registry import registry
 
     return [
         d

@@ -26,13 +26,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from graphmem.designs.base import Design
-from graphmem.designs.registry import registry
 from graphmem.embed import Embedder
 from graphmem.embed.windows import embed_passages
 from graphmem.errors import ConfigError
 from graphmem.graph.schema import space_embedder
 from graphmem.graph.store import GraphStore
+from graphmem.plugin.design import Design
+from graphmem.plugin.registry import registry
 from graphmem.turns import render_turn
 
 _BATCH = 256

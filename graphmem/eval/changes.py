@@ -25,11 +25,11 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from graphmem.designs.registry import build_order, registry
 from graphmem.errors import InputError
 from graphmem.eval.precision import DatasetName, conversations_of
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
+from graphmem.plugin.registry import build_order, registry
 from graphmem.validity.types import SUPERSEDING, Verdict
 from graphmem.validity.update import judged_pairs
 

@@ -65,7 +65,7 @@ from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.limits import check_budget, check_strategy
 from graphmem.llm import LLMUsage
 from graphmem.memory import Memory
-from graphmem.retrieval.base import Retriever
+from graphmem.plugin.retriever import Retriever
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import build_retriever
 from graphmem.retrieval.shared import sharing_snapshots

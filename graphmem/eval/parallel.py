@@ -36,10 +36,10 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from graphmem.config import Settings
-from graphmem.designs.configure import DesignConfigs
 from graphmem.errors import GraphmemError
 from graphmem.eval.runlog import Attempt, described
 from graphmem.ingest.models import ConversationIn, Dataset
+from graphmem.plugin.configure import DesignConfigs
 
 if TYPE_CHECKING:  # harness imports this module
     from tqdm import tqdm

@@ -24,13 +24,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from graphmem.designs.label_statements import STATEMENT_TEXTS
-from graphmem.designs.registry import builders_for, registry
 from graphmem.errors import InputError
 from graphmem.eval.longmemeval import select
 from graphmem.ingest.formats import ReadLimits, load
 from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.memory import Memory
+from graphmem.plugin.label_statements import STATEMENT_TEXTS
+from graphmem.plugin.registry import builders_for, registry
 from graphmem.retrieval.registry import strategy_names
 
 Kind = Literal["entity", "character", "fact"]

@@ -30,7 +30,7 @@ from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.ingest.writer import session_date_text
 from graphmem.llm import Message, StructuredLLM, with_fallback
 from graphmem.llm.answer import answer_or_none
-from graphmem.retrieval.base import RetrievalResult
+from graphmem.plugin.retriever import RetrievalResult
 from graphmem.retrieval.packer import PackedContext
 from graphmem.turns import render_turn
 

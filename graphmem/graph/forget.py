@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from graphmem.designs.label_statements import DELETE_SPACE_LABELLED
-from graphmem.designs.registry import registry
 from graphmem.graph.store import GraphStore
+from graphmem.plugin.label_statements import DELETE_SPACE_LABELLED
+from graphmem.plugin.registry import registry
 
 BATCH = 5000  # nodes per write transaction: a space of any size, in bounded memory
 

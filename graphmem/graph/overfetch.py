@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from graphmem.designs.label_statements import LABEL_TOTALS
-from graphmem.designs.registry import registry
 from graphmem.graph.store import GraphStore
+from graphmem.plugin.label_statements import LABEL_TOTALS
+from graphmem.plugin.registry import registry
 
 T = TypeVar("T")
 

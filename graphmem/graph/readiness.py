@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from graphmem.designs.registry import build_order, builder_names, builders_for, strategy_owner
 from graphmem.errors import ConfigError, InputError, UnknownSpaceError
 from graphmem.graph.store import GraphStore
+from graphmem.plugin.registry import build_order, builder_names, builders_for, strategy_owner
 
 if TYPE_CHECKING:
-    from graphmem.designs.configure import DesignConfigs
+    from graphmem.plugin.configure import DesignConfigs
 
 
 def required_builders(strategy: str) -> list[str]:

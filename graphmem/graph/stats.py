@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from graphmem.builders.cost import space_build_costs
-from graphmem.designs.label_statements import SPACE_LABEL_COUNTS
-from graphmem.designs.registry import registry
 from graphmem.graph.store import GraphStore
+from graphmem.plugin.label_statements import SPACE_LABEL_COUNTS
+from graphmem.plugin.registry import registry
 
 
 def space_stats(store: GraphStore, space: str) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """What the LLM cost: running counters per client, and frozen totals to subtract and add.
 
 The framework snapshots a client's counters before and after each build
-(``graphmem.builders.base.run_build``), so every design is charged its own calls without
+(``graphmem.plugin.builder.run_build``), so every design is charged its own calls without
 counting anything itself.
 """
 

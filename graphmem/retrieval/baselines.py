@@ -4,8 +4,8 @@ builder; every design is measured against them."""
 
 from __future__ import annotations
 
-from graphmem.designs.base import Design
-from graphmem.designs.style import NodeStyle
+from graphmem.plugin.design import Design
+from graphmem.plugin.style import NodeStyle
 from graphmem.retrieval.passages import DenseRetriever, FulltextRetriever, HybridRetriever
 
 DESIGN = Design(

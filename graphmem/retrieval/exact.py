@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from graphmem.graph.store import GraphStore
-from graphmem.retrieval.base import PassageRef, RetrievalContext
+from graphmem.plugin.retriever import PassageRef, RetrievalContext
 from graphmem.retrieval.shared import shared
 
 Matrix = npt.NDArray[np.float64]

@@ -109,8 +109,8 @@ def display_name(strategy: str) -> str:
     by what it does (keyword search); the name itself when the registry does not know it."""
     if strategy in _NAMES:
         return _NAMES[strategy]
-    from graphmem.designs.registry import strategy_owner  # loaded by the query already
     from graphmem.errors import ConfigError
+    from graphmem.plugin.registry import strategy_owner  # loaded by the query already
 
     try:
         owner, _ = strategy_owner(strategy)

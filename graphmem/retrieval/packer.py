@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from graphmem.retrieval.types import Hit, PassageRef
+from graphmem.plugin.hits import Hit, PassageRef
 
 TokenCounter = Callable[[str], int]
 MEMORIES = "Memories:"

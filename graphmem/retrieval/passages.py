@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from graphmem.graph.overfetch import SpaceTotals
 from graphmem.graph.rows import read_typed
-from graphmem.retrieval.base import Hit, PassageRef, RetrievalContext, SearchRetriever
+from graphmem.plugin.retriever import Hit, PassageRef, RetrievalContext, SearchRetriever
 from graphmem.retrieval.bm25 import SpaceBM25
 from graphmem.retrieval.exact import Versioned
 

@@ -1,12 +1,12 @@
 """Retrievers of the registered designs: a strategy name -> its design's retriever,
-constructed with that design's resolved settings (``graphmem.designs.registry``)."""
+constructed with that design's resolved settings (``graphmem.plugin.registry``)."""
 
 from __future__ import annotations
 
-from graphmem.designs.registry import builders_for, strategy_names, strategy_owner
 from graphmem.errors import ConfigError
 from graphmem.limits import DEFAULT_STRATEGY
-from graphmem.retrieval.base import RetrievalContext, Retriever
+from graphmem.plugin.registry import builders_for, strategy_names, strategy_owner
+from graphmem.plugin.retriever import RetrievalContext, Retriever
 
 __all__ = ["DEFAULT_STRATEGY", "build_retriever", "builders_for", "strategy_names"]
 

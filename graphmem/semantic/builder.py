@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
 from graphmem.llm import map_attempts
 from graphmem.nlp.roles import SpeakerRoles
+from graphmem.plugin.builder import BuildContext, Builder, BuildReport, SessionBatch
 from graphmem.semantic.extract import (
     batch_passages,
     batch_speakers,

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from graphmem.designs.base import Design, Preset, Reembed
-from graphmem.designs.style import NodeStyle
+from graphmem.plugin.design import Design, Preset, Reembed
+from graphmem.plugin.style import NodeStyle
 from graphmem.semantic.builder import SemanticBuilder
 from graphmem.semantic.reembed import reembed_semantic
 from graphmem.semantic.retriever import HippoRagRetriever

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from graphmem.errors import ConfigError, ServerError
 from graphmem.graph.overfetch import SpaceTotals
 from graphmem.nlp import analyse, extract_triples, query_entities
-from graphmem.retrieval.base import (
+from graphmem.plugin.retriever import (
     Hit,
     PassageRef,
     RetrievalContext,

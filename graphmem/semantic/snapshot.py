@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from graphmem.graph.rows import read_typed
 from graphmem.graph.store import GraphStore
-from graphmem.retrieval.base import PassageRef
+from graphmem.plugin.retriever import PassageRef
 from graphmem.semantic.names import entity_id
 from graphmem.semantic.seeds import SeedEntity
 

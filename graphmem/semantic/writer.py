@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from graphmem.builders.base import BuildContext
 from graphmem.ingest.writer import content_id
 from graphmem.nlp.things import thing_names
+from graphmem.plugin.builder import BuildContext
 from graphmem.retrieval.exact import ExactIndex
 from graphmem.semantic.extract import PassageFacts, usable
 from graphmem.semantic.names import (

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from graphmem.retrieval.base import Hit, RetrievalResult
+from graphmem.plugin.retriever import Hit, RetrievalResult
 from graphmem.retrieval.packer import MEMORY_CITES, PackedContext, pack
 from graphmem.strategy.fusion import (
     Count,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphmem.designs.base import Design, Preset
+from graphmem.plugin.design import Design, Preset
 from graphmem.strategy.members import candidates
 from graphmem.strategy.retriever import GraphmemRetriever
 from graphmem.strategy.settings import GraphmemSettings

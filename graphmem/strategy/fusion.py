@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from graphmem.retrieval.base import Hit, PassageRef, RetrievalResult
+from graphmem.plugin.retriever import Hit, PassageRef, RetrievalResult
 from graphmem.retrieval.packer import turn_line
 
 Count = Callable[[str], int]

@@ -13,9 +13,9 @@ from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from graphmem.designs.registry import pagerank_strategies, registry, reorders
 from graphmem.errors import ConfigError
 from graphmem.graph.readiness import required_builders
+from graphmem.plugin.registry import pagerank_strategies, registry, reorders
 from graphmem.strategy.settings import GraphmemSettings
 
 # Entry kinds whose strategies vote; a ``strategy`` entry (this one) never votes for itself.

@@ -17,7 +17,7 @@ from typing import cast
 
 from graphmem.embed.cache import CachedEmbedder
 from graphmem.graph.store import GraphStore
-from graphmem.retrieval.base import RetrievalContext, RetrievalResult, Retriever, TokenCounter
+from graphmem.plugin.retriever import RetrievalContext, RetrievalResult, Retriever, TokenCounter
 from graphmem.strategy.compose import arrange
 from graphmem.strategy.members import Plan, families, plan
 from graphmem.strategy.reads import QueryReads

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, field_validator
 from pydantic_settings import NoDecode, SettingsConfigDict
 
-from graphmem.designs.base import DesignSettings
+from graphmem.plugin.design import DesignSettings
 
 Names = Annotated[tuple[str, ...], NoDecode]
 

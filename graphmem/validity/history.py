@@ -8,10 +8,10 @@ from typing import Any
 
 from pydantic import BaseModel, field_validator
 
-from graphmem.designs.label_statements import VALIDITY_HISTORY
-from graphmem.designs.registry import registry
 from graphmem.graph.rows import native
 from graphmem.graph.store import GraphStore
+from graphmem.plugin.label_statements import VALIDITY_HISTORY
+from graphmem.plugin.registry import registry
 
 
 class Change(BaseModel):

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import time
 
-from graphmem.builders.base import BuildReport
 from graphmem.builders.cost import record_build
 from graphmem.config import Settings
 from graphmem.graph.store import GraphStore
 from graphmem.llm import LLMUsage, StructuredLLM
+from graphmem.plugin.builder import BuildReport
 from graphmem.validity.llm import LLMJudge
 from graphmem.validity.update import Judge, offline_judge, refresh
 

@@ -27,9 +27,9 @@ from datetime import date, datetime
 from typing import Any
 
 from graphmem.graph.rows import native
-from graphmem.retrieval.base import RetrievalContext, Retriever
+from graphmem.plugin.hits import Hit, PassageRef, RetrievalResult
+from graphmem.plugin.retriever import RetrievalContext, Retriever
 from graphmem.retrieval.packer import PackedContext
-from graphmem.retrieval.types import Hit, PassageRef, RetrievalResult
 
 ANNOTATE = "validity.annotate"
 

@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from graphmem.designs.label_statements import VALIDITY_STATEMENTS
 from graphmem.graph.rows import chunks, native
 from graphmem.graph.store import GraphStore
+from graphmem.plugin.label_statements import VALIDITY_STATEMENTS
 from graphmem.validity.detect import Supersession, candidates, chains
 from graphmem.validity.detect import judge as judge_pair
 from graphmem.validity.types import CLAIM_VERSION, Candidate, Claim, Judgement, Statement

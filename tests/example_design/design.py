@@ -8,9 +8,8 @@ from typing import Any
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
-from graphmem.designs.base import Design, DesignSettings, Preset
-from graphmem.designs.style import NodeStyle
 from graphmem.graph.store import GraphStore
+from graphmem.plugin import Design, DesignSettings, NodeStyle, Preset
 from tests.example_design.memory import KeywordBuilder, KeywordRetriever
 
 

@@ -6,14 +6,17 @@ import re
 import time
 from typing import Any
 
-from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
 from graphmem.ingest.writer import content_id
-from graphmem.retrieval.base import (
+from graphmem.plugin import (
+    BuildContext,
+    Builder,
+    BuildReport,
     Hit,
     PassageRef,
     RetrievalContext,
     RetrievalResult,
     Retriever,
+    SessionBatch,
     k_for_budget,
 )
 

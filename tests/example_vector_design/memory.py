@@ -9,17 +9,20 @@ from typing import Any
 
 import click
 
-from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
 from graphmem.cli.common import app, emit, handle_errors, json_option
 from graphmem.graph.overfetch import SpaceTotals
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.writer import content_id
-from graphmem.retrieval.base import (
+from graphmem.plugin import (
+    BuildContext,
+    Builder,
+    BuildReport,
     Hit,
     PassageRef,
     RetrievalContext,
     RetrievalResult,
     Retriever,
+    SessionBatch,
     k_for_budget,
 )
 

@@ -20,8 +20,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphmem.designs.registry import builder_names
 from graphmem.ingest.models import ConversationIn
+from graphmem.plugin.registry import builder_names
 from tests.integration.helpers import tiny_conversation
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,11 +10,11 @@ from pathlib import Path
 
 from graphmem.builders.registry import builder_names
 from graphmem.config import Settings
-from graphmem.designs.configure import DesignConfigs
-from graphmem.designs.registry import registry
 from graphmem.embed import Embedder
 from graphmem.graph.store import GraphStore
 from graphmem.memory import Memory
+from graphmem.plugin.configure import DesignConfigs
+from graphmem.plugin.registry import registry
 
 SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "sample_conversation.jsonl"
 

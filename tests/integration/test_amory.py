@@ -16,12 +16,12 @@ import pytest
 
 from graphmem.config import Settings
 from graphmem.designs.amory.stats import amory_stats
-from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
 from graphmem.graph.digest import space_digest
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import ConversationIn, Dataset, SessionIn, Turn
 from graphmem.memory import Memory
+from graphmem.plugin.configure import DesignConfigs
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
 from tests.integration.helpers import fake_llm_settings, fake_server, tiny_conversation
 

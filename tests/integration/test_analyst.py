@@ -12,10 +12,10 @@ import pytest
 
 from graphmem.config import Settings
 from graphmem.cookbook import Recipe, recipes
-from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
 from graphmem.graph.store import GraphStore
 from graphmem.memory import Memory
+from graphmem.plugin.configure import DesignConfigs
 from tests.integration.sample_space import labels_in, sample_space
 
 pytestmark = pytest.mark.integration

@@ -12,14 +12,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from graphmem.builders.base import BuildContext, BuildReport, SessionBatch, run_build
 from graphmem.cli.main import cli
 from graphmem.config import Settings
 from graphmem.designs.anchormem.builder import AnchorMemBuilder
 from graphmem.designs.anchormem.config import AnchorMemConfig
 from graphmem.designs.anchormem.prompts import EXTRACT_SYSTEM
 from graphmem.designs.anchormem.retriever import AnchorMemRetriever
-from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
 from graphmem.errors import UnknownSpaceError
 from graphmem.graph.overfetch import label_totals
@@ -29,7 +27,9 @@ from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id
 from graphmem.llm.openai_llm import OpenAIStructuredLLM
 from graphmem.memory import Memory
-from graphmem.retrieval.base import RetrievalContext
+from graphmem.plugin.builder import BuildContext, BuildReport, SessionBatch, run_build
+from graphmem.plugin.configure import DesignConfigs
+from graphmem.plugin.retriever import RetrievalContext
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import build_retriever, builders_for
 from tests.fakes.openai_server import FakeOpenAIServer, Reply

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from graphmem.builders.base import BuildContext, SessionBatch, run_build
 from graphmem.cli.main import cli
 from graphmem.config import Settings
 from graphmem.designs.cast.builder import CastBuilder
@@ -27,7 +26,8 @@ from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import ConversationIn, SessionIn, Turn
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id
 from graphmem.llm.openai_llm import OpenAIStructuredLLM
-from graphmem.retrieval.base import RetrievalContext
+from graphmem.plugin.builder import BuildContext, SessionBatch, run_build
+from graphmem.plugin.retriever import RetrievalContext
 from graphmem.retrieval.packer import pack
 from graphmem.semantic import SemanticBuilder
 from tests.fakes.openai_server import FakeOpenAIServer, Reply

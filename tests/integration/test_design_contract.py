@@ -28,8 +28,6 @@ import pytest
 from click.testing import CliRunner
 
 from graphmem.config import Settings
-from graphmem.designs.base import Design
-from graphmem.designs.registry import register, registry, unregister
 from graphmem.embed import Embedder
 from graphmem.graph.catalog import load_catalog
 from graphmem.graph.digest import space_digest
@@ -37,6 +35,8 @@ from graphmem.graph.overfetch import label_totals
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.formats import load
 from graphmem.memory import Memory
+from graphmem.plugin.design import Design
+from graphmem.plugin.registry import register, registry, unregister
 from tests.example_design.design import DESIGN as EXAMPLE
 from tests.example_vector_design.design import DESIGN as VECTOR_EXAMPLE
 
@@ -211,7 +211,7 @@ def test_label_totals_count_every_indexed_label(
 
 def test_every_command_of_a_design_is_a_graphmem_command(memory: Memory, spaces: list[str]) -> None:
     from graphmem.cli.main import cli
-    from graphmem.designs.commands import declared_commands, package_of
+    from graphmem.plugin.commands import declared_commands, package_of
 
     added = {c.name for d in registry().values() if d.commands for c in d.commands()}
     assert {"profile", "gists"} <= added
@@ -233,7 +233,7 @@ def test_example_design_is_found_through_an_entry_point(monkeypatch: pytest.Monk
     """A third party's design registers through the `graphmem.designs` entry point group."""
     from importlib.metadata import EntryPoint
 
-    import graphmem.designs.registry as reg
+    import graphmem.plugin.registry as reg
 
     point = EntryPoint("keywords", "tests.example_design.design:DESIGN", reg.ENTRY_POINT_GROUP)
     monkeypatch.setattr(reg, "entry_points", lambda group: [point] if group == point.group else [])

@@ -10,7 +10,6 @@ from typing import cast
 
 import pytest
 
-from graphmem.builders.base import BuildContext
 from graphmem.config import Settings
 from graphmem.designs.anchormem.builder import AnchorMemBuilder
 from graphmem.designs.anchormem.config import AnchorMemConfig
@@ -19,6 +18,7 @@ from graphmem.embed import Embedder
 from graphmem.graph.overfetch import label_totals, over_fetch
 from graphmem.graph.store import GraphStore
 from graphmem.memory import Memory
+from graphmem.plugin.builder import BuildContext
 from graphmem.semantic.writer import SemanticWriter
 from tests.integration.sample_space import SAMPLE
 

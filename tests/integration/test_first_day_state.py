@@ -53,13 +53,13 @@ from hypothesis.stateful import (
 )
 
 from graphmem.config import Settings
-from graphmem.designs.registry import builder_names, builders_for
 from graphmem.embed import Embedder
 from graphmem.errors import ConfigError, GraphmemError, InputError
 from graphmem.graph.digest import space_digest
 from graphmem.graph.stats import space_list, space_stats
 from graphmem.graph.store import GraphStore
 from graphmem.memory import Memory
+from graphmem.plugin.registry import builder_names, builders_for
 from graphmem.retrieval.registry import strategy_names
 from tests.conftest import delete_space
 from tests.integration.first_day import (

@@ -16,13 +16,13 @@ from graphdatascience import GraphDataScience
 import benchmarks  # noqa: F401  (registers bench.*: the benchmarks' statements plan too)
 from graphmem.cli.main import cli
 from graphmem.config import Settings
-from graphmem.designs.registry import registry
 from graphmem.embed import Embedder
 from graphmem.errors import SchemaError
 from graphmem.graph.catalog import load_catalog, statement
 from graphmem.graph.schema import init_schema
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id
+from graphmem.plugin.registry import registry
 from graphmem.server import process
 from tests.integration.helpers import tiny_conversation
 

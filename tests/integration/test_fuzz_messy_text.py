@@ -21,14 +21,14 @@ import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from graphmem.builders.base import BuildContext
 from graphmem.config import Settings
-from graphmem.designs.registry import builder_names
 from graphmem.embed import Embedder
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import Dataset
 from graphmem.ingest.validate import MAX_TEXT_CHARS
 from graphmem.memory import Memory
+from graphmem.plugin.builder import BuildContext
+from graphmem.plugin.registry import builder_names
 from graphmem.semantic import PassageFacts, Quadruple, write_facts
 from graphmem.semantic.names import is_name, normalise_name
 from tests.integration.helpers import tiny_conversation

@@ -13,14 +13,14 @@ from click.testing import CliRunner
 
 from graphmem.cli.main import cli
 from graphmem.config import Settings
-from graphmem.designs.configure import DesignConfigs
-from graphmem.designs.registry import build_order, builder_names, builders_for, registry
 from graphmem.embed import Embedder
 from graphmem.graph.readiness import builders_read
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.formats import load
 from graphmem.memory import Memory, QueryResult
-from graphmem.retrieval.base import RetrievalContext
+from graphmem.plugin.configure import DesignConfigs
+from graphmem.plugin.registry import build_order, builder_names, builders_for, registry
+from graphmem.plugin.retriever import RetrievalContext
 from graphmem.retrieval.packer import turn_line
 from graphmem.strategy.fusion import new_numbers
 from graphmem.strategy.reads import QueryReads

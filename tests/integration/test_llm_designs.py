@@ -13,16 +13,16 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from graphmem.builders.base import BuildReport
 from graphmem.cli.main import cli
 from graphmem.config import Settings
-from graphmem.designs.registry import builder_names
 from graphmem.embed import Embedder
 from graphmem.eval.harness import Question, budget_values
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.formats import load
 from graphmem.llm.openai_llm import OpenAIStructuredLLM
 from graphmem.memory import Memory
+from graphmem.plugin.builder import BuildReport
+from graphmem.plugin.registry import builder_names
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.fakes.weak_model import LLM_DESIGNS, WeakModel
 from tests.integration.helpers import derived_labels

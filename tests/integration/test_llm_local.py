@@ -25,11 +25,8 @@ import httpx
 import pytest
 
 from benchmarks.llm_local import first_turns
-from graphmem.builders.base import BuildReport
 from graphmem.builders.cost import space_build_costs
 from graphmem.config import Settings
-from graphmem.designs.configure import DesignConfigs
-from graphmem.designs.registry import builder_names
 from graphmem.embed import Embedder
 from graphmem.errors import GraphmemError
 from graphmem.eval.harness import Question, budget_values
@@ -38,6 +35,9 @@ from graphmem.ingest.formats import load
 from graphmem.llm.openai_llm import OpenAIStructuredLLM
 from graphmem.llm.serve import serve_command
 from graphmem.memory import Memory
+from graphmem.plugin.builder import BuildReport
+from graphmem.plugin.configure import DesignConfigs
+from graphmem.plugin.registry import builder_names
 from tests.fakes.weak_model import LLM_DESIGNS
 from tests.integration.helpers import derived_labels
 

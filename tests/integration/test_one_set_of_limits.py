@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.designs.registry import build_order, builder_names
 from graphmem.errors import EvaluationIncomplete, InputError
 from graphmem.eval import harness
 from graphmem.eval.longmemeval import run_longmemeval
 from graphmem.graph.readiness import builders_read, check_ready
 from graphmem.memory import Memory
+from graphmem.plugin.registry import build_order, builder_names
 from graphmem.retrieval.registry import build_retriever
 from graphmem.strategy.retriever import GraphmemRetriever
 

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from graphmem.builders.base import BuildContext, BuildReport, SessionBatch, run_build
 from graphmem.config import Settings
 from graphmem.designs.premem.builder import PremBuilder
 from graphmem.designs.premem.config import PremSettings
@@ -25,7 +24,8 @@ from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import ConversationIn, SessionIn, Turn
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id
 from graphmem.llm.openai_llm import OpenAIStructuredLLM
-from graphmem.retrieval.base import RetrievalContext
+from graphmem.plugin.builder import BuildContext, BuildReport, SessionBatch, run_build
+from graphmem.plugin.retriever import RetrievalContext
 from graphmem.retrieval.packer import pack
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
 from tests.integration.helpers import fake_llm_settings, fake_server

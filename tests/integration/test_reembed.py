@@ -16,7 +16,6 @@ import pytest
 
 from graphmem.cli.admin_cmds import spaces_check
 from graphmem.config import Settings
-from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder, build_embedder
 from graphmem.embed.reembed import plan_spaces, reembed_space
 from graphmem.errors import SchemaError
@@ -25,6 +24,7 @@ from graphmem.graph.schema import check_space_embedder, space_embedder
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
+from graphmem.plugin.configure import DesignConfigs
 from tests.faults.reembed_until_killed import switch_target
 from tests.integration.helpers import tiny_conversation
 

@@ -13,9 +13,7 @@ from typing import Any
 
 import pytest
 
-from graphmem.builders.base import BuildContext, SessionBatch
 from graphmem.config import Settings
-from graphmem.designs.configure import DesignConfigs
 from graphmem.designs.seem.builder import SeemBuilder
 from graphmem.designs.seem.llm_prompts import FRAME_SYSTEM, FUSE_SYSTEM, JUDGE_SYSTEM
 from graphmem.designs.seem.retriever import SeemRetriever
@@ -28,7 +26,9 @@ from graphmem.ingest.models import ConversationIn, Dataset, SessionIn, Turn
 from graphmem.ingest.writer import passage_id, session_id
 from graphmem.llm.openai_llm import OpenAIStructuredLLM
 from graphmem.memory import Memory
-from graphmem.retrieval.base import RetrievalContext
+from graphmem.plugin.builder import BuildContext, SessionBatch
+from graphmem.plugin.configure import DesignConfigs
+from graphmem.plugin.retriever import RetrievalContext
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import build_retriever
 from graphmem.semantic import HippoRagRetriever, PassageFacts, SemanticGraph, SemanticSettings

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from graphmem.config import Settings
-from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
 from graphmem.graph.store import GraphStore
 from graphmem.memory import Memory
+from graphmem.plugin.configure import DesignConfigs
 
 pytestmark = pytest.mark.integration
 

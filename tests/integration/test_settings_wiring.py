@@ -8,7 +8,6 @@ import pytest
 import spacy
 
 from graphmem.config import Settings
-from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
 from graphmem.errors import ConfigError, ModelLoadError
 from graphmem.graph.digest import space_digest
@@ -16,6 +15,7 @@ from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
 from graphmem.nlp.spacy_loader import AUTO, current_model, get_nlp, resolve_model_name
+from graphmem.plugin.configure import DesignConfigs
 from tests.integration.helpers import tiny_conversation
 
 pytestmark = pytest.mark.integration

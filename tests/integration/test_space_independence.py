@@ -13,12 +13,12 @@ import pytest
 from neo4j.exceptions import ClientError
 
 from graphmem.config import Settings
-from graphmem.designs.configure import DesignConfigs
 from graphmem.embed import Embedder
 from graphmem.errors import GraphmemError, ServerError
 from graphmem.graph.store import GraphStore, driver_error
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
+from graphmem.plugin.configure import DesignConfigs
 from graphmem.retrieval.passages import MAX_LUCENE_TERMS, lucene_query, space_lucene_query
 from tests.integration.helpers import TOPICS, tiny_conversation
 

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from graphmem.designs.registry import registry
 from graphmem.embed import Embedder
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
+from graphmem.plugin.registry import registry
 from graphmem.retrieval.passages import FulltextRetriever, space_lucene_query
 from tests.integration.helpers import tiny_conversation
 

@@ -34,7 +34,7 @@ from graphmem.designs.anchormem.retriever import (
 )
 from graphmem.nlp import analyse
 from graphmem.nlp.second_person import persons_to_names, second_person_to_name
-from graphmem.retrieval.base import Hit, PassageRef
+from graphmem.plugin.retriever import Hit, PassageRef
 
 # --- context units --------------------------------------------------------------------
 

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from graphmem.browser.style import StyledLabel, grass, legend_html, styled_labels
-from graphmem.captions import short_caption
-from graphmem.designs.base import Design
-from graphmem.designs.registry import register, registry, unregister
-from graphmem.designs.style import NodeStyle
 from graphmem.errors import ConfigError
+from graphmem.plugin.captions import short_caption
+from graphmem.plugin.design import Design
+from graphmem.plugin.registry import register, registry, unregister
+from graphmem.plugin.style import NodeStyle
 from tests.example_design.design import DESIGN as EXAMPLE
 
 ROOT = Path(__file__).resolve().parents[2]

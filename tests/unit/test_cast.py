@@ -29,7 +29,7 @@ from graphmem.designs.cast.scenes import (
 from graphmem.designs.cast.semantic import SEMANTIC_LAYER
 from graphmem.designs.cast.summary import SummaryLine, extractive
 from graphmem.designs.cast.views import Message, PersonResolver, normalise_place, windows
-from graphmem.retrieval.base import PassageRef
+from graphmem.plugin.retriever import PassageRef
 
 DAY = datetime(2023, 5, 8, 13, 0)
 TH = Thresholds(delta_t=timedelta(days=1), delta_l=0.0, delta_tau=0.7)
@@ -262,7 +262,7 @@ def test_within_budget_counts_shared_turns_and_headers_once_and_cuts_the_last() 
 
 
 def test_within_budget_is_order_free_for_the_packer() -> None:
-    from graphmem.retrieval.base import Hit
+    from graphmem.plugin.retriever import Hit
     from graphmem.retrieval.packer import pack
 
     refs = [ref(f"p{i}", 5 + i, session=i % 2, turn=i) for i in range(8)]

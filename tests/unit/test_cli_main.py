@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from graphmem.cli.main import COMMANDS, LazyGroup, cli
-from graphmem.designs.commands import declared_commands, design_packages, package_of
+from graphmem.plugin.commands import declared_commands, design_packages, package_of
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -23,7 +23,7 @@ def test_each_listed_help_line_is_the_commands_own(name: str) -> None:
 
 
 # Modules `graphmem --help` must not import: the models, the driver, the designs.
-_HEAVY = ("spacy", "torch", "neo4j", "pydantic", "graphmem.memory", "graphmem.designs.registry")
+_HEAVY = ("spacy", "torch", "neo4j", "pydantic", "graphmem.memory", "graphmem.plugin.registry")
 
 
 def test_help_lists_every_command_without_importing_them() -> None:
@@ -47,7 +47,7 @@ def test_help_lists_every_command_without_importing_them() -> None:
 
 
 def test_the_built_in_designs_declare_the_commands_they_add() -> None:
-    from graphmem.designs.registry import registry
+    from graphmem.plugin.registry import registry
 
     for design in registry().values():
         added = design.commands() if design.commands else []

@@ -14,9 +14,11 @@ from pydantic_settings import SettingsConfigDict
 from graphmem.cli.common import parse_preset
 from graphmem.cli.main import cli
 from graphmem.config import Settings, given_settings
-from graphmem.designs.base import Design, DesignSettings, Preset
-from graphmem.designs.configure import DesignConfigs
-from graphmem.designs.registry import (
+from graphmem.errors import ConfigError
+from graphmem.memory import Memory
+from graphmem.plugin.configure import DesignConfigs
+from graphmem.plugin.design import Design, DesignSettings, Preset
+from graphmem.plugin.registry import (
     build_order,
     builders_for,
     register,
@@ -24,8 +26,6 @@ from graphmem.designs.registry import (
     strategy_names,
     unregister,
 )
-from graphmem.errors import ConfigError
-from graphmem.memory import Memory
 from tests.example_design.design import DESIGN as EXAMPLE
 
 

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graphmem.designs.configure import DesignConfigs
-from graphmem.designs.registry import registry
 from graphmem.errors import ConfigError
-from graphmem.retrieval.base import Hit, PassageRef, RetrievalResult
+from graphmem.plugin.configure import DesignConfigs
+from graphmem.plugin.registry import registry
+from graphmem.plugin.retriever import Hit, PassageRef, RetrievalResult
 from graphmem.retrieval.packer import pack, turn_line
 from graphmem.strategy.compose import arrange
 from graphmem.strategy.fusion import (
@@ -529,7 +529,7 @@ def test_equal_fused_scores_tie_break_by_best_rank_then_conversation_order() -> 
 
 
 def test_the_default_strategy_and_families_are_what_the_designs_declare() -> None:
-    from graphmem.designs.registry import default_strategy, pagerank_strategies, reorders
+    from graphmem.plugin.registry import default_strategy, pagerank_strategies, reorders
     from graphmem.retrieval.registry import DEFAULT_STRATEGY
 
     assert default_strategy() == DEFAULT_STRATEGY

@@ -23,7 +23,7 @@ from graphmem.eval.harness import (
     longmemeval_rank_scorer,
 )
 from graphmem.eval.report import render_markdown, short_name
-from graphmem.retrieval.base import Hit, PassageRef, RetrievalResult
+from graphmem.plugin.retriever import Hit, PassageRef, RetrievalResult
 from graphmem.retrieval.registry import strategy_names
 
 NAMES = ["recall", "token_recall"]

@@ -14,7 +14,6 @@ from click.testing import CliRunner
 
 from graphmem.cli.main import cli
 from graphmem.config import Settings
-from graphmem.designs.registry import build_order, builder_names
 from graphmem.errors import InputError
 from graphmem.limits import (
     DEFAULT_BUDGET,
@@ -29,6 +28,7 @@ from graphmem.limits import (
     strategy_names,
 )
 from graphmem.memory import Memory
+from graphmem.plugin.registry import build_order, builder_names
 
 pytest.importorskip("fastapi")
 pytest.importorskip("mcp")

@@ -14,14 +14,14 @@ import spacy
 from pydantic import BaseModel
 
 import graphmem
-from graphmem.builders.base import BuildReport
 from graphmem.config import Settings
 from graphmem.designs.amory.retriever import AmoryRetriever
 from graphmem.ingest.writer import IngestReport
 from graphmem.llm import Message, StructuredLLM
 from graphmem.memory import Memory
 from graphmem.nlp.spacy_loader import AUTO, current_model, get_nlp
-from graphmem.retrieval.base import Hit, PassageRef, RetrievalResult
+from graphmem.plugin.builder import BuildReport
+from graphmem.plugin.retriever import Hit, PassageRef, RetrievalResult
 from graphmem.retrieval.packer import pack
 from graphmem.types import AskResult, IngestResult, QueryResult
 

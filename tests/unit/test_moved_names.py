@@ -1,5 +1,6 @@
-"""Names users imported before the package root was split (issue 58) keep working for one
-release, with a DeprecationWarning naming the new place, and are the same objects."""
+"""Names users imported before the package root was split and the plug-in kit gathered
+(issue 58) keep working for one release, with a DeprecationWarning naming the new place,
+and are the same objects."""
 
 from __future__ import annotations
 
@@ -13,6 +14,24 @@ import pytest
     [
         ("graphmem.store", "graphmem.graph.store", "GraphStore"),
         ("graphmem.mcp_server", "graphmem.mcp.server", "build_server"),
+        # the plug-in kit (graphmem/plugin/): what plug-ins imported from the designs' folder,
+        # the builders' and the retrieval's bases
+        ("graphmem.designs.base", "graphmem.plugin.design", "Design"),
+        ("graphmem.designs.base", "graphmem.plugin.design", "DesignSettings"),
+        ("graphmem.designs.base", "graphmem.plugin.design", "Preset"),
+        ("graphmem.designs.style", "graphmem.plugin.style", "NodeStyle"),
+        ("graphmem.designs.registry", "graphmem.plugin.registry", "register"),
+        ("graphmem.designs.configure", "graphmem.plugin.configure", "DesignConfigs"),
+        ("graphmem.builders.base", "graphmem.plugin.builder", "Builder"),
+        ("graphmem.builders.base", "graphmem.plugin.builder", "BuildContext"),
+        ("graphmem.builders.base", "graphmem.plugin.builder", "SessionBatch"),
+        ("graphmem.retrieval.base", "graphmem.plugin.retriever", "Retriever"),
+        ("graphmem.retrieval.base", "graphmem.plugin.retriever", "RetrievalContext"),
+        ("graphmem.retrieval.base", "graphmem.plugin.retriever", "Hit"),
+        ("graphmem.retrieval.types", "graphmem.plugin.hits", "PassageRef"),
+        ("graphmem.retrieval.types", "graphmem.plugin.hits", "RetrievalResult"),
+        ("graphmem.retrieval.snapshot", "graphmem.plugin.snapshot", "SnapshotRetriever"),
+        ("graphmem.captions", "graphmem.plugin.captions", "short_caption"),
     ],
 )
 def test_an_old_name_warns_and_gives_the_moved_object(old: str, new: str, name: str) -> None:

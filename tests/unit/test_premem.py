@@ -20,7 +20,7 @@ from graphmem.designs.premem.reasoning import reason_offline, topics_match
 from graphmem.designs.premem.retriever import render_item
 from graphmem.errors import GraphmemError
 from graphmem.ingest.models import SessionIn, Turn
-from graphmem.retrieval.base import Hit, PassageRef
+from graphmem.plugin.retriever import Hit, PassageRef
 from graphmem.retrieval.packer import pack
 
 SAID = datetime(2023, 5, 8, 13, 56)

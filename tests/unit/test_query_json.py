@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from graphmem.memory import QueryResult
-from graphmem.retrieval.base import Hit, PassageRef, RetrievalResult
+from graphmem.plugin.retriever import Hit, PassageRef, RetrievalResult
 from graphmem.retrieval.packer import pack
 
 

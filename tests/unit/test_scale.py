@@ -8,8 +8,6 @@ import numpy as np
 import pytest
 
 from graphmem.config import Settings
-from graphmem.designs.configure import DesignConfigs
-from graphmem.designs.registry import registry
 from graphmem.embed.base import Embedder, Kind, Vectors, normalise
 from graphmem.embed.factory import build_embedder
 from graphmem.embed.scale import (
@@ -25,6 +23,8 @@ from graphmem.embed.scale import (
     on_scale,
     scale_of,
 )
+from graphmem.plugin.configure import DesignConfigs
+from graphmem.plugin.registry import registry
 
 E5 = "intfloat/e5-small-v2:int8"
 
@@ -117,7 +117,7 @@ def test_an_unknown_embedder_is_measured_once_at_first_use() -> None:
 def test_declared_thresholds_are_known_kinds() -> None:
     from pydantic import Field
 
-    from graphmem.designs.base import DesignSettings
+    from graphmem.plugin.design import DesignSettings
 
     class Bad(DesignSettings):
         t: float = Field(default=0.5, json_schema_extra={"cosine": "angle"})

@@ -33,7 +33,7 @@ from graphmem.errors import LLMItemError
 from graphmem.llm import Message
 from graphmem.llm.types import T
 from graphmem.nlp import analyse, extract_triples
-from graphmem.retrieval.base import PassageRef
+from graphmem.plugin.retriever import PassageRef
 from graphmem.semantic.extract import PassageIn
 from graphmem.semantic.retriever import RankedPassage
 from tests.unit.test_semantic import Stub, passage_in

@@ -21,11 +21,11 @@ from pydantic_settings import SettingsConfigDict
 from graphmem.cli.common import AppContext, handle_errors
 from graphmem.cli.main import cli
 from graphmem.config import Settings
-from graphmem.designs.base import Design, DesignSettings
-from graphmem.designs.configure import DesignConfigs
-from graphmem.designs.registry import register, unregister
 from graphmem.errors import ConfigError, ServerLostError
 from graphmem.graph.store import driver_error
+from graphmem.plugin.configure import DesignConfigs
+from graphmem.plugin.design import Design, DesignSettings
+from graphmem.plugin.registry import register, unregister
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 NOWHERE = "bolt://127.0.0.1:1"  # a command that got past the check would exit 4 here

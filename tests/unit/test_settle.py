@@ -10,7 +10,7 @@ import weakref
 import pytest
 
 from graphmem.config import Settings
-from graphmem.retrieval.base import settle, space_out_collections
+from graphmem.plugin.retriever import settle, space_out_collections
 
 
 def test_settle_freezes_what_is_alive_and_refcounting_still_frees() -> None:
@@ -61,7 +61,7 @@ def test_what_settle_froze_goes_back_to_the_collector_at_exit() -> None:
         "import atexit, gc\n"
         "atexit.register(lambda: print(gc.get_freeze_count()))\n"
         "from graphmem.config import Settings\n"
-        "from graphmem.retrieval.base import settle\n"
+        "from graphmem.plugin.retriever import settle\n"
         "on = Settings(settle_gc=True)\n"
         "settle(on); settle(on)\n"
         "assert gc.get_freeze_count() > 0\n"

@@ -9,7 +9,6 @@ import pytest
 from neo4j.time import DateTime
 from pydantic import BaseModel
 
-from graphmem.designs.registry import registry
 from graphmem.errors import CatalogError
 from graphmem.graph.catalog import (
     cypher_root,
@@ -20,7 +19,8 @@ from graphmem.graph.catalog import (
 )
 from graphmem.graph.overfetch import LabelCount, over_fetch
 from graphmem.graph.rows import typed_rows
-from graphmem.retrieval.base import PassageRef
+from graphmem.plugin.registry import registry
+from graphmem.plugin.retriever import PassageRef
 from graphmem.semantic import SemanticSettings
 
 

@@ -19,7 +19,7 @@ _STATEMENTS = (".cypher", ".fragment")
 _PROBE = """
 import json
 from graphmem.graph.catalog import cypher_root, load_catalog, schema_root
-from graphmem.designs.registry import registry
+from graphmem.plugin.registry import registry
 
 designs = registry()  # registers the designs' own folders and the generated statements
 print(json.dumps({

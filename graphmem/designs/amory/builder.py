@@ -18,8 +18,6 @@ from typing import Any
 import numpy as np
 from spacy.tokens import Doc
 
-from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
-from graphmem.captions import short_caption
 from graphmem.designs.amory.config import OFFLINE_VERSION, PROMPT_VERSION, AmorySettings
 from graphmem.designs.amory.llm import RECENT, LLMMind
 from graphmem.designs.amory.offline import OfflineMind, characters_of, headline_text
@@ -31,6 +29,7 @@ from graphmem.nlp import contentless_texts, is_contentless, keyphrases, persons
 from graphmem.nlp.openings import analyse_turns
 from graphmem.nlp.people import PersonEvidence, person_name
 from graphmem.nlp.roles import SpeakerRoles
+from graphmem.plugin import BuildContext, Builder, BuildReport, SessionBatch, short_caption
 from graphmem.turns import render_turn
 
 BUILDER = "amory"

@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
-from graphmem.designs.base import DesignSettings
+from graphmem.plugin import DesignSettings
 
 # Stored on every node the builder writes; bumped whenever a prompt or an offline rule
 # changes what a node says, so stories written by two versions can be told apart.

@@ -7,8 +7,7 @@ from graphmem.designs.amory.config import AmorySettings
 from graphmem.designs.amory.reembed import reembed_amory
 from graphmem.designs.amory.retriever import AmoryRetriever
 from graphmem.designs.amory.stats import amory_stats
-from graphmem.designs.base import Design, Preset, Reembed
-from graphmem.designs.style import NodeStyle
+from graphmem.plugin import Design, NodeStyle, Preset, Reembed
 
 _SECTION_41 = "Amory, section 4.1 (implementation details)"
 

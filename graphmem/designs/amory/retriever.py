@@ -37,15 +37,15 @@ from graphmem.designs.amory.semantic import FactIndex, SemanticSearch
 from graphmem.designs.amory.timeline import Vector
 from graphmem.llm import StructuredLLM
 from graphmem.nlp import query_entities
-from graphmem.retrieval.base import (
+from graphmem.plugin import (
     Hit,
     PassageRef,
     RetrievalContext,
     RetrievalResult,
+    SnapshotRetriever,
     k_for_budget,
 )
 from graphmem.retrieval.passages import FulltextRetriever
-from graphmem.retrieval.snapshot import SnapshotRetriever
 
 # Turns the lexical leg scores (the rest count as 0): at least 100, and at least as many
 # as the budget could show (k_for_budget, the depth the fulltext baseline reads), so a

@@ -23,7 +23,7 @@ from graphmem.errors import LLMError
 from graphmem.graph.store import GraphStore
 from graphmem.llm import Message, StructuredLLM
 from graphmem.nlp import query_entities
-from graphmem.retrieval.base import Hit, PassageRef, RetrievalContext
+from graphmem.plugin import Hit, PassageRef, RetrievalContext
 from graphmem.semantic import normalise_name as entity_key
 
 LABELS = frozenset({"Fact", "Entity"})

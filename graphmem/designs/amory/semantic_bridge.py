@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from graphmem.builders.base import BuildContext
 from graphmem.designs.amory.timeline import SideFact
 from graphmem.graph.store import GraphStore
+from graphmem.plugin import BuildContext
 from graphmem.semantic import PassageFacts, Quadruple
 from graphmem.semantic.names import is_name
 from graphmem.semantic.writer import write_facts

@@ -13,8 +13,6 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
-from graphmem.captions import short_caption
 from graphmem.designs.anchormem.config import PROMPT_VERSION, AnchorMemConfig
 from graphmem.designs.anchormem.events import (
     Group,
@@ -35,6 +33,7 @@ from graphmem.designs.anchormem.extract import (
 from graphmem.graph.overfetch import over_fetch
 from graphmem.graph.rows import chunks, native
 from graphmem.nlp.roles import SpeakerRoles
+from graphmem.plugin import BuildContext, Builder, BuildReport, SessionBatch, short_caption
 from graphmem.retrieval.exact import ExactIndex
 from graphmem.turns import render_turn
 

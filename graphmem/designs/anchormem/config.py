@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 from pydantic_settings import SettingsConfigDict
 
-from graphmem.designs.base import DesignSettings
+from graphmem.plugin import DesignSettings
 
 # Bumped whenever a prompt or the offline rewriting changes what a node says: stored on
 # every node so facts written by two versions can be told apart.

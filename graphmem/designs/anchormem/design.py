@@ -7,8 +7,7 @@ from graphmem.designs.anchormem.config import AnchorMemConfig
 from graphmem.designs.anchormem.reembed import reembed_anchormem
 from graphmem.designs.anchormem.retriever import AnchorMemRetriever
 from graphmem.designs.anchormem.stats import anchormem_stats
-from graphmem.designs.base import Design, Preset, Reembed
-from graphmem.designs.style import NodeStyle
+from graphmem.plugin import Design, NodeStyle, Preset, Reembed
 
 DESIGN = Design(
     name="anchormem",

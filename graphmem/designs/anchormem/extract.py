@@ -20,7 +20,6 @@ from datetime import date, datetime
 
 from spacy.tokens import Doc, Token
 
-from graphmem.builders.base import SessionBatch
 from graphmem.designs.anchormem.prompts import EXTRACT_SYSTEM, ExtractedFacts, extract_user_prompt
 from graphmem.ingest.models import SessionIn, Turn
 from graphmem.ingest.writer import content_id, session_date_text
@@ -30,6 +29,7 @@ from graphmem.nlp.claims import SpeechAct, reported, speaker_names, speech_act
 from graphmem.nlp.openings import analyse_turns
 from graphmem.nlp.second_person import persons_to_names
 from graphmem.nlp.text import is_content_token
+from graphmem.plugin import SessionBatch
 from graphmem.turns import render_turn
 
 

@@ -31,17 +31,17 @@ from typing import Any
 
 from graphmem.designs.anchormem.config import AnchorMemConfig
 from graphmem.graph.overfetch import SpaceTotals
-from graphmem.retrieval.base import (
+from graphmem.plugin import (
     Hit,
     PassageRef,
     RetrievalContext,
     RetrievalResult,
+    SnapshotRetriever,
     k_for_budget,
 )
 from graphmem.retrieval.bm25 import SpaceBM25
 from graphmem.retrieval.exact import ExactIndex
 from graphmem.retrieval.passages import rrf
-from graphmem.retrieval.snapshot import SnapshotRetriever
 
 _WORD = re.compile(r"\w+")
 

@@ -4,7 +4,7 @@ three), main/supporting roles and character profiles, fused with the HippoRAG 2 
 layer by promoting semantic hits the episodic side also found."""
 
 # The commands CAST adds to `graphmem` (Design.commands), as `graphmem --help` lists them
-# without importing the design (graphmem/designs/commands.py).
+# without importing the design (graphmem/plugin/commands.py).
 COMMANDS = {
     "profile": "A character profile built by `--builders cast`: scenes, roles (MC/SC), dates, "
     "summaries.",

@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
 from graphmem.designs.cast.config import PROMPT_VERSION, CastSettings
 from graphmem.designs.cast.scenes import Scene, StreamView, Thresholds, aggregate, streams
 from graphmem.designs.cast.summary import (
@@ -42,6 +41,7 @@ from graphmem.nlp import is_contentless, keyphrases
 from graphmem.nlp.openings import analyse_turns
 from graphmem.nlp.people import PersonEvidence
 from graphmem.nlp.roles import SpeakerRoles
+from graphmem.plugin import BuildContext, Builder, BuildReport, SessionBatch
 
 NAME = "cast"
 

@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
-from graphmem.designs.base import DesignSettings
+from graphmem.plugin import DesignSettings
 
 # Stored on every scene whose summary an LLM wrote: the paper publishes no prompt, the one
 # in ``summary.py`` is ours, and a changed prompt must be told apart from the old one.

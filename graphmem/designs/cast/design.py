@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphmem.designs.base import Design, Preset, Reembed
 from graphmem.designs.cast.builder import CastBuilder
 from graphmem.designs.cast.config import CastSettings
 from graphmem.designs.cast.reembed import reembed_cast
 from graphmem.designs.cast.retriever import CastRetriever
 from graphmem.designs.cast.semantic import SEMANTIC_LAYER
 from graphmem.designs.cast.stats import cast_stats
-from graphmem.designs.style import NodeStyle
+from graphmem.plugin import Design, NodeStyle, Preset, Reembed
 
 
 def _commands() -> list[Any]:

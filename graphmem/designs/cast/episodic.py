@@ -24,7 +24,7 @@ from spacy.tokens import Doc
 
 from graphmem.designs.cast.views import PersonResolver, places
 from graphmem.nlp import normalise_temporal
-from graphmem.retrieval.base import PassageRef
+from graphmem.plugin import PassageRef
 
 Matrix = npt.NDArray[np.float32]
 CueMode = Literal["filter", "boost", "off"]

@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from graphmem.retrieval.base import PassageRef
+from graphmem.plugin import PassageRef
 from graphmem.retrieval.packer import EXCERPTS, session_header, turn_line
 
 T = TypeVar("T", bound=Hashable)

@@ -31,14 +31,14 @@ from graphmem.designs.cast.fusion import Entry, fuse, slot3, within_budget
 from graphmem.designs.cast.semantic import semantic_retriever
 from graphmem.designs.cast.views import PersonResolver
 from graphmem.nlp import analyse
-from graphmem.retrieval.base import (
+from graphmem.plugin import (
     Hit,
     PassageRef,
     RetrievalContext,
     RetrievalResult,
+    SnapshotRetriever,
     TokenCounter,
 )
-from graphmem.retrieval.snapshot import SnapshotRetriever
 
 
 class CastRetriever(SnapshotRetriever[EpisodicIndex]):

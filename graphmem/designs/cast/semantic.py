@@ -3,7 +3,7 @@ retriever gives E_sem(q), the semantic top-k (paper 3.2, "follows HippoRAG2").""
 
 from __future__ import annotations
 
-from graphmem.retrieval.base import RetrievalContext, Retriever
+from graphmem.plugin import RetrievalContext, Retriever
 from graphmem.semantic import HippoRagRetriever
 
 # The layer whose builder writes the semantic graph CAST requires.

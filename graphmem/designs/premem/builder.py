@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 
-from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
 from graphmem.designs.premem.clustering import centroid, cluster_labels, connected_pairs, groups
 from graphmem.designs.premem.config import PROMPT_VERSION, PremSettings
 from graphmem.designs.premem.extract import OfflineExtractor, SessionTurns
@@ -26,6 +25,7 @@ from graphmem.designs.premem.reasoning import reason_offline
 from graphmem.graph.rows import chunks
 from graphmem.ingest.models import ConversationIn, SessionIn
 from graphmem.nlp.roles import SpeakerRoles
+from graphmem.plugin import BuildContext, Builder, BuildReport, SessionBatch
 
 
 def session_order(conversation: ConversationIn, session: SessionIn) -> str:

@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
-from graphmem.designs.base import DesignSettings
+from graphmem.plugin import DesignSettings
 
 # Bumped whenever a prompt or an offline rule changes what a node says: stored on every node
 # so fragments and insights written by two versions can be told apart.

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from graphmem.designs.base import Design, Preset, Reembed
 from graphmem.designs.premem.builder import PremBuilder
 from graphmem.designs.premem.config import PremSettings
 from graphmem.designs.premem.reembed import reembed_premem
 from graphmem.designs.premem.retriever import PremRetriever
 from graphmem.designs.premem.stats import premem_stats
-from graphmem.designs.style import NodeStyle
+from graphmem.plugin import Design, NodeStyle, Preset, Reembed
 
 DESIGN = Design(
     name="premem",

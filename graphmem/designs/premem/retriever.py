@@ -18,15 +18,15 @@ from typing import Any
 
 from graphmem.designs.premem import dates
 from graphmem.designs.premem.config import PremSettings
-from graphmem.retrieval.base import (
+from graphmem.plugin import (
     Hit,
     PassageRef,
     RetrievalContext,
     RetrievalResult,
+    SnapshotRetriever,
     k_for_budget,
 )
 from graphmem.retrieval.exact import ExactIndex
-from graphmem.retrieval.snapshot import SnapshotRetriever
 
 
 def render_item(key: str, value: str, date: str) -> str:

@@ -16,8 +16,6 @@ from typing import Any
 
 import numpy as np
 
-from graphmem.builders.base import BuildContext, Builder, BuildReport, SessionBatch
-from graphmem.captions import short_caption
 from graphmem.designs.seem.consolidate import (
     Candidate,
     Consolidation,
@@ -45,6 +43,7 @@ from graphmem.nlp import extract_triples
 from graphmem.nlp.claims import speaker_names
 from graphmem.nlp.openings import analyse_turns
 from graphmem.nlp.roles import SpeakerRoles
+from graphmem.plugin import BuildContext, Builder, BuildReport, SessionBatch, short_caption
 from graphmem.retrieval.exact import ExactIndex
 from graphmem.semantic import (
     PassageIn,

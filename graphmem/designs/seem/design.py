@@ -3,13 +3,12 @@ provenance and associative consolidation, on top of the semantic layer it requir
 
 from __future__ import annotations
 
-from graphmem.designs.base import Design, Preset, Reembed
 from graphmem.designs.seem.builder import SeemBuilder
 from graphmem.designs.seem.reembed import reembed_seem
 from graphmem.designs.seem.retriever import SeemRetriever
 from graphmem.designs.seem.settings import SeemSettings
 from graphmem.designs.seem.stats import seem_stats
-from graphmem.designs.style import NodeStyle
+from graphmem.plugin import Design, NodeStyle, Preset, Reembed
 
 DESIGN = Design(
     name="seem",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from graphmem.designs.seem.answer import answer_messages
 from graphmem.designs.seem.settings import SeemSettings
 from graphmem.llm import Message
-from graphmem.retrieval.base import Hit, PassageRef, RetrievalContext
+from graphmem.plugin import Hit, PassageRef, RetrievalContext
 from graphmem.retrieval.packer import PackedContext
 from graphmem.semantic.projection import GraphInfo
 from graphmem.semantic.retriever import HippoRagRetriever, RankedPassage

@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
-from graphmem.designs.base import DesignSettings
+from graphmem.plugin import DesignSettings
 
 
 class SeemSettings(DesignSettings):

@@ -20,15 +20,22 @@ import sys
 ENTRY_POINT_GROUP = "graphmem.designs"
 
 
-def design_packages() -> list[str]:
-    """The built-in design packages, then every entry point's package."""
+def builtin_packages() -> list[str]:
+    """The built-in design packages: every sub-package of ``graphmem.designs``, by name.
+    The one place below the designs that imports ``graphmem.designs``: for its folder, to
+    find the packages in it (their code loads only when the registry asks for a design)."""
     import graphmem.designs as package
 
-    found = [
+    return [
         f"{package.__name__}.{info.name}"
         for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name)
         if info.ispkg
     ]
+
+
+def design_packages() -> list[str]:
+    """The built-in design packages, then every entry point's package."""
+    found = builtin_packages()
     for target in _entry_point_targets():
         module = target.partition(":")[0].strip()
         found.append(module.rpartition(".")[0] or module)
