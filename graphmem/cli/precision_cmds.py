@@ -94,16 +94,23 @@ def precision(
     """Precision of the offline extractors per kind (entities, characters, each design's
     statement nodes) against hand labels: each labelled conversation is built into its own
     space, then what the graph holds is matched to the labels by turn and text. `unlabelled`:
-    extractions no label covers; `gone`: labels whose text is no longer extracted."""
+    extractions no label covers; `gone`: labels whose text is no longer extracted. Printed
+    for every label, then for each part of the split by conversation: `dev`, whose errors
+    rules may be written from, and `frozen`, never read, where a rule must not lose."""
     labels = load_labels(labels_dir)
     sources = {k: v for k, v in (("locomo", locomo), ("longmemeval", longmemeval)) if v}
     with app(ctx).memory() as memory:
-        rows, unlabelled = measure(
+        rows, unlabelled, parts = measure(
             memory, labels, sources, space_prefix, lambda space: click.echo(space, err=True)
         )
     if todo is not None:
         lines = "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in todo_lines(unlabelled))
         write_private(todo, lines)
         click.echo(f"wrote {len(unlabelled)} unlabelled extractions to {todo}", err=True)
-    data: list[dict[str, Any]] = [r.model_dump() for r in rows]
-    emit(data, as_json, lambda _: _table(rows))
+    data: dict[str, Any] = {
+        "all": [r.model_dump() for r in rows],
+        **{part: [r.model_dump() for r in found] for part, found in parts.items()},
+    }
+    tables = [f"all labels:\n\n{_table(rows)}"]
+    tables += [f"{part}:\n\n{_table(found)}" for part, found in parts.items()]
+    emit(data, as_json, lambda _: "\n\n".join(tables))

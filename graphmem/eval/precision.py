@@ -13,6 +13,9 @@ a space already built is reused), then what the graph holds is matched to the la
 label covers is *unlabelled* (an extractor that changed writes new text: label it, with
 ``--todo``), a label whose text is no longer extracted is *gone*. Only the dev half of
 LongMemEval may be labelled.
+
+The labels are split by conversation (``graphmem.eval.parts``): rules are written from the
+``dev`` part's errors only, and a rule stays when it does not lose on the ``frozen`` one.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from pydantic import BaseModel, ValidationError
 
 from graphmem.errors import InputError
 from graphmem.eval.longmemeval import select
+from graphmem.eval.parts import PARTS, Part, part_of
 from graphmem.ingest.formats import ReadLimits, load
 from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.memory import Memory
@@ -243,8 +247,9 @@ def measure(
     sources: Mapping[str, Path],
     space_prefix: str,
     progress: Callable[[str], None] | None = None,
-) -> tuple[list[PrecisionRow], list[Extraction]]:
-    """Build (or reuse) each labelled conversation's space with every builder, then score."""
+) -> tuple[list[PrecisionRow], list[Extraction], dict[Part, list[PrecisionRow]]]:
+    """Build (or reuse) each labelled conversation's space with every builder, then score:
+    the rows over every label, the unlabelled extractions, the rows of each part."""
     conversations = conversations_of(((x.dataset, x.conversation) for x in labels), sources, memory)
     builders = builders_for(strategy_names())
     registry()  # the generated statement texts
@@ -255,7 +260,21 @@ def measure(
             progress(space)
         memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, builders)
         found += extractions(memory, space, name, cid)  # type: ignore[arg-type]
-    return score(labels, found)
+    rows, unlabelled = score(labels, found)
+    return rows, unlabelled, score_parts(labels, found)
+
+
+def score_parts(
+    labels: Sequence[Label], found: Sequence[Extraction]
+) -> dict[Part, list[PrecisionRow]]:
+    """:func:`score` over each part's conversations alone."""
+    return {
+        part: score(
+            [x for x in labels if part_of(x.conversation) == part],
+            [e for e in found if part_of(e.conversation) == part],
+        )[0]
+        for part in PARTS
+    }
 
 
 def todo_lines(unlabelled: Sequence[Extraction]) -> list[dict[str, Any]]:
