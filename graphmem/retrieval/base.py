@@ -3,19 +3,6 @@ its context. Plug-ins written against ``graphmem.retrieval.base`` keep working, 
 DeprecationWarning, for one release (a module ``__getattr__``: nothing is imported until a
 name is read)."""
 
-from __future__ import annotations
+from graphmem.process.moved import forward
 
-import importlib
-import warnings
-from typing import Any
-
-
-def __getattr__(name: str) -> Any:
-    if name.startswith("__"):  # the import system's own probes (__path__, ...)
-        raise AttributeError(name)
-    warnings.warn(
-        f"graphmem.retrieval.base.{name} moved to graphmem.plugin.retriever.{name}",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return getattr(importlib.import_module("graphmem.plugin.retriever"), name)
+__getattr__ = forward(__name__, "graphmem.plugin.retriever")
