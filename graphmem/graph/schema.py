@@ -22,6 +22,7 @@ from graphmem.embed import Embedder
 from graphmem.errors import SchemaError
 from graphmem.graph.catalog import schema_statements
 from graphmem.graph.store import GraphStore
+from graphmem.plugin.registry import registry
 
 # 2: range indexes on space (schema/indexes/), passage_search also indexes space.
 SCHEMA_VERSION = 2
@@ -123,6 +124,7 @@ def init_schema(store: GraphStore, embedder: Embedder) -> dict[str, Any]:
     if meta is not None:
         _same_dim(meta, embedder)
     replaced = _replace_grown_indexes(store)
+    registry()  # every design's schema folder joins the catalog when it is registered
     applied = schema_statements()
     for name in applied:
         params = {"dim": embedder.dim} if name.startswith("schema.vector.") else {}

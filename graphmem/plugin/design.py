@@ -106,8 +106,8 @@ class Design:
     relationships: tuple[str, ...] = ()
     presets: Mapping[str, Preset] = field(default_factory=dict)
     cypher: tuple[str, ...] = ()  # catalog prefixes (folders under cypher/) it owns
-    # A plug-in shipped outside graphmem keeps its statements in its own folder; they load
-    # into the catalog as ``<name>.<file>`` when the design is registered.
+    # A design keeps its statements in its own folder (the built-in ones in their package's
+    # ``cypher/``); they load into the catalog as ``<name>.<file>`` when it is registered.
     cypher_dir: Path | None = None
     stats: StatsFunction | None = None
     docs: str = ""  # path of its docs page, relative to the repository root

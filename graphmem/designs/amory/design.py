@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from graphmem.designs.amory.builder import AmoryBuilder
 from graphmem.designs.amory.config import AmorySettings
 from graphmem.designs.amory.reembed import reembed_amory
@@ -10,6 +12,8 @@ from graphmem.designs.amory.stats import amory_stats
 from graphmem.plugin import Design, NodeStyle, Preset, Reembed
 
 _SECTION_41 = "Amory, section 4.1 (implementation details)"
+
+_HERE = Path(__file__).resolve().parent
 
 DESIGN = Design(
     name="amory",
@@ -50,7 +54,10 @@ DESIGN = Design(
             },
         )
     },
-    cypher=("amory",),
+    # Its statements and schema live in its package: loaded into the catalog as
+    # ``amory.<file>`` and ``schema.<kind>.<file>`` when the design is registered.
+    cypher_dir=_HERE / "cypher",
+    schema_dir=_HERE / "schema",
     stats=amory_stats,
     docs="docs/amory.md",
     reembed=Reembed(labels=("Narrative", "Subplot"), run=reembed_amory),

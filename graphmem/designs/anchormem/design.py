@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from graphmem.designs.anchormem.builder import AnchorMemBuilder
 from graphmem.designs.anchormem.config import AnchorMemConfig
 from graphmem.designs.anchormem.reembed import reembed_anchormem
 from graphmem.designs.anchormem.retriever import AnchorMemRetriever
 from graphmem.designs.anchormem.stats import anchormem_stats
 from graphmem.plugin import Design, NodeStyle, Preset, Reembed
+
+_HERE = Path(__file__).resolve().parent
 
 DESIGN = Design(
     name="anchormem",
@@ -49,7 +53,10 @@ DESIGN = Design(
             },
         )
     },
-    cypher=("anchormem",),
+    # Its statements and schema live in its package: loaded into the catalog as
+    # ``anchormem.<file>`` and ``schema.<kind>.<file>`` when the design is registered.
+    cypher_dir=_HERE / "cypher",
+    schema_dir=_HERE / "schema",
     stats=anchormem_stats,
     docs="docs/anchormem.md",
     build_settings=(

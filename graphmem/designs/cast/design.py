@@ -3,6 +3,7 @@ stats. Requires the shared semantic layer (its ``hipporag`` retriever gives E_se
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from graphmem.designs.cast.builder import CastBuilder
@@ -71,6 +72,8 @@ def _retriever(ctx: Any, settings: CastSettings) -> CastRetriever:
     return CastRetriever(ctx, settings)
 
 
+_HERE = Path(__file__).resolve().parent
+
 DESIGN = Design(
     name="cast",
     title="CAST: Character-and-Scene episodic memory",
@@ -89,7 +92,10 @@ DESIGN = Design(
     reembed=Reembed(labels=("View", "Scene"), run=reembed_cast),
     relationships=("FROM", "HAS_VIEW", "IN_SCENE"),
     presets=PRESETS,
-    cypher=("cast",),
+    # Its statements and schema live in its package: loaded into the catalog as
+    # ``cast.<file>`` and ``schema.<kind>.<file>`` when the design is registered.
+    cypher_dir=_HERE / "cypher",
+    schema_dir=_HERE / "schema",
     stats=cast_stats,
     docs="docs/cast.md",
     build_settings=(

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from graphmem.designs.premem.builder import PremBuilder
 from graphmem.designs.premem.config import PremSettings
 from graphmem.designs.premem.reembed import reembed_premem
 from graphmem.designs.premem.retriever import PremRetriever
 from graphmem.designs.premem.stats import premem_stats
 from graphmem.plugin import Design, NodeStyle, Preset, Reembed
+
+_HERE = Path(__file__).resolve().parent
 
 DESIGN = Design(
     name="premem",
@@ -39,7 +43,10 @@ DESIGN = Design(
             },
         )
     },
-    cypher=("premem",),
+    # Its statements and schema live in its package: loaded into the catalog as
+    # ``premem.<file>`` and ``schema.<kind>.<file>`` when the design is registered.
+    cypher_dir=_HERE / "cypher",
+    schema_dir=_HERE / "schema",
     stats=premem_stats,
     docs="docs/premem.md",
     build_settings=(

@@ -3,12 +3,16 @@ provenance and associative consolidation, on top of the semantic layer it requir
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from graphmem.designs.seem.builder import SeemBuilder
 from graphmem.designs.seem.reembed import reembed_seem
 from graphmem.designs.seem.retriever import SeemRetriever
 from graphmem.designs.seem.settings import SeemSettings
 from graphmem.designs.seem.stats import seem_stats
 from graphmem.plugin import Design, NodeStyle, Preset, Reembed
+
+_HERE = Path(__file__).resolve().parent
 
 DESIGN = Design(
     name="seem",
@@ -52,7 +56,10 @@ DESIGN = Design(
             },
         )
     },
-    cypher=("seem",),
+    # Its statements and schema live in its package: loaded into the catalog as
+    # ``seem.<file>`` and ``schema.<kind>.<file>`` when the design is registered.
+    cypher_dir=_HERE / "cypher",
+    schema_dir=_HERE / "schema",
     stats=seem_stats,
     docs="docs/seem.md",
     reembed=Reembed(labels=("EventFrame",), run=reembed_seem),
