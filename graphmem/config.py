@@ -245,7 +245,7 @@ class Settings(BaseSettings):
     max_file_bytes: int = Field(default=1 << 30, ge=1, description="largest input file read")
     # A JSONL message at its largest (a 1,000,000-character text and a 20,000-character
     # caption, every character a 12-byte escaped surrogate pair: 12.3 MB) fits; a longer
-    # line is refused before it is parsed (tests/unit/test_formats.py checks the sum).
+    # line is refused before it is parsed (tests/unit/ingest/test_formats.py checks the sum).
     max_record_bytes: int = Field(default=16 << 20, ge=1, description="longest JSONL line read")
     # Chat exports (docs/import.md): a pause longer than this starts a new session (an
     # afternoon's break ends a sitting), and instants (epoch times, zoned ISO) are shown in

@@ -79,7 +79,7 @@ Cite = Callable[[str], list[str]]
 class GuideExamples(BaseModel):
     """The values the guide's slides start with: the sample's unless the space has others.
     ``cited`` is what ``graphmem query "Where is Maya moving?" --space demo --budget 60
-    --json`` cites on the sample (tests/integration/test_browser.py runs it)."""
+    --json`` cites on the sample (tests/integration/browser/test_browser.py runs it)."""
 
     character: str = "Maya"
     entity: str = "Biscuit"

@@ -2,32 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 from graphmem.cli.common import app, emit, handle_errors, json_option
 from graphmem.cli.memory_cmds import space_option
-
-
-def _day(value: Any) -> str:
-    return "?" if value is None else str(value)
-
-
-def render_history(rows: list[dict[str, Any]], subject: str) -> str:
-    if not rows:
-        return f"no change of {subject!r} is recorded (docs/validity.md)"
-    lines = []
-    for r in rows:
-        lines.append(
-            f"{_day(r['earlier_from'])} .. {_day(r['until'])}  {r['label']}: {r['earlier']} "
-            f"[{', '.join(r['earlier_turns'])}]"
-        )
-        lines.append(
-            f"  -> {_day(r['later_from'])}  {r['later']} [{', '.join(r['later_turns'])}]"
-            f"  ({r['verdict']}: {r['reason']})"
-        )
-    return "\n".join(lines)
+from graphmem.serving.render import render_history
 
 
 @click.command("history")

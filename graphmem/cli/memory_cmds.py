@@ -34,8 +34,8 @@ from graphmem.ingest.summary import summarize
 from graphmem.ingest.validate import check_space
 from graphmem.limits import BUDGET_HELP, BUILDERS_HELP, DEFAULT_BUDGET, DEFAULT_BUILDERS
 from graphmem.memory import QueryResult
-from graphmem.retrieval.explain import explain_notes
 from graphmem.retrieval.registry import DEFAULT_STRATEGY
+from graphmem.serving.render import render_query
 from graphmem.validity.history import as_of_moment
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -211,37 +211,6 @@ def _where_the_time_went(data: dict[str, Any]) -> str:
     return f"{wall:.1f} s ({', '.join(parts)})"
 
 
-def _render_query(data: dict[str, Any], explain: bool) -> str:
-    head = (
-        f"# {data['strategy']} | {data['tokens']}/{data['budget']} tokens | "
-        f"{plural(len(data['items']), 'item')} | {data['latency_ms']} ms"
-    )
-    lines = [head, data["context"]]
-    if explain:
-        lines.append("\n# explain")
-        lines.extend(f"note: {note}" for note in explain_notes(data.get("notes", [])))
-        for item in data["items"]:
-            lines.append(f"{_named(item, data['context'])}: {item['explanation']['text']}")
-    return "\n".join(lines)
-
-
-def _named(item: dict[str, Any], context: str) -> str:
-    """An item as the context above cites it, so each line can be matched to it: a turn by
-    its id there (the turn id where the context names conversations, else the source id), a
-    memory by its kind, its turns and its opening words."""
-    turn, source = item.get("turn_id"), item.get("source_id")
-    if turn or source:
-        return str(turn if turn and f"[{turn}]" in context else source or turn)
-    short = [t.split("/", 1)[-1] for t in item["turns"]]
-    cited = item["turns"] if any(f"[{t}]" in context for t in item["turns"]) else short
-    return f'{item["kind"]} [{", ".join(cited)}] "{_opening(item["text"])}"'
-
-
-def _opening(text: str, words: int = 6) -> str:
-    head = text.split()
-    return " ".join(head[:words]) + (" ..." if len(head) > words else "")
-
-
 @click.command("query")
 @click.argument("question")
 @space_option
@@ -270,7 +239,7 @@ def query(
             question, space, strategy, budget, as_of=as_of_moment(as_of)
         )
     data = found.as_dict(explain)
-    emit(data, as_json, lambda d: _render_query(d, explain))
+    emit(data, as_json, lambda d: render_query(d, explain))
 
 
 @click.command("ask")

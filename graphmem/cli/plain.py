@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+# Counts in words are shared with MCP's rendering (graphmem/serving/render.py); the CLI's
+# modules keep importing them from here.
+from graphmem.serving.render import plural
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``n`` and its noun: "1 turn", "2 turns"; ``many`` when the plural is not word + s."""
-    return f"{n} {word if n == 1 else many or word + 's'}"
+__all__ = ["nonzero", "plural"]
 
 
 def nonzero(data: Any) -> tuple[Any, int]:

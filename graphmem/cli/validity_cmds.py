@@ -9,7 +9,15 @@ import click
 
 from graphmem.cli.common import app, emit, handle_errors, json_option
 from graphmem.cli.precision_cmds import labelled_run_options
-from graphmem.eval.changes import ChangeScore, load_pair_labels, measure, todo_lines
+from graphmem.eval.changes import (
+    ChangeScore,
+    Reach,
+    judge_labels,
+    load_pair_labels,
+    measure,
+    reach,
+    todo_lines,
+)
 from graphmem.eval.private_files import write_private
 
 
@@ -38,11 +46,35 @@ def _table(found: ChangeScore) -> str:
 _VERDICTS = ("same", "update", "contradiction", "unrelated")
 
 
+def _reach_table(rows: list[Reach]) -> str:
+    lines = ["", "| part | haystacks | change marked in | calls |", "|---|---|---|---|"]
+    lines += [f"| {r.part} | {r.haystacks} | {r.reached} | {r.calls} |" for r in rows]
+    return "\n".join(lines)
+
+
 @click.command("validity")
 @labelled_run_options(
     "Folder of *.jsonl labelled pairs (tests/fixtures/validity).",
     "validity",
     "Write the candidate pairs no label covers to this JSON Lines file, to label.",
+)
+@click.option(
+    "--from-labels",
+    is_flag=True,
+    help="Judge the labelled pairs as the labels write them (claims read from their texts "
+    "and their turns' speakers and dates), building nothing.",
+)
+@click.option(
+    "--reach",
+    "reach_too",
+    is_flag=True,
+    help="Also count the dev knowledge-update haystacks of --longmemeval with a change "
+    "marked, per part (sha256 of the question id mod 2), each built in <prefix>-<id>.",
+)
+@click.option(
+    "--calls",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="With --reach: write the changes marked to this JSON Lines file, to check by hand.",
 )
 @json_option
 @click.pass_context
@@ -55,6 +87,9 @@ def validity(
     longmemeval: Path | None,
     space_prefix: str,
     todo: Path | None,
+    from_labels: bool,
+    reach_too: bool,
+    calls: Path | None,
     as_json: bool,
 ) -> None:
     """Precision and recall of the offline change detector (docs/validity.md) against
@@ -64,12 +99,25 @@ def validity(
     pairs. `unlabelled`: pairs no label covers; `gone`: labels no longer a candidate."""
     labels = load_pair_labels(labels_dir)
     sources = {k: v for k, v in (("locomo", locomo), ("longmemeval", longmemeval)) if v}
+    if reach_too and longmemeval is None:
+        raise click.UsageError("--reach needs --longmemeval")
+    shown = lambda space: click.echo(space, err=True)  # noqa: E731
+    rows: list[Reach] = []
     with app(ctx).memory() as memory:
-        found, unlabelled = measure(
-            memory, labels, sources, space_prefix, lambda space: click.echo(space, err=True)
-        )
+        if from_labels:
+            found, unlabelled = judge_labels(labels, sources, memory)
+        else:
+            found, unlabelled = measure(memory, labels, sources, space_prefix, shown)
+        if reach_too and longmemeval is not None:
+            rows, marked = reach(memory, longmemeval, space_prefix, progress=shown)
+            if calls is not None:
+                _write_lines(calls, [p.model_dump() for p in marked])
     if todo is not None:
-        lines = "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in todo_lines(unlabelled))
-        write_private(todo, lines)
-        click.echo(f"wrote {len(unlabelled)} unlabelled pairs to {todo}", err=True)
-    emit(found.model_dump(), as_json, lambda _: _table(found))
+        _write_lines(todo, todo_lines(unlabelled))
+    result = {**found.model_dump(), "reach": [r.model_dump() for r in rows]}
+    emit(result, as_json, lambda _: _table(found) + (_reach_table(rows) if rows else ""))
+
+
+def _write_lines(path: Path, records: list[dict[str, object]]) -> None:
+    write_private(path, "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in records))
+    click.echo(f"wrote {len(records)} pairs to {path}", err=True)

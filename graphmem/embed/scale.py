@@ -23,7 +23,7 @@ the related anchor was measured too: it read e5's thresholds stricter, 95 synony
 and 30 AnchorMem events on conv-26 against MiniLM's 328 and 295; docs/research-log.md,
 2026-11-26.)
 
-The pairs of the pinned embedders are measured once (``tests/unit/test_scale.py`` checks
+The pairs of the pinned embedders are measured once (``tests/unit/embed/test_scale.py`` checks
 them against the models); any other embedder (openai) is measured at its first use.
 """
 
@@ -68,7 +68,7 @@ class Scale:
 
 # all-MiniLM-L6-v2 float32: the reference scale every declared threshold is read on.
 REFERENCE_NAME = "sentence-transformers/all-MiniLM-L6-v2"
-# Measured by ``measure`` (rounded to 4 places; tests/unit/test_scale.py re-measures them).
+# Measured by ``measure`` (rounded to 4 places; tests/unit/embed/test_scale.py re-measures them).
 # MiniLM's bfloat16 path shares the float32 name (and, within rounding, its scale).
 PINNED: dict[str, Scale] = {
     REFERENCE_NAME: Scale(Stat(0.2744, 0.7745), Stat(0.0959, 0.8271), Stat(0.0590, 0.7610)),

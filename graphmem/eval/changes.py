@@ -18,6 +18,7 @@ dev half of LongMemEval may be labelled.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -26,11 +27,14 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from graphmem.errors import InputError
+from graphmem.eval.longmemeval import select
 from graphmem.eval.precision import DatasetName, conversations_of
-from graphmem.ingest.models import Dataset
+from graphmem.ingest.formats import ReadLimits, load
+from graphmem.ingest.models import Dataset, SessionIn, Turn
 from graphmem.memory import Memory
 from graphmem.plugin.registry import build_order, registry
-from graphmem.validity.types import SUPERSEDING, Verdict
+from graphmem.validity.detect import judge as judge_pair
+from graphmem.validity.types import SUPERSEDING, Candidate, Statement, Verdict
 from graphmem.validity.update import judged_pairs
 
 PRECISION_TARGET = 0.9
@@ -201,3 +205,109 @@ def todo_lines(unlabelled: Sequence[JudgedPair]) -> list[dict[str, Any]]:
     """Unlabelled pairs as label lines to complete: ``verdict`` left out, and the
     detector's too, so that the label is judged from the two statements alone."""
     return [p.model_dump(exclude={"verdict", "reason"}) for p in unlabelled]
+
+
+class Reach(BaseModel):
+    """How many haystacks of one part have a change marked (``reach``)."""
+
+    part: str  # "0", "1" (sha256 of the question id, mod 2) or "all"
+    haystacks: int
+    reached: int
+    calls: int
+
+
+def part_of(question_id: str) -> int:
+    """The fixed half a question falls in: rules are written reading part 0 only, and part
+    1 says whether they hold on conversations nobody read while writing them."""
+    return int(hashlib.sha256(question_id.encode()).hexdigest(), 16) % 2
+
+
+def reach(
+    memory: Memory,
+    path: Path,
+    space_prefix: str,
+    types: Sequence[str] = ("knowledge-update",),
+    progress: Callable[[str], None] | None = None,
+) -> tuple[list[Reach], list[JudgedPair]]:
+    """Build (or reuse) each dev haystack of ``types`` with the designs whose statements
+    carry valid time, and count per part the haystacks where the offline rules mark a
+    change; the calls are returned to be checked by hand (``--calls``)."""
+    dataset = load(path, "longmemeval", ReadLimits.of(memory.settings))
+    builders = build_order(
+        d.name for d in registry().values() if d.valid_time and d.builder is not None
+    )
+    calls: list[JudgedPair] = []
+    per: dict[str, list[int]] = {}
+    for conv in select(dataset.conversations, "dev", types):
+        cid = conv.conversation_id
+        space = f"{space_prefix}-{cid}"
+        if progress is not None:
+            progress(space)
+        memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, builders)
+        found = [p for p in judged(memory, space, "longmemeval", cid) if p.verdict in SUPERSEDING]
+        calls += found
+        for part in (str(part_of(cid)), "all"):
+            per.setdefault(part, []).append(len(found))
+    rows = [
+        Reach(part=part, haystacks=len(n), reached=sum(1 for x in n if x), calls=sum(n))
+        for part, n in sorted(per.items())
+    ]
+    return rows, calls
+
+
+def judge_labels(
+    labels: Sequence[PairLabel], sources: Mapping[str, Path], memory: Memory
+) -> tuple[ChangeScore, list[JudgedPair]]:
+    """The offline rules on the labelled pairs as the labels write them, nothing built:
+    each statement's claim is read from the label's text with its turn's speaker and date
+    (a PREMem fragment's own key, not in the label, is left out). Fast, and what a rule
+    change does to the labels; ``measure`` scores the pairs a build gives."""
+    from graphmem.validity.claim import claims  # spaCy: only when judging
+
+    conversations = conversations_of(((x.dataset, x.conversation) for x in labels), sources, memory)
+    turns = {
+        (name, cid, turn.source_id): (session, turn)
+        for (name, cid), conv in conversations.items()
+        for session in conv.sessions
+        for turn in session.turns
+    }
+    statements = [
+        _labelled_statement(
+            x, side, *turns[(x.dataset, x.conversation, getattr(x, f"{side}_turn"))]
+        )
+        for x in labels
+        for side in ("earlier", "later")
+    ]
+    read = claims(statements)
+    found = []
+    for n, x in enumerate(labels):
+        pair = Candidate(
+            earlier=statements[2 * n],
+            later=statements[2 * n + 1],
+            earlier_claim=read[2 * n],
+            later_claim=read[2 * n + 1],
+            shared=(),
+        )
+        verdict = judge_pair(pair)
+        found.append(
+            JudgedPair(
+                **x.model_dump(exclude={"verdict", "why"}),
+                verdict=verdict.verdict,
+                reason=verdict.reason,
+            )
+        )
+    return score(labels, found)
+
+
+def _labelled_statement(x: PairLabel, side: str, session: SessionIn, turn: Turn) -> Statement:
+    return Statement(
+        label=x.label_name,
+        id=f"{side}:{x.earlier_turn}:{x.later_turn}",
+        text=getattr(x, side),
+        speaker=turn.speaker,
+        said_at=turn.timestamp or session.started_at,
+        session_index=session.index,
+        turn_index=turn.index,
+        turn=turn.source_id,
+        conversation=x.conversation,
+    )

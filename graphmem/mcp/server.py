@@ -24,8 +24,6 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from graphmem import __version__
-from graphmem.cli.history_cmds import render_history
-from graphmem.cli.memory_cmds import _render_query
 from graphmem.errors import GraphmemError, UnknownSpaceError, shown
 from graphmem.limits import (
     BUDGET_HELP,
@@ -47,6 +45,7 @@ from graphmem.limits import (
 from graphmem.mcp.stdio import AnsweringReader, claimed_stdio, screened_lines
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, strategy_names
 from graphmem.serving import MemoryService
+from graphmem.serving.render import render_history, render_query
 
 T = TypeVar("T")
 
@@ -85,7 +84,7 @@ def _result(text: str, data: dict[str, Any]) -> CallToolResult:
 def query_text(data: dict[str, Any], explain: bool) -> str:
     """What the model reads: the context as ``graphmem query`` prints it (with ``explain``,
     its header and every item's path too), within the budget without."""
-    text = _render_query(data, explain) if explain else data["context"]
+    text = render_query(data, explain) if explain else data["context"]
     return str(text) or "(nothing in this space answers the question)"
 
 

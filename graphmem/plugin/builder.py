@@ -19,6 +19,7 @@ from typing import Any
 
 from graphmem.config import Settings
 from graphmem.embed import Embedder
+from graphmem.graph.rows import chunks
 from graphmem.graph.store import GraphStore, Tx
 from graphmem.ingest.models import ConversationIn, SessionIn
 from graphmem.llm import LLMUsage, StructuredLLM
@@ -185,3 +186,16 @@ class Builder(ABC):
 
     def finish(self) -> None:  # noqa: B027  (optional hook; most builders need none)
         """Called once after all conversations of an ingest (e.g. to refresh a projection)."""
+
+    # --- storage: the catalog's statements on this build's space ------------------------
+    def _read(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        return self.ctx.store.read(name, space=self.ctx.space, **params)
+
+    def _write(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        return self.ctx.store.write(name, space=self.ctx.space, **params)
+
+    def _write_rows(self, name: str, rows: Sequence[dict[str, Any]], **params: Any) -> None:
+        """``UNWIND $rows`` statements in chunks of ``graph.rows.WRITE_CHUNK`` rows, each
+        chunk its own transaction."""
+        for chunk in chunks(rows):
+            self._write(name, rows=list(chunk), **params)

@@ -22,6 +22,12 @@ Public API for a design:
   the next query walks them.
 - **Settings**: ``SemanticSettings`` (``GRAPHMEM_SEMANTIC_<FIELD>``, presets ``default`` and
   ``paper``), read as ``ctx.configs.get("semantic")``.
+- **Read what it holds**: ``SpaceSnapshot`` (a space's entities and facts, as the
+  retriever keeps them), ``FactHit``, ``GraphInfo`` (the projection), and the phrase helpers
+  (``normalise_name``, ``is_name``, ``names_only``, ``head_noun``, ``human_date``, ...).
+
+A design imports these names from ``graphmem.semantic``, never its submodules
+(tests/unit/plugin/test_plugin_layers.py).
 """
 
 from graphmem.semantic.builder import SemanticBuilder
@@ -35,13 +41,24 @@ from graphmem.semantic.extract import (
     offline_facts,
     offline_facts_many,
 )
-from graphmem.semantic.names import entity_id, is_name, names_only, normalise_name
-from graphmem.semantic.projection import SemanticGraph
+from graphmem.semantic.names import (
+    entity_id,
+    head_noun,
+    human_date,
+    human_datetime,
+    is_name,
+    names_only,
+    normalise_name,
+)
+from graphmem.semantic.projection import GraphInfo, SemanticGraph
 from graphmem.semantic.retriever import HippoRagRetriever, RankedPassage
 from graphmem.semantic.settings import SemanticSettings
+from graphmem.semantic.snapshot import FactHit, SpaceSnapshot
 from graphmem.semantic.writer import Resolution, stored_entity_ids, write_facts
 
 __all__ = [
+    "FactHit",
+    "GraphInfo",
     "HippoRagRetriever",
     "PassageFacts",
     "PassageIn",
@@ -51,9 +68,13 @@ __all__ = [
     "SemanticBuilder",
     "SemanticGraph",
     "SemanticSettings",
+    "SpaceSnapshot",
     "batch_passages",
     "batch_speakers",
     "entity_id",
+    "head_noun",
+    "human_date",
+    "human_datetime",
     "is_name",
     "llm_facts",
     "names_only",

@@ -8,6 +8,8 @@ subject is the claim's, each as a value ``kind:thing`` of the claim:
   present perfect: "starts work at 9" is a habit);
 - ``ended:X``: "finished X", "completed X", "got back from X", told as done; "has to
   finish X", "can't wait to finish X", "once I finish X" end nothing;
+- ``dropped:X``: "cancelled X", "postponed X", "called off X", "pushed back X", told as
+  done: a plan called off or moved;
 - ``planned:X``: what a plan is about ("is planning a road trip to Kyoto"); a wish is no
   plan ("would love to visit Kyoto");
 - ``now:<activity>=X``: what the subject does now, of the things one does one at a time
@@ -87,9 +89,9 @@ def agent(verb: Token) -> Token | None:
 def under_way(
     doc: Doc, root: Token, whose: Callable[[Token], str], subject: str, planned: Token | None
 ) -> list[str]:
-    """The ``begun:``, ``ended:``, ``planned:`` and ``now:`` values (module docstring) of
-    the main clauses whose subject is ``subject`` (``whose`` reads a verb's); ``planned``:
-    the verb a plan is about, when the statement is a plan."""
+    """The ``begun:``, ``ended:``, ``dropped:``, ``planned:`` and ``now:`` values (module
+    docstring) of the main clauses whose subject is ``subject`` (``whose`` reads a verb's);
+    ``planned``: the verb a plan is about, when the statement is a plan."""
     found: list[str] = []
     if planned is not None:
         found += [f"planned:{key}" for key in _things_of(planned, doc)]
@@ -103,6 +105,8 @@ def under_way(
             found += [f"ended:{key}" for key in _things_of(verb, doc)]
         elif lemma in lex.RETURN_VERBS and _told_done(verb):
             found += [f"ended:{key}" for key in _back_from(verb, doc)]
+        elif lemma in lex.DROP_VERBS and _told_done(verb) and _dropping(verb, lemma):
+            found += [f"dropped:{key}" for key in _things_of(verb, doc)]
         found += _now(verb, doc)
     return found
 
@@ -111,6 +115,14 @@ def _told_done(verb: Token) -> bool:
     """The simple past ("finished") or the present perfect ("has finished")."""
     perfect = any(c.dep_ == "aux" and c.lemma_.lower() == "have" for c in verb.children)
     return verb.tag_ == "VBD" or (verb.tag_ == "VBN" and perfect)
+
+
+def _dropping(verb: Token, lemma: str) -> bool:
+    """ "cancelled", "postponed"; "called off", "put off", "pushed back" with their particle."""
+    particle = lex.DROP_PARTICLES.get(lemma)
+    return particle is None or any(
+        c.dep_ in ("prt", "advmod") and c.lower_ == particle for c in verb.children
+    )
 
 
 def hedged(verb: Token) -> bool:
@@ -130,6 +142,15 @@ def _things_of(verb: Token, doc: Doc) -> Iterator[str]:
     if not objects:
         governed = [c for c in verb.children if c.dep_ == "xcomp" and c.pos_ == "VERB"]
         objects = [c for g in governed for c in g.children if c.dep_ in ("dobj", "obj")]
+    if not objects:  # "get back to X", "started on X"
+        near = [verb, *(c for c in verb.children if c.dep_ in ("advmod", "prt"))]
+        preps = [
+            c
+            for t in near
+            for c in t.children
+            if c.dep_ == "prep" and c.lower_ in lex.THING_PREPOSITIONS
+        ]
+        objects = [p for prep in preps for p in prep.children if p.dep_ == "pobj"]
     heads = objects + [a for o in objects for a in o.children if a.dep_ == "appos"]
     yield from _keys(heads, doc)
 

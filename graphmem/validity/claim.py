@@ -20,10 +20,14 @@ into a :class:`~graphmem.validity.types.Claim`:
 - ``values``: amounts (``num:``), times and scores (``clock:``), how often (``freq:``),
   places (``place:``), organisations and products (``name:``), the specific things it
   names (``thing:``), what is under way (``begun:``, ``ended:``, ``planned:``,
-  ``now:``; ``graphmem.validity.aspect``) and how many of a thing (``count:``;
-  ``graphmem.validity.counts``).
+  ``now:``; ``graphmem.validity.aspect``), how many of a thing (``count:``;
+  ``graphmem.validity.counts``) and the values held one at a time (``span:``, ``rate:``,
+  ``weekday:``, ``home:``, ``job:``, ``rank:``; ``graphmem.validity.states``).
   ``measures``: the amounts, times and rates of its verb; ``clause_measures``: of its own
   clauses.
+- a reported question that first tells something of its speaker ("user asked: By the
+  way, user has been using ... for 6 months now - does assistant have any tips?") is read
+  from the told part (``told``), and is no question.
 - ``cues``: ``change`` (words that say a value changed: "no longer", "switched", "moved
   back"), ``past`` (the main verb in the simple past: an event, "won a tournament";
   "has made six bowls" is a state), ``picture`` (what a shared photo shows), ``plan`` (a
@@ -54,6 +58,7 @@ from graphmem.validity.aspect import (
     verb_of,
 )
 from graphmem.validity.counts import clause_counts
+from graphmem.validity.states import states
 from graphmem.validity.types import MEASURED, Claim, Statement
 
 
@@ -69,9 +74,25 @@ def split_prefix(text: str) -> tuple[str, bool]:
     return lex.OPENERS.sub("", text.strip()).strip(), reported
 
 
+def told(body: str, reported: bool, speaker: str) -> tuple[str, bool]:
+    """A question that first tells something of its speaker ("user asked: By the way, user
+    has been using user's Fitbit for 6 months now - does assistant have any tips?"): the
+    told part, no longer a question; any other body as it is."""
+    if not (reported or body.rstrip().endswith("?")):
+        return body, reported
+    lead = lex.QUESTION_OPENER.split(body, maxsplit=1)[0].strip(" ,;-–—")
+    words = lead.lower().split()
+    if lead == body.strip() or len(words) < 4 or lead.endswith("?"):
+        return body, reported
+    # Told of the speaker ("user has been ...", "I moved ..."), not asked about a thing.
+    if not ({speaker} | lex.FIRST_PERSON) & set(words[:3]):
+        return body, reported
+    return lead + ".", False
+
+
 def claims(statements: Sequence[Statement]) -> list[Claim]:
     """The claim of each statement, parsed in one pass."""
-    bodies = [split_prefix(s.text) for s in statements]
+    bodies = [told(*split_prefix(s.text), s.speaker.strip().lower()) for s in statements]
     # Designs state the same thing in the same words (a third of a LongMemEval haystack's
     # statement text repeats another statement's): each distinct body is parsed once.
     distinct = list(dict.fromkeys(b for b, _ in bodies))
@@ -117,6 +138,7 @@ def _claim(statement: Statement, doc: Doc, reported: bool) -> Claim:
     planned = verb if intent == "plan" else None
     values += tuple(under_way(doc, root, whose, subject, planned))
     values += tuple(clause_counts(doc, root, whose, subject))
+    values += tuple(states(doc, root, whose, subject))
     return Claim(
         subject=subject,
         predicate=predicate,
@@ -190,12 +212,19 @@ def _predicate(root: Token) -> tuple[Token, str, str]:
 
 
 def _content(root: Token) -> Token:
-    """What a report is about: "Rosa thinks Tom should open a shop" claims Tom's plan."""
-    if root.lemma_.lower() not in lex.REPORTING:
+    """What a report is about: "Rosa thinks Tom should open a shop" claims Tom's plan; a
+    remark on it ("user realized ... - it's crazy how time flies!") claims what it remarks
+    on."""
+    remark = any(c.dep_ == "nsubj" and c.lower_ in lex.REMARK_SUBJECTS for c in root.children)
+    if root.lemma_.lower() not in lex.REPORTING and not remark:
         return root
     for child in root.children:
+        # A remark follows what it remarks on; a report's clause follows the report.
         if child.dep_ == "ccomp" and child.pos_ in ("VERB", "AUX"):
-            return child
+            if not remark:
+                return child
+            if child.i < root.i:
+                return _content(child)
     return root
 
 

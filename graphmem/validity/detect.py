@@ -1,8 +1,10 @@
 """Which statements replace which: candidate pairs, the offline verdict, the chains.
 
 **Candidates.** Two statements of one label (a fragment is compared with fragments, a fact
-with facts), one conversation and one subject that share a topic, the earlier said in an
-earlier session: within a session a speaker elaborates, across sessions time has passed.
+with facts), one conversation and one subject that share a topic or the slot of a value
+held one at a time (``validity.moves.slots``: a home, an employer, a rank, a span, rate or
+weekday of one verb and thing), the earlier said in an earlier session: within a session
+a speaker elaborates, across sessions time has passed.
 A statement whose subject is an unresolved pronoun has no candidates (``claim``).
 
 **Offline verdict** (``Settings.validity_judge = "offline"``, the default; docs/validity.md),
@@ -20,6 +22,9 @@ leaves two values side by side, as before):
   ``validity.counts``) with another number, the later a state or a running total:
   "has watched 4 MCU films in the last 3 months", later "5"; "is on page 200", later
   "is on page 220": ``update``;
+- a value held one at a time said again with another value (``validity.moves``): a span
+  that grew, another rate or weekday of a habit, another home, employer or rank:
+  ``update``; a plan called off or moved ("postponed the Kyoto trip"): ``update``;
 - one specific thing named by both and a measure of it with no value in common (a time or
   score, a rate, an amount of one unit), not two events: ``update``;
 - else the thing acted on (the verbs' direct objects, amounts aside) decides, with the
@@ -40,6 +45,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from graphmem.validity.lexicon import AMOUNTS, LEADING_AMOUNTS
+from graphmem.validity.moves import slots, state_changed
 from graphmem.validity.types import (
     MEASURED,
     SUPERSEDING,
@@ -63,7 +69,9 @@ def candidates(statements: Sequence[Statement], claims: Sequence[Claim]) -> list
     for i, (s, c) in enumerate(zip(statements, claims, strict=True)):
         # An undated statement has no time at which one value could replace another.
         if c.subject and c.valid_from is not None:
-            for topic in c.topics:
+            # A home or a job said in other words ("lives in Boston", "moved to Denver")
+            # shares no topic: its slot pairs it (``validity.moves``).
+            for topic in (*c.topics, *sorted(slots(c))):
                 groups[(s.label, s.conversation, c.subject, topic)].append(i)
     shared: dict[tuple[int, int], list[str]] = defaultdict(list)
     for (_, _, _, topic), members in groups.items():
@@ -112,6 +120,9 @@ def judge(pair: Candidate) -> Judgement:
     recounted = another_count(a, b)
     if recounted:
         return Judgement(verdict="update", reason=recounted)
+    changed = state_changed(a, b)
+    if changed:
+        return Judgement(verdict="update", reason=changed)
     about = specific(a, b)
     # Two events ("spent 3 hours at the Louvre", "has spent 2 hours there") are two facts.
     if about and not (a.has("past") or b.has("past")):
@@ -156,6 +167,14 @@ def carried_through(a: Claim, b: Claim) -> str:
     for end in sorted(_thing(v) for v in b.of_kind("ended")):
         if any(one_thing(start, end) for start in starts):
             return f"{end}: under way, later over"
+    # A plan called off or moved: whatever the earlier said of it to come no longer holds
+    # ("has the Kyoto trip in May", later "postponed the Kyoto trip"); an event told as
+    # done ("went on the Kyoto trip") is not undone.
+    if not a.has("past"):
+        named = starts + [_thing(v) for v in a.of_kind("thing")]
+        for drop in sorted(_thing(v) for v in b.of_kind("dropped")):
+            if any(one_thing(thing, drop) for thing in named):
+                return f"{drop}: planned, later called off or moved"
     return ""
 
 
@@ -266,7 +285,10 @@ def chains(pairs: Sequence[Candidate], verdicts: Sequence[Judgement]) -> list[Su
     """Each superseded statement with its earliest superseder (module docstring)."""
     first: dict[tuple[str, str], tuple[Candidate, Judgement]] = {}
     for pair, verdict in zip(pairs, verdicts, strict=True):
-        if verdict.verdict not in SUPERSEDING:
+        # A question states nothing, whoever judged it: it neither replaces a statement
+        # nor is replaced, so `history` and `current_facts` never list one as a change.
+        asked = pair.earlier_claim.has("question") or pair.later_claim.has("question")
+        if verdict.verdict not in SUPERSEDING or asked:
             continue
         key = (pair.earlier.label, pair.earlier.id)
         known = first.get(key)

@@ -23,7 +23,9 @@ CHANGE = re.compile(
 )
 # A plan (it may be carried out: "plans to open a shop") and a wish (it replaces nothing
 # even once it comes true: "would love to take the dogs").
-PLAN_VERBS = frozenset({"plan", "intend", "consider", "aim", "try", "think", "expect", "need"})
+PLAN_VERBS = frozenset(
+    {"plan", "intend", "consider", "aim", "try", "think", "expect", "need", "mean"}
+)
 WISH_VERBS = frozenset(
     {"hope", "want", "wish", "dream", "look", "would", "like", "love", "prefer", "wonder"}
 )
@@ -47,6 +49,7 @@ FORMS = {
     "aiming": "aim",
     "trying": "try",
     "thinking": "think",
+    "meaning": "mean",
 }
 # Where something under way began and where it came to an end ("just started the trip",
 # later "just got back from the trip"): the earlier state ("on the trip") ended.
@@ -86,7 +89,11 @@ REQUEST_NOUNS = frozenset(_REQUESTS.split())
 GROUP_WORDS = frozenset({"band", "team", "family", "group", "class", "club", "crew", "choir"})
 SECOND_PERSON = frozenset({"you", "your", "yours", "yourself"})
 # Verbs that report what someone thinks or says: the claim is the reported clause.
-REPORTING = frozenset({"think", "say", "tell", "suggest", "believe", "mention", "recommend"})
+REPORTING = frozenset(
+    {"think", "say", "tell", "suggest", "believe", "mention", "recommend", "realize", "notice"}
+)
+# The subject of a remark on what went before ("... - it's crazy how time flies!").
+REMARK_SUBJECTS = frozenset({"it", "that", "this"})
 SHOWING = frozenset({"share", "show", "send", "post", "take"})
 PICTURES = frozenset({"photo", "picture", "pic", "image", "selfie", "snapshot", "photograph"})
 _DETERMINERS = "a an the this that these those some any my our your his her their its"
@@ -120,3 +127,39 @@ FREQ = re.compile(
 )
 CLOCK = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b")
 HEDGES = re.compile(r"^(?:about|around|approximately|roughly|nearly|almost|over|under)\s+")
+# Calling a plan off or moving it ("cancelled the trip", "postponed the party", "pushed
+# back the launch"): what was planned no longer holds as it was said.
+DROP_VERBS = frozenset(
+    {"cancel", "postpone", "reschedule", "delay", "scrap", "call", "put", "push"}
+)
+# The particle that makes the phrasal ones a drop: "called off", "put off", "pushed back".
+DROP_PARTICLES = {"call": "off", "put": "off", "push": "back"}
+# Where one lives and where one works: one value at a time, so another one said later
+# replaces the earlier ("lives in Boston", later "moved to Denver").
+HOME_VERBS = {"live": "in", "move": "to", "relocate": "to", "settle": "in"}
+JOB_VERBS = {"work": ("at", "for"), "hire": ("by", "at"), "employ": ("by", "at")}
+JOB_NOUNS = frozenset({"job", "position", "role", "internship"})
+# Spans of time a state has lasted ("for 6 months now") in days, to tell which is longer.
+SPAN_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365, "decade": 3650}
+# The periods a rate is per ("an hour each day", "twice a week").
+PERIODS = frozenset({"day", "week", "month", "year", "weekend", "morning", "evening", "night"})
+_WEEKDAY_WORDS = "monday tuesday wednesday thursday friday saturday sunday"
+WEEKDAYS = frozenset(_WEEKDAY_WORDS.split())
+# What makes a weekday a habit, not one date: "on Fridays", "every Friday", "usually".
+HABIT_WORDS = frozenset(
+    {"every", "each", "usually", "always", "normally", "typically", "regularly"}
+)
+# Where a question starts inside a turn that first tells something ("By the way, I've
+# been using my Fitbit for 6 months now - speaking of which, do you have any tips?"):
+# what comes before it is told, not asked.
+QUESTION_OPENER = re.compile(
+    r"(?:[,;:]|\s[-–—]|\.)\s+(?:(?:and|but|so|speaking of (?:which|that)|by the way),?\s+)?"
+    r"(?=(?:do|does|did|can|could|would|will|should|is|are|any|what|how|which|where|who|why)"
+    r"\s+(?:assistant|you|there|user|it|i|anyone|some|the|a)\b)",
+    re.IGNORECASE,
+)
+# A rank one holds one at a time ("Premier Silver status", later "Premier Gold status";
+# "a blue belt", later "a purple belt"): the words in front say which.
+RANK_NOUNS = frozenset({"status", "belt", "rank", "tier", "level", "league", "division"})
+# "get back to X", "work on X": a plan or a start about X, said through a preposition.
+THING_PREPOSITIONS = frozenset({"to", "on"})

@@ -8,8 +8,7 @@ from typing import Any
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
-from graphmem.graph.store import GraphStore
-from graphmem.plugin import Design, DesignSettings, NodeStyle, Preset
+from graphmem.plugin import Design, DesignSettings, GraphStore, NodeStyle, Preset
 from tests.example_design.memory import KeywordBuilder, KeywordRetriever
 
 

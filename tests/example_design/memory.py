@@ -6,7 +6,6 @@ import re
 import time
 from typing import Any
 
-from graphmem.ingest.writer import content_id
 from graphmem.plugin import (
     BuildContext,
     Builder,
@@ -17,6 +16,7 @@ from graphmem.plugin import (
     RetrievalResult,
     Retriever,
     SessionBatch,
+    content_id,
     k_for_budget,
 )
 

@@ -9,8 +9,7 @@ from typing import Any
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
-from graphmem.graph.store import GraphStore
-from graphmem.plugin import Design, DesignSettings
+from graphmem.plugin import Design, DesignSettings, GraphStore
 from tests.example_vector_design.memory import GistBuilder, GistRetriever, gist_count
 
 HERE = Path(__file__).parent

@@ -9,20 +9,23 @@ from typing import Any
 
 import click
 
-from graphmem.cli.common import app, emit, handle_errors, json_option
-from graphmem.graph.overfetch import SpaceTotals
-from graphmem.graph.store import GraphStore
-from graphmem.ingest.writer import content_id
 from graphmem.plugin import (
     BuildContext,
     Builder,
     BuildReport,
+    GraphStore,
     Hit,
     PassageRef,
     RetrievalContext,
     RetrievalResult,
     Retriever,
     SessionBatch,
+    SpaceTotals,
+    app,
+    content_id,
+    emit,
+    handle_errors,
+    json_option,
     k_for_budget,
 )
 

@@ -1,6 +1,6 @@
 """Run the real CLI (``graphmem ARGS...``) in this process and interrupt it right before a
 chosen write statement (a test helper, run as a subprocess by
-tests/integration/test_crash_faults.py and test_server_faults.py).
+tests/integration/builders/test_crash_faults.py and test_server_faults.py).
 
     python -m tests.faults.cli_until_killed ACTION POINT RECORD -- ARGS...
 

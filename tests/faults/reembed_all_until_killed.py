@@ -1,6 +1,6 @@
 """``graphmem reembed --all --embedder openai`` (the settings come from the environment), and
 SIGKILL this very process before the N-th write of the statement named STATEMENT (a test
-helper, run as a subprocess by tests/integration/test_reembed_dimension.py).
+helper, run as a subprocess by tests/integration/embed/test_reembed_dimension.py).
 
     python -m tests.faults.reembed_all_until_killed STATEMENT N
 """

@@ -1,6 +1,6 @@
 """Re-embed a space with another embedder than the configured one (``switch_target``), two
 passages per batch, and SIGKILL this very process before the N-th write statement (a test
-helper, run as a subprocess by tests/integration/test_reembed.py).
+helper, run as a subprocess by tests/integration/embed/test_reembed.py).
 
     python -m tests.faults.reembed_until_killed SPACE KILL_AT
 """

@@ -23,14 +23,26 @@ from graphmem.designs.amory.llm import RECENT, LLMMind
 from graphmem.designs.amory.offline import OfflineMind, characters_of, headline_text
 from graphmem.designs.amory.semantic_bridge import write_side_facts
 from graphmem.designs.amory.timeline import Excerpt, Story, Subplot, Timeline
-from graphmem.graph.rows import native
-from graphmem.ingest.writer import content_id
-from graphmem.nlp import contentless_texts, is_contentless, keyphrases, persons
-from graphmem.nlp.openings import analyse_turns
-from graphmem.nlp.people import PersonEvidence, person_name
-from graphmem.nlp.roles import SpeakerRoles
-from graphmem.plugin import BuildContext, Builder, BuildReport, SessionBatch, short_caption
-from graphmem.turns import render_turn
+from graphmem.nlp import (
+    PersonEvidence,
+    SpeakerRoles,
+    analyse_turns,
+    contentless_texts,
+    is_contentless,
+    keyphrases,
+    person_name,
+    persons,
+)
+from graphmem.plugin import (
+    BuildContext,
+    Builder,
+    BuildReport,
+    SessionBatch,
+    content_id,
+    native,
+    render_turn,
+    short_caption,
+)
 
 BUILDER = "amory"
 _PHRASES_PER_TURN = 5
@@ -90,7 +102,7 @@ class AmoryBuilder(Builder):
         # the stories in one transaction with the sessions' built mark: the batch is bound
         # once, or not at all and a rerun binds it from the same stories.
         links = write_side_facts(self.ctx, timeline.side_facts, self.version)
-        facts = self._write(timeline, conversation, stored_items, links, batch)
+        facts = self._write_stories(timeline, conversation, stored_items, links, batch)
         report = BuildReport(self.name, sessions=len(batch.sessions))
         report.counts = {
             "turns": sum(len(s.turns) for s in batch.sessions),
@@ -255,7 +267,7 @@ class AmoryBuilder(Builder):
         )
 
     # --- writing ------------------------------------------------------------------------
-    def _write(
+    def _write_stories(
         self,
         timeline: Timeline,
         conversation: str,

@@ -32,10 +32,8 @@ from graphmem.designs.amory.timeline import (
     Timeline,
     Vector,
 )
-from graphmem.embed import Embedder
-from graphmem.errors import LLMItemError
-from graphmem.ingest.writer import content_id
 from graphmem.llm import Message, StructuredLLM, attempt
+from graphmem.plugin import Embedder, LLMItemError, content_id
 from graphmem.semantic import is_name
 
 T = TypeVar("T", bound=BaseModel)

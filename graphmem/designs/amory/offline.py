@@ -29,10 +29,8 @@ from graphmem.designs.amory.timeline import (
     split_points,
     unit,
 )
-from graphmem.embed import Embedder
-from graphmem.ingest.writer import content_id
-from graphmem.nlp import extract_triples
-from graphmem.nlp.claims import speaker_names
+from graphmem.nlp import extract_triples, speaker_names
+from graphmem.plugin import Embedder, content_id
 from graphmem.semantic import is_name
 
 _MAX_CHARACTERS = 6

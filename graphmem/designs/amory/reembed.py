@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphmem.embed import Embedder
-from graphmem.embed.rewrite import rewrite_vectors
-from graphmem.graph.store import GraphStore
+from graphmem.plugin import Embedder, GraphStore, rewrite_vectors
 
 
 def _headline_text(row: dict[str, Any]) -> str:

@@ -38,6 +38,7 @@ from graphmem.designs.amory.timeline import Vector
 from graphmem.llm import StructuredLLM
 from graphmem.nlp import query_entities
 from graphmem.plugin import (
+    FulltextRetriever,
     Hit,
     PassageRef,
     RetrievalContext,
@@ -45,7 +46,6 @@ from graphmem.plugin import (
     SnapshotRetriever,
     k_for_budget,
 )
-from graphmem.retrieval.passages import FulltextRetriever
 
 # Turns the lexical leg scores (the rest count as 0): at least 100, and at least as many
 # as the budget could show (k_for_budget, the depth the fulltext baseline reads), so a

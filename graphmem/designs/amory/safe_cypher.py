@@ -35,8 +35,7 @@ import neo4j
 from neo4j.exceptions import Neo4jError
 
 from graphmem.designs.amory.cypher_plan import PlanChecker, PlanRefused
-from graphmem.errors import GraphmemError
-from graphmem.graph.store import GraphStore
+from graphmem.plugin import GraphmemError, GraphStore
 
 
 class CypherRefused(GraphmemError):

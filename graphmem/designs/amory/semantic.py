@@ -19,11 +19,9 @@ from graphmem.designs.amory.config import AmorySettings
 from graphmem.designs.amory.safe_cypher import CypherFailed, CypherRefused, Policy, run_read_only
 from graphmem.designs.amory.semantic_bridge import side_facts
 from graphmem.designs.amory.timeline import Vector
-from graphmem.errors import LLMError
-from graphmem.graph.store import GraphStore
 from graphmem.llm import Message, StructuredLLM
 from graphmem.nlp import query_entities
-from graphmem.plugin import Hit, PassageRef, RetrievalContext
+from graphmem.plugin import GraphStore, Hit, LLMError, PassageRef, RetrievalContext
 from graphmem.semantic import normalise_name as entity_key
 
 LABELS = frozenset({"Fact", "Entity"})

@@ -13,11 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from graphmem.designs.amory.timeline import SideFact
-from graphmem.graph.store import GraphStore
-from graphmem.plugin import BuildContext
-from graphmem.semantic import PassageFacts, Quadruple
-from graphmem.semantic.names import is_name
-from graphmem.semantic.writer import write_facts
+from graphmem.plugin import BuildContext, GraphStore
+from graphmem.semantic import PassageFacts, Quadruple, is_name, write_facts
 
 BUILDER = "amory"
 

@@ -22,7 +22,7 @@ import numpy.typing as npt
 from spacy.tokens import Doc
 
 from graphmem.designs.amory.config import AmorySettings
-from graphmem.ingest.writer import content_id
+from graphmem.plugin import content_id
 
 Vector = npt.NDArray[np.float32]
 

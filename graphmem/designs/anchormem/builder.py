@@ -30,12 +30,19 @@ from graphmem.designs.anchormem.extract import (
     OfflineExtractor,
     context_units,
 )
-from graphmem.graph.overfetch import over_fetch
-from graphmem.graph.rows import chunks, native
-from graphmem.nlp.roles import SpeakerRoles
-from graphmem.plugin import BuildContext, Builder, BuildReport, SessionBatch, short_caption
-from graphmem.retrieval.exact import ExactIndex
-from graphmem.turns import render_turn
+from graphmem.nlp import SpeakerRoles
+from graphmem.plugin import (
+    BuildContext,
+    Builder,
+    BuildReport,
+    ExactIndex,
+    SessionBatch,
+    chunks,
+    native,
+    over_fetch,
+    render_turn,
+    short_caption,
+)
 
 
 def _render_turn(row: dict[str, Any]) -> str:
@@ -88,17 +95,6 @@ class AnchorMemBuilder(Builder):
             },
         )
         return report
-
-    # --- storage helpers ------------------------------------------------------------
-    def _write(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        return self.ctx.store.write(name, space=self.ctx.space, **params)
-
-    def _read(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        return self.ctx.store.read(name, space=self.ctx.space, **params)
-
-    def _write_rows(self, name: str, rows: Sequence[dict[str, Any]], **params: Any) -> None:
-        for chunk in chunks(rows):
-            self._write(name, rows=list(chunk), **params)
 
     # --- facts ----------------------------------------------------------------------
     def _write_facts(self, facts: Sequence[FactDraft]) -> None:

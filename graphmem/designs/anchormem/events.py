@@ -28,8 +28,8 @@ from graphmem.designs.anchormem.prompts import (
     IntegratedEvent,
     integrate_user_prompt,
 )
-from graphmem.ingest.writer import content_id
 from graphmem.llm import Message, Outcome, StructuredLLM, map_attempts
+from graphmem.plugin import content_id
 
 
 @dataclass(frozen=True)

@@ -21,16 +21,26 @@ from datetime import date, datetime
 from spacy.tokens import Doc, Token
 
 from graphmem.designs.anchormem.prompts import EXTRACT_SYSTEM, ExtractedFacts, extract_user_prompt
-from graphmem.ingest.models import SessionIn, Turn
-from graphmem.ingest.writer import content_id, session_date_text
 from graphmem.llm import Message, StructuredLLM, map_attempts
-from graphmem.nlp import TemporalMention, annotate
-from graphmem.nlp.claims import SpeechAct, reported, speaker_names, speech_act
-from graphmem.nlp.openings import analyse_turns
-from graphmem.nlp.second_person import persons_to_names
-from graphmem.nlp.text import is_content_token
-from graphmem.plugin import SessionBatch
-from graphmem.turns import render_turn
+from graphmem.nlp import (
+    SpeechAct,
+    TemporalMention,
+    analyse_turns,
+    annotate,
+    is_content_token,
+    persons_to_names,
+    reported,
+    speaker_names,
+    speech_act,
+)
+from graphmem.plugin import (
+    SessionBatch,
+    SessionIn,
+    Turn,
+    content_id,
+    render_turn,
+    session_date_text,
+)
 
 
 def window_spans(n_turns: int, window: int, step: int) -> list[range]:

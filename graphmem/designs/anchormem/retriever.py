@@ -30,18 +30,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from graphmem.designs.anchormem.config import AnchorMemConfig
-from graphmem.graph.overfetch import SpaceTotals
 from graphmem.plugin import (
+    ExactIndex,
     Hit,
     PassageRef,
     RetrievalContext,
     RetrievalResult,
     SnapshotRetriever,
+    SpaceBM25,
+    SpaceTotals,
     k_for_budget,
+    rrf,
 )
-from graphmem.retrieval.bm25 import SpaceBM25
-from graphmem.retrieval.exact import ExactIndex
-from graphmem.retrieval.passages import rrf
 
 _WORD = re.compile(r"\w+")
 

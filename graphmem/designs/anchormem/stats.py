@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphmem.graph.store import GraphStore
+from graphmem.plugin import GraphStore
 
 
 def anchormem_stats(store: GraphStore, space: str) -> dict[str, Any]:

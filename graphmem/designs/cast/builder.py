@@ -34,14 +34,17 @@ from graphmem.designs.cast.views import (
     character_id,
     topic_vector,
 )
-from graphmem.graph.rows import chunks, native
-from graphmem.ingest.writer import content_id
 from graphmem.llm import Outcome, map_attempts
-from graphmem.nlp import is_contentless, keyphrases
-from graphmem.nlp.openings import analyse_turns
-from graphmem.nlp.people import PersonEvidence
-from graphmem.nlp.roles import SpeakerRoles
-from graphmem.plugin import BuildContext, Builder, BuildReport, SessionBatch
+from graphmem.nlp import PersonEvidence, SpeakerRoles, analyse_turns, is_contentless, keyphrases
+from graphmem.plugin import (
+    BuildContext,
+    Builder,
+    BuildReport,
+    SessionBatch,
+    chunks,
+    content_id,
+    native,
+)
 
 NAME = "cast"
 
@@ -60,7 +63,7 @@ class CastBuilder(Builder):
         self._info: dict[str, tuple[str, int, bool, tuple[int, int], str | None]] = {}
 
     def build(self, batch: SessionBatch) -> BuildReport:
-        released = self._read_write("cast.release_views", session_ids=list(batch.session_ids))
+        released = self._write("cast.release_views", session_ids=list(batch.session_ids))
         sessions = batch_messages(batch)
         speakers = list(
             dict.fromkeys([*batch.conversation.speakers, *(m.speaker for s in sessions for m in s)])
@@ -100,12 +103,6 @@ class CastBuilder(Builder):
         return report
 
     # --- storage helpers ------------------------------------------------------------------
-    def _read(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        return self.ctx.store.read(name, space=self.ctx.space, **params)
-
-    def _read_write(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        return self.ctx.store.write(name, space=self.ctx.space, **params)
-
     # --- views ----------------------------------------------------------------------------
     def _views(
         self,

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import click
 
-from graphmem.cli.common import app, emit, handle_errors, json_option
 from graphmem.designs.cast.profile import Profile, character_profile
-from graphmem.graph.store import GraphStore
+from graphmem.plugin import GraphStore, app, emit, handle_errors, json_option
 
 
 @click.command("profile")

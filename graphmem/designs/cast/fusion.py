@@ -11,8 +11,7 @@ from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from graphmem.plugin import PassageRef
-from graphmem.retrieval.packer import EXCERPTS, session_header, turn_line
+from graphmem.plugin import EXCERPTS, PassageRef, session_header, turn_line
 
 T = TypeVar("T", bound=Hashable)
 

@@ -7,10 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from graphmem.cli.plain import plural
-from graphmem.errors import InputError
-from graphmem.graph.readiness import check_exists
-from graphmem.graph.store import GraphStore
+from graphmem.plugin import GraphStore, InputError, check_exists, plural
 
 
 class ProfileScene(BaseModel):

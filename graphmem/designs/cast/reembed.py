@@ -9,9 +9,7 @@ from typing import Any
 import numpy as np
 
 from graphmem.designs.cast.views import topic_vector
-from graphmem.embed import Embedder
-from graphmem.embed.rewrite import rewrite_vectors
-from graphmem.graph.store import GraphStore
+from graphmem.plugin import Embedder, GraphStore, rewrite_vectors
 
 _BATCH = 512
 

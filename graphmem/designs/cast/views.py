@@ -24,10 +24,9 @@ import numpy as np
 import numpy.typing as npt
 from spacy.tokens import Doc, Span
 
-from graphmem.ingest.writer import content_id, session_date_text
-from graphmem.nlp.people import PersonEvidence
-from graphmem.plugin import SessionBatch
-from graphmem.semantic.names import names_only
+from graphmem.nlp import PersonEvidence
+from graphmem.plugin import SessionBatch, content_id, session_date_text
+from graphmem.semantic import names_only
 
 Vector = npt.NDArray[np.float32]
 PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})

@@ -22,10 +22,15 @@ from graphmem.designs.premem.extract import OfflineExtractor, SessionTurns
 from graphmem.designs.premem.llm_steps import LLMExtractor, LLMReasoner
 from graphmem.designs.premem.models import PATTERN_LABELS, Cluster, Fragment, Insight, PooledCluster
 from graphmem.designs.premem.reasoning import reason_offline
-from graphmem.graph.rows import chunks
-from graphmem.ingest.models import ConversationIn, SessionIn
-from graphmem.nlp.roles import SpeakerRoles
-from graphmem.plugin import BuildContext, Builder, BuildReport, SessionBatch
+from graphmem.nlp import SpeakerRoles
+from graphmem.plugin import (
+    BuildContext,
+    Builder,
+    BuildReport,
+    ConversationIn,
+    SessionBatch,
+    SessionIn,
+)
 
 
 def session_order(conversation: ConversationIn, session: SessionIn) -> str:
@@ -169,17 +174,6 @@ class PremBuilder(Builder):
         else:
             found = [reason_offline(p, c, ids, cap) for p, c, ids in work]
         return list({i.id: i for group in found for i in group}.values())
-
-    # --- storage ----------------------------------------------------------------------
-    def _write(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        return self.ctx.store.write(name, space=self.ctx.space, **params)
-
-    def _read(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        return self.ctx.store.read(name, space=self.ctx.space, **params)
-
-    def _write_rows(self, name: str, rows: Sequence[dict[str, Any]], **params: Any) -> None:
-        for chunk in chunks(rows):
-            self._write(name, rows=list(chunk), **params)
 
     def _labels(self) -> dict[str, str]:
         return {"prompt_version": PROMPT_VERSION}

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from graphmem.errors import GraphmemError
+from graphmem.plugin import GraphmemError
 
 Matrix = npt.NDArray[np.float32]
 

@@ -30,10 +30,18 @@ from spacy.tokens import Doc, Span, Token
 
 from graphmem.designs.premem import dates
 from graphmem.designs.premem.models import Category, Fragment
-from graphmem.ingest.models import SessionIn, Turn
-from graphmem.nlp import analyse_many, first_person_to_name, normalise_temporal
-from graphmem.nlp.claims import reported, speech_act
-from graphmem.nlp.text import NON_TOPICAL_LABELS, is_content_token, phrase_key, trim_span
+from graphmem.nlp import (
+    NON_TOPICAL_LABELS,
+    analyse_many,
+    first_person_to_name,
+    is_content_token,
+    normalise_temporal,
+    phrase_key,
+    reported,
+    speech_act,
+    trim_span,
+)
+from graphmem.plugin import SessionIn, Turn
 
 _FUTURE_AUX = frozenset({"will", "'ll", "wo", "shall", "gon", "gonna"})
 _PLAN_VERBS = frozenset({"plan", "intend", "hope", "want", "wish", "aim"})

@@ -24,8 +24,8 @@ from graphmem.designs.premem.prompts import (
     step2_prompt,
 )
 from graphmem.designs.premem.reasoning import reason_offline
-from graphmem.errors import LLMItemError
 from graphmem.llm import Message, StructuredLLM, map_attempts
+from graphmem.plugin import LLMItemError
 
 
 def _message_line(job: SessionTurns, index: int) -> str:

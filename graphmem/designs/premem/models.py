@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
-from graphmem.ingest.writer import content_id
+from graphmem.plugin import content_id
 
 Category = Literal["factual", "experiential", "subjective"]
 CATEGORIES: tuple[Category, ...] = ("factual", "experiential", "subjective")

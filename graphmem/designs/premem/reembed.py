@@ -10,9 +10,7 @@ from typing import Any
 import numpy as np
 
 from graphmem.designs.premem.clustering import centroid
-from graphmem.embed import Embedder
-from graphmem.embed.rewrite import rewrite_vectors
-from graphmem.graph.store import GraphStore
+from graphmem.plugin import Embedder, GraphStore, rewrite_vectors
 
 
 def _key_value(row: dict[str, Any]) -> str:

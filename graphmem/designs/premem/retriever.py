@@ -19,6 +19,7 @@ from typing import Any
 from graphmem.designs.premem import dates
 from graphmem.designs.premem.config import PremSettings
 from graphmem.plugin import (
+    ExactIndex,
     Hit,
     PassageRef,
     RetrievalContext,
@@ -26,7 +27,6 @@ from graphmem.plugin import (
     SnapshotRetriever,
     k_for_budget,
 )
-from graphmem.retrieval.exact import ExactIndex
 
 
 def render_item(key: str, value: str, date: str) -> str:

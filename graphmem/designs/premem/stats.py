@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from graphmem.designs.premem.models import CATEGORIES, PATTERN_LABELS
-from graphmem.graph.store import GraphStore
+from graphmem.plugin import GraphStore
 
 
 def premem_stats(store: GraphStore, space: str) -> dict[str, Any]:

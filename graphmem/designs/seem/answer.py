@@ -6,7 +6,7 @@ line is the answer. Used by ``graphmem ask --strategy seem`` (LLM backend only).
 from __future__ import annotations
 
 from graphmem.llm import Message
-from graphmem.retrieval.packer import PackedContext
+from graphmem.plugin import PackedContext
 
 # SEEM, appendix C, Prompt 3 (Figure 7), word for word.
 ANSWER_SYSTEM = """You are a reading-comprehension QA assistant operating in episodic-memory mode.

@@ -37,14 +37,18 @@ from graphmem.designs.seem.frames import (
 from graphmem.designs.seem.llm_prompts import PROMPT_VERSION
 from graphmem.designs.seem.settings import SeemSettings
 from graphmem.designs.seem.vectors import window_vector
-from graphmem.ingest.writer import content_id
 from graphmem.llm import map_attempts
-from graphmem.nlp import extract_triples
-from graphmem.nlp.claims import speaker_names
-from graphmem.nlp.openings import analyse_turns
-from graphmem.nlp.roles import SpeakerRoles
-from graphmem.plugin import BuildContext, Builder, BuildReport, SessionBatch, short_caption
-from graphmem.retrieval.exact import ExactIndex
+from graphmem.nlp import SpeakerRoles, analyse_turns, extract_triples, speaker_names
+from graphmem.plugin import (
+    BuildContext,
+    Builder,
+    BuildReport,
+    ExactIndex,
+    SessionBatch,
+    content_id,
+    render_turn,
+    short_caption,
+)
 from graphmem.semantic import (
     PassageIn,
     SemanticGraph,
@@ -53,7 +57,6 @@ from graphmem.semantic import (
     normalise_name,
     stored_entity_ids,
 )
-from graphmem.turns import render_turn
 
 BUILDER = "seem"
 

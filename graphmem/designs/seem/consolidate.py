@@ -29,8 +29,8 @@ from graphmem.designs.seem.llm_prompts import (
 )
 from graphmem.designs.seem.settings import SeemSettings
 from graphmem.designs.seem.vectors import weighted
-from graphmem.ingest.writer import content_id
 from graphmem.llm import StructuredLLM, attempt, with_fallback
+from graphmem.plugin import content_id
 
 Vector = npt.NDArray[np.float32]
 

@@ -19,13 +19,19 @@ from spacy.tokens import Doc, Span
 
 from graphmem.designs.seem.llm_prompts import EventSlots, FrameOut, frame_messages
 from graphmem.llm import StructuredLLM
-from graphmem.nlp import Triple, annotate, is_contentless, render
-from graphmem.nlp.claims import speech_act
-from graphmem.nlp.roles import SpeakerRoles
-from graphmem.nlp.second_person import persons_to_names
-from graphmem.nlp.text import NON_TOPICAL_LABELS, is_content_token
-from graphmem.semantic.extract import PassageIn
-from graphmem.semantic.names import (
+from graphmem.nlp import (
+    NON_TOPICAL_LABELS,
+    SpeakerRoles,
+    Triple,
+    annotate,
+    is_content_token,
+    is_contentless,
+    persons_to_names,
+    render,
+    speech_act,
+)
+from graphmem.semantic import (
+    PassageIn,
     head_noun,
     human_date,
     human_datetime,

@@ -11,8 +11,7 @@ from typing import Any
 import numpy as np
 
 from graphmem.designs.seem.vectors import Vector, fold, window_vector
-from graphmem.embed import Embedder
-from graphmem.graph.store import GraphStore
+from graphmem.plugin import Embedder, GraphStore
 
 _BATCH = 256
 

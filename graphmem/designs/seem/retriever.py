@@ -14,11 +14,8 @@ from dataclasses import dataclass
 from graphmem.designs.seem.answer import answer_messages
 from graphmem.designs.seem.settings import SeemSettings
 from graphmem.llm import Message
-from graphmem.plugin import Hit, PassageRef, RetrievalContext
-from graphmem.retrieval.packer import PackedContext
-from graphmem.semantic.projection import GraphInfo
-from graphmem.semantic.retriever import HippoRagRetriever, RankedPassage
-from graphmem.semantic.snapshot import FactHit, SpaceSnapshot
+from graphmem.plugin import Hit, PackedContext, PassageRef, RetrievalContext
+from graphmem.semantic import FactHit, GraphInfo, HippoRagRetriever, RankedPassage, SpaceSnapshot
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,239 @@
+"""The values of a state that hold one at a time, read from the statement's own clauses
+whose subject is the claim's (``aspect.main_verbs``), told as facts (not denied, no
+modal, no condition: ``aspect.hedged``):
+
+- ``span:<verb>|<thing>=<days>``: how long a state has lasted, in the present perfect or
+  with "now" ("has been using the Fitbit for 6 months now": ``span:use|fitbit=180``); a
+  span said later that is longer is the same state gone on;
+- ``rate:<verb>|<thing>|<period>=<amount>``: how much or how often per period ("dedicates
+  about an hour each day to coding exercises": ``rate:dedicate|to coding exercise|day=1
+  hour``; "does yoga twice a week": ``rate:do|yoga|week=2 times``);
+- ``weekday:<verb>|<thing>=<day>``: the weekday of a habit ("has a pottery class on
+  Fridays", "every Friday", "usually ... on Friday"); of one time ``<day> once`` ("on
+  Thursday"): a habit said later replaces it, it replaces no habit;
+- ``rank:<noun>=<words>``: a rank held ("reached Premier Gold status": ``rank:status=premier
+  gold``; ``lexicon.RANK_NOUNS``);
+- ``home:<place>``: where the subject lives ("lives in Boston", "moved to Denver");
+- ``job:<employer>``: where the subject works ("works at Google", "got a new job at
+  Stripe", "was hired by the city library").
+
+``<thing>`` is what the verb acts on: its direct object's key, else its first
+preposition's object ("in Harajuku", "to coding exercise"), so two values meet only when
+the verb and its thing are one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from spacy.tokens import Doc, Token
+
+from graphmem.validity import lexicon as lex
+from graphmem.validity.aspect import chunk_key, hedged, main_verbs, specific_key
+
+_PERFECT_AUX = frozenset({"has", "have", "'ve", "'s"})
+# "an hour each day", "2 miles a day", "$50 a week": an amount of one unit per period.
+_RATE = re.compile(
+    r"\b(?P<amount>\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|half an?)"
+    r"\s+(?P<unit>[a-z]+?)s?\s+(?:a|an|per|each|every)\s+(?P<period>[a-z]+?)s?\b"
+)
+_TIMES = {"once": "1", "twice": "2", "thrice": "3"}
+
+
+def states(doc: Doc, root: Token, whose: Callable[[Token], str], subject: str) -> list[str]:
+    """The ``span:``, ``rate:``, ``weekday:``, ``home:`` and ``job:`` values (module
+    docstring) of the main clauses whose subject is ``subject``."""
+    found: list[str] = []
+    for verb in main_verbs(root):
+        if not subject or whose(verb) != subject or hedged(verb):
+            continue
+        # A move or a hire is an event that sets the state it names.
+        found += _home(verb, doc) + _job(verb, doc)
+        if verb.tag_ == "VBD":  # one event: its span, rate or day is that time's
+            continue
+        lemma = verb.lemma_.lower()
+        thing = _thing(verb, doc)
+        found += [f"span:{lemma}|{thing}={days}" for days in _span(verb)]
+        # "takes 2 pills each morning": the unit is the thing, and nothing says which.
+        rates = [r for r in _rates(verb) if r.rpartition(" ")[2] != thing.rpartition(" ")[2]]
+        found += [f"rate:{lemma}|{thing}|{rate}" for rate in rates]
+        found += [f"weekday:{lemma}|{thing}={day}" for day in _weekdays(verb)]
+    # A rank is the speaker's whichever clause tells it ("hit 20,000 miles, which means
+    # user is eligible for Premier Silver status"; "... - user just reached Premier Gold").
+    for verb in (t for t in doc if t.pos_ in ("VERB", "AUX")):
+        if subject and whose(verb) == subject and not hedged(verb):
+            found += _ranks(verb, doc)
+    return sorted(set(found))
+
+
+def _clause(verb: Token) -> list[Token]:
+    """The verb's own words: its subtree without the clauses joined to it."""
+    joined = {t.i for c in verb.children if c.dep_ in ("conj", "parataxis") for t in c.subtree}
+    return [t for t in verb.subtree if t.i not in joined]
+
+
+def _thing(verb: Token, doc: Doc) -> str:
+    """What the verb acts on (module docstring); amounts, dates and periods are values."""
+    for child in verb.children:
+        if child.dep_ in ("dobj", "obj") and child.pos_ != "PRON" and not _measure(child):
+            return _key(child, doc)
+    for prep in (c for c in verb.children if c.dep_ == "prep" and c.lower_ not in ("for", "on")):
+        for pobj in prep.children:
+            if pobj.dep_ == "pobj" and pobj.pos_ != "PRON" and not _measure(pobj):
+                return f"{prep.lower_} {_key(pobj, doc)}"
+    return ""
+
+
+def _measure(token: Token) -> bool:
+    lemma = token.lemma_.lower()
+    return (
+        lemma in lex.TIME_UNITS
+        or lemma in lex.PERIODS
+        or lemma in lex.WEEKDAYS
+        or token.ent_type_ in lex.NUMERIC | {"DATE"}
+    )
+
+
+def _key(token: Token, doc: Doc) -> str:
+    chunk = next((c for c in doc.noun_chunks if c.root.i == token.i), None)
+    return chunk_key(chunk, chunk.text) if chunk is not None else token.lemma_.lower()
+
+
+def _span(verb: Token) -> list[int]:
+    """ "has been using it for 6 months (now)": 180; "for the past two years": 730."""
+    perfect = any(c.dep_ == "aux" and c.lower_ in _PERFECT_AUX for c in verb.children)
+    now = any(c.dep_ == "advmod" and c.lower_ in lex.NOW_WORDS for c in verb.children)
+    if not (perfect or now):
+        return []
+    out = []
+    for prep in (c for c in verb.children if c.dep_ == "prep" and c.lower_ == "for"):
+        for unit in (p for p in prep.children if p.dep_ == "pobj"):
+            days = lex.SPAN_DAYS.get(unit.lemma_.lower())
+            amount = _amount(unit)
+            if days is not None and amount is not None:
+                out.append(round(days * amount))
+    return out
+
+
+def _amount(unit: Token) -> float | None:
+    """The one number in front of a unit ("six months", "a month", "2 years")."""
+    numbers = [c for c in unit.children if c.dep_ == "nummod"]
+    if not numbers:
+        article = any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in unit.children)
+        return 1.0 if article else None
+    if len(numbers) != 1 or any(c.dep_ != "prep" for c in numbers[0].children):
+        return None
+    word = numbers[0].lower_
+    if word in lex.NUMBER_VALUES:
+        return float(lex.NUMBER_VALUES[word])
+    try:
+        return float(word)
+    except ValueError:
+        return None
+
+
+def _rates(verb: Token) -> list[str]:
+    """ "an hour each day": ``day=1 hour``; "twice a week": ``week=2 times``."""
+    text = " ".join(t.lower_ for t in _clause(verb))
+    out = []
+    for match in _RATE.finditer(text):
+        period = match.group("period")
+        # "three times a week" is how often (``lex.FREQ``, below), no amount.
+        unit = match.group("unit")
+        if period not in lex.PERIODS or unit in lex.PERIODS or unit == "time":
+            continue
+        amount = match.group("amount")
+        number = lex.NUMBER_VALUES.get(amount, 1 if amount[0] in "ah" else amount)
+        number = 0.5 if amount.startswith("half") else number
+        out.append(f"{period}={number} {match.group('unit')}")
+    for match in lex.FREQ.finditer(text):
+        words = match.group(0).split()
+        times = _TIMES.get(words[0], str(lex.NUMBER_VALUES.get(words[0], words[0])))
+        out.append(f"{words[-1]}={times} times")
+    return out
+
+
+def _weekdays(verb: Token) -> list[str]:
+    """The weekdays of a habit ("on Fridays", "every Friday", "usually ... on Friday"), and
+    of one time ("on Thursday": ``thursday once``)."""
+    words = _clause(verb)
+    habit = any(t.lower_ in lex.HABIT_WORDS for t in words)
+    out = []
+    for token in words:
+        day = token.lower_.removesuffix("s")
+        if day in lex.WEEKDAYS:
+            once = not (habit or token.lower_.endswith("days"))
+            out.append(f"{day} once" if once else day)
+    return out
+
+
+def _ranks(verb: Token, doc: Doc) -> list[str]:
+    """ "reached Premier Gold status": ``rank:status=premier gold`` (``lex.RANK_NOUNS``),
+    of a noun the verb acts on or is at."""
+    out = []
+    for chunk in doc.noun_chunks:
+        root = chunk.root
+        if root.lemma_.lower() not in lex.RANK_NOUNS or _verb_of(root) != verb:
+            continue
+        words = [
+            t.lower_
+            for t in chunk
+            if t.i < root.i and t.dep_ in ("compound", "amod") and not t.like_num
+        ]
+        if words:
+            out.append(f"rank:{root.lemma_.lower()}={' '.join(words)}")
+    return out
+
+
+def _verb_of(token: Token) -> Token:
+    while token.pos_ not in ("VERB", "AUX") and token.head.i != token.i:
+        token = token.head
+    return token
+
+
+def _places(prep: Token, doc: Doc) -> list[str]:
+    """A preposition's objects that name a place or a thing ("in Porto", "to a new
+    apartment in Lisbon": Lisbon)."""
+    out = []
+    for pobj in (p for p in prep.children if p.dep_ == "pobj"):
+        if pobj.ent_type_ in lex.PLACES or pobj.pos_ == "PROPN":
+            out.append(_key(pobj, doc))
+        for inner in (c for c in pobj.children if c.dep_ == "prep" and c.lower_ == "in"):
+            out += _places(inner, doc)
+    return out
+
+
+def _home(verb: Token, doc: Doc) -> list[str]:
+    """ "lives in Porto", "moved to Porto", "relocated to Lisbon": ``home:`` values; the
+    thing moved ("moved the painting to ...") is no home."""
+    wanted = lex.HOME_VERBS.get(verb.lemma_.lower())
+    if wanted is None or any(c.dep_ in ("dobj", "obj") for c in verb.children):
+        return []
+    preps = [c for c in verb.children if c.dep_ == "prep" and c.lower_ == wanted]
+    return [f"home:{place}" for prep in preps for place in _places(prep, doc)]
+
+
+def _job_nouns(verb: Token) -> list[Token]:
+    return [
+        c for c in verb.children if c.dep_ in ("dobj", "obj") and c.lemma_.lower() in lex.JOB_NOUNS
+    ]
+
+
+def _job(verb: Token, doc: Doc) -> list[str]:
+    """ "works at Google", "was hired by Stripe", "got a new job at the library"."""
+    wanted = lex.JOB_VERBS.get(verb.lemma_.lower(), ())
+    heads = [verb, *_job_nouns(verb)] if wanted else _job_nouns(verb)
+    preps = wanted or ("at", "with", "for")
+    out = []
+    for head in heads:
+        for prep in (c for c in head.children if c.dep_ in ("prep", "agent")):
+            if prep.lower_ not in preps:
+                continue
+            for pobj in (p for p in prep.children if p.dep_ == "pobj"):
+                chunk = next((c for c in doc.noun_chunks if c.root.i == pobj.i), None)
+                named = pobj.ent_type_ == "ORG" or pobj.pos_ == "PROPN"
+                key = _key(pobj, doc) if named else specific_key(chunk) if chunk else ""
+                if key:
+                    out.append(f"job:{key}")
+    return out
