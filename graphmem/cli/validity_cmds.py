@@ -69,7 +69,8 @@ def _reach_table(rows: list[Reach]) -> str:
     "reach_too",
     is_flag=True,
     help="Also count the dev knowledge-update haystacks of --longmemeval with a change "
-    "marked, per part (sha256 of the question id mod 2), each built in <prefix>-<id>.",
+    "marked, per part (dev and frozen: graphmem.eval.parts's split of the question id), "
+    "each built in <prefix>-<id>.",
 )
 @click.option(
     "--calls",

@@ -18,7 +18,6 @@ dev half of LongMemEval may be labelled.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -28,6 +27,7 @@ from pydantic import BaseModel, ValidationError
 
 from graphmem.errors import InputError
 from graphmem.eval.longmemeval import select
+from graphmem.eval.parts import part_of
 from graphmem.eval.precision import DatasetName, conversations_of
 from graphmem.ingest.formats import ReadLimits, load
 from graphmem.ingest.models import Dataset, SessionIn, Turn
@@ -210,16 +210,12 @@ def todo_lines(unlabelled: Sequence[JudgedPair]) -> list[dict[str, Any]]:
 class Reach(BaseModel):
     """How many haystacks of one part have a change marked (``reach``)."""
 
-    part: str  # "0", "1" (sha256 of the question id, mod 2) or "all"
+    # "dev" (rules are written reading these haystacks only), "frozen" (never read: do the
+    # rules hold on them?), by graphmem.eval.parts's split of the question id, or "all".
+    part: str
     haystacks: int
     reached: int
     calls: int
-
-
-def part_of(question_id: str) -> int:
-    """The fixed half a question falls in: rules are written reading part 0 only, and part
-    1 says whether they hold on conversations nobody read while writing them."""
-    return int(hashlib.sha256(question_id.encode()).hexdigest(), 16) % 2
 
 
 def reach(
@@ -246,7 +242,7 @@ def reach(
         memory.ingest_dataset(Dataset(conversations=[conv], qa={}), space, builders)
         found = [p for p in judged(memory, space, "longmemeval", cid) if p.verdict in SUPERSEDING]
         calls += found
-        for part in (str(part_of(cid)), "all"):
+        for part in (part_of(cid), "all"):
             per.setdefault(part, []).append(len(found))
     rows = [
         Reach(part=part, haystacks=len(n), reached=sum(1 for x in n if x), calls=sum(n))
