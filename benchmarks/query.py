@@ -25,6 +25,7 @@ from graphmem.embed.base import Vectors
 from graphmem.eval.metrics import evidence_recall_at_k, evidence_recall_in, mean_defined
 from graphmem.ingest.models import QAItem
 from graphmem.memory import Memory
+from graphmem.plugin.design import NoSettings
 from graphmem.plugin.retriever import k_for_budget, settle
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.passages import DenseRetriever
@@ -130,7 +131,7 @@ def dense_parts(memory: Memory, space: str, questions: Sequence[str]) -> dict[st
     same vectors; overlap@10 of the statement's top ids with numpy's exact top."""
     ids, matrix = passage_matrix(memory, space)
     k = k_for_budget(BUDGET)
-    dense = DenseRetriever(memory.retrieval_context(space))
+    dense = DenseRetriever(memory.retrieval_context(space), NoSettings())
     dense.retrieve("warm-up question about nothing", BUDGET)
     counts = dense._totals.get("Passage")  # the over-fetch the retriever itself computes
     exact = counts.in_space <= counts.fetch(k)

@@ -11,12 +11,15 @@ import importlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
 from graphmem import __version__
 from graphmem.errors import ConfigError
+
+if TYPE_CHECKING:
+    from graphmem.plugin.design import Command
 
 # name -> (module, attribute, the command's one-line help as ``--help`` lists it; a unit
 # test keeps each line equal to the command's own)
@@ -149,35 +152,30 @@ def _one_line() -> Iterator[None]:
         raise OneLineUsageError(exc) from exc
 
 
-def _design_commands() -> dict[str, click.Command]:
-    """The commands designs add (``Design.commands``), by name; a name a core command has
-    is refused, so a design cannot shadow one."""
+def _design_commands() -> dict[str, Command]:
+    """The commands designs add, as their records declare them (``Design.commands``); a
+    name a core command has is refused, so a design cannot shadow one."""
     from graphmem.plugin.registry import commands
 
-    found: dict[str, click.Command] = {}
-    for command in commands():
-        if not isinstance(command, click.Command) or not command.name:
-            raise ConfigError(f"a design's command {command!r} is not a named click command")
-        if command.name in COMMANDS or command.name in found:
-            raise ConfigError(f"two commands are named {command.name!r} (a design adds one)")
-        found[command.name] = command
+    found = commands()
+    shadowing = sorted(set(found) & set(COMMANDS))
+    if shadowing:
+        raise ConfigError(f"a design adds commands named as graphmem's own: {shadowing}")
     return found
 
 
 class LazyGroup(click.Group):
     """A group whose commands are imported when they run, not when the group is listed
     (commands added with ``add_command`` still work as in any group). The designs' commands
-    are listed as their packages declare them (``graphmem.plugin.commands``), without
-    importing a design."""
+    are listed as their records declare them (``Design.commands``), without importing the
+    commands or the designs' code."""
 
-    _declared: dict[str, str] | None = None
+    _declared: dict[str, Command] | None = None
 
-    def declared(self) -> dict[str, str]:
-        """The designs' commands and their help lines, as declared (once per group)."""
+    def declared(self) -> dict[str, Command]:
+        """The designs' commands, as declared (read once per group)."""
         if self._declared is None:
-            from graphmem.plugin.commands import declared_commands
-
-            self._declared = declared_commands()
+            self._declared = _design_commands()
         return self._declared
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -186,10 +184,20 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in COMMANDS:
             found = super().get_command(ctx, cmd_name)
-            return found if found is not None else _design_commands().get(cmd_name)
+            return found if found is not None else self._design_command(cmd_name)
         module, attribute, _ = COMMANDS[cmd_name]
         command = getattr(importlib.import_module(f"graphmem.cli.{module}"), attribute)
         assert isinstance(command, click.Command)
+        return command
+
+    def _design_command(self, name: str) -> click.Command | None:
+        # Read again, not the listing's: a design registered since then adds its commands.
+        declared = _design_commands().get(name)
+        if declared is None:
+            return None
+        command = declared.load()
+        if command.name != name:
+            raise ConfigError(f"a design declares command {name!r}; it loads {command.name!r}")
         return command
 
     def resolve_command(
@@ -197,12 +205,13 @@ class LazyGroup(click.Group):
     ) -> tuple[str | None, click.Command | None, list[str]]:
         # click suggests a close name from the commands it holds, which here are none.
         name = args[0]
-        known = self.list_commands(ctx)
-        if name in known or name.startswith("-") or ctx.resilient_parsing:
+        # A core command runs without reading the designs' records (pydantic and the records
+        # cost 0.2 s that ``graphmem server status`` need not pay).
+        if name in COMMANDS or name in self.commands or name.startswith("-"):
             return super().resolve_command(ctx, args)
-        # Not a core command: the designs' own (importing them, so only now).
-        known = sorted({*known, *_design_commands()})
-        if name in known:
+        # Read again, not the listing's: a design registered since then adds its commands.
+        known = sorted({*COMMANDS, *self.commands, *_design_commands()})
+        if name in known or ctx.resilient_parsing:
             return super().resolve_command(ctx, args)
         close = difflib.get_close_matches(name, known)
         hint = f" Did you mean {close[0]!r}?" if len(close) == 1 else ""
@@ -237,7 +246,7 @@ class LazyGroup(click.Group):
         if name in COMMANDS:
             text = COMMANDS[name][2]
         elif name in declared and name not in self.commands:
-            text = declared[name]
+            text = declared[name].help
         else:
             command = self.get_command(ctx, name)
             return command.get_short_help_str(limit) if command else ""

@@ -2,8 +2,9 @@
 besides the semantic layer's public API (``from graphmem.plugin import Design, Builder,
 Retriever``).
 
-- the design record and its settings: ``Design``, ``DesignSettings``, ``Preset``,
-  ``Reembed`` (``design``), node styles (``style``) and Browser captions (``captions``);
+- the design record and its settings: ``Design``, ``Label``, ``Command``,
+  ``DesignSettings``, ``Preset``, ``Reembed`` (``design``), node styles (``style``) and
+  Browser captions (``captions``);
 - building: ``Builder``, ``BuildContext``, ``SessionBatch``, ``BuildReport`` (``builder``);
 - retrieving: ``Retriever``, ``SearchRetriever``, ``SnapshotRetriever``,
   ``RetrievalContext`` and the ``Hit`` / ``PassageRef`` / ``RetrievalResult`` it returns
@@ -24,7 +25,7 @@ only through this kit (its ``registry`` finds them), never by importing ``graphm
 (tests/unit/plugin/test_plugin_layers.py).
 
 Names load on first use (a module ``__getattr__``): ``graphmem --help`` reads the designs'
-commands through ``graphmem.plugin.commands`` and must not import pydantic or the driver
+records (their commands) and must not import the driver, the models or the designs' code
 that the rest of the kit needs. A design's other imports are the public names of
 ``graphmem.semantic``, ``graphmem.nlp`` and ``graphmem.llm``.
 """
@@ -51,9 +52,11 @@ if TYPE_CHECKING:
     from graphmem.plugin.configure import DesignConfigs
     from graphmem.plugin.design import (
         BuilderFactory,
+        Command,
         Design,
         DesignKind,
         DesignSettings,
+        Label,
         NoSettings,
         Preset,
         Reembed,
@@ -91,9 +94,11 @@ _HOME = {
     "ENTRY_POINT_GROUP": "commands",
     "DesignConfigs": "configure",
     "BuilderFactory": "design",
+    "Command": "design",
     "Design": "design",
     "DesignKind": "design",
     "DesignSettings": "design",
+    "Label": "design",
     "NoSettings": "design",
     "Preset": "design",
     "Reembed": "design",
@@ -158,6 +163,7 @@ __all__ = [
     "BuildReport",
     "Builder",
     "BuilderFactory",
+    "Command",
     "ConversationIn",
     "Design",
     "DesignConfigs",
@@ -172,6 +178,7 @@ __all__ = [
     "InputError",
     "LLMError",
     "LLMItemError",
+    "Label",
     "NoSettings",
     "NodeStyle",
     "PackedContext",

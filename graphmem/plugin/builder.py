@@ -15,7 +15,9 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic
+
+from typing_extensions import TypeVar
 
 from graphmem.config import Settings
 from graphmem.embed import Embedder
@@ -24,8 +26,12 @@ from graphmem.graph.store import GraphStore, Tx
 from graphmem.ingest.models import ConversationIn, SessionIn
 from graphmem.llm import LLMUsage, StructuredLLM
 from graphmem.plugin.configure import DesignConfigs
+from graphmem.plugin.design import DesignSettings
 
 OFFLINE = "offline"
+# A builder's settings class. The default makes a bare ``Builder`` mean any builder, for
+# code that only runs them (the registry, ``run_build``).
+S = TypeVar("S", bound=DesignSettings, covariant=True, default=DesignSettings)
 
 
 @dataclass(frozen=True)
@@ -167,14 +173,17 @@ def run_build(builder: Builder, batch: SessionBatch) -> BuildReport:
     return report
 
 
-class Builder(ABC):
-    """Constructed as ``Builder(ctx, settings)`` by the design registry (``settings`` is the
-    design's resolved settings instance); the constructor does no I/O."""
+class Builder(ABC, Generic[S]):
+    """Constructed as ``Builder(ctx, settings)`` by the design registry: ``settings`` is the
+    design's resolved settings instance (``ctx.configs.get(name)``), kept as
+    ``self.settings``; a required layer's are ``ctx.configs.get(layer)``. The constructor
+    does no I/O."""
 
     name: str
 
-    def __init__(self, ctx: BuildContext, config: Any = None) -> None:
+    def __init__(self, ctx: BuildContext, settings: S) -> None:
         self.ctx = ctx
+        self.settings = settings
 
     @abstractmethod
     def build(self, batch: SessionBatch) -> BuildReport:
@@ -184,7 +193,7 @@ class Builder(ABC):
         accounting: return only ``counts``. LLM calls on independent items should go through
         ``graphmem.llm.map_with_fallback`` so an item the LLM gives up on goes offline."""
 
-    def finish(self) -> None:  # noqa: B027  (optional hook; most builders need none)
+    def finish(self) -> None:  # an optional hook: most builders need none
         """Called once after all conversations of an ingest (e.g. to refresh a projection)."""
 
     # --- storage: the catalog's statements on this build's space ------------------------

@@ -21,9 +21,12 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from graphmem.plugin.lazy import Hook, HookMap, RequiredHook, check_target, import_target
 from graphmem.plugin.style import NodeStyle
 
 if TYPE_CHECKING:
+    import click
+
     from graphmem.embed import Embedder
     from graphmem.graph.store import GraphStore
 
@@ -32,6 +35,8 @@ if TYPE_CHECKING:
 DesignKind = Literal["design", "layer", "baseline", "strategy"]
 # A label a statement may spell out (label totals are generated from declared ones).
 _LABEL = re.compile(r"[A-Z][A-Za-z0-9_]*")
+# A command's name as `graphmem` takes it.
+_COMMAND = re.compile(r"[a-z][a-z0-9-]*")
 
 
 class DesignSettings(BaseSettings):
@@ -72,12 +77,74 @@ StatsFunction = Callable[["GraphStore", str], dict[str, Any]]
 # many it wrote; ``graphmem reembed`` calls it after the passages. It must be idempotent: an
 # interrupted re-embedding runs it again from the start.
 ReembedFunction = Callable[["GraphStore", "Embedder", str], int]
+ReadsFunction = Callable[[Any], Sequence[str]]
 
 
 @dataclass(frozen=True)
 class Reembed:
+    """``run`` is the function or its import string (``"pkg.reembed:reembed_x"``)."""
+
     labels: tuple[str, ...]
-    run: ReembedFunction
+    # The ``Hook`` defaults are field descriptors, one per field, not shared values.
+    run: RequiredHook[ReembedFunction] = RequiredHook()  # noqa: RUF009
+
+
+@dataclass(frozen=True)
+class Label:
+    """One node label a design's builder writes, and what graphmem does with it.
+
+    ``derived``: its nodes each point at passages of their own space with ``FROM`` (the
+    contract suite checks it); a label that is not (``Entity``) is structural.
+    ``indexed``: it has a vector or full-text index (shared by every space): the over-fetch
+    counts it (``core.label_totals`` is generated from every design's, graphmem.graph.overfetch).
+    ``statement``: its nodes each state one thing a turn says, in this property
+    (``graphmem eval precision`` judges them against hand labels).
+    ``valid_time``: its statements carry valid time (graphmem/validity/): each states
+    something of a subject that a later statement may change, so it gets ``valid_from``
+    and, once a later one replaces it, ``valid_to`` and a ``SUPERSEDES`` edge.
+    ``style``: how its nodes look in the Neo4j Browser (graphmem/browser/style.py generates
+    the served style and the guide's legend from every design's): one entry styles a label,
+    usually the one that owns it (``Character``: the core; ``Fact``: semantic).
+    """
+
+    derived: bool = False
+    indexed: bool = False
+    statement: str | None = None
+    valid_time: bool = False
+    style: NodeStyle | None = None
+
+    def __post_init__(self) -> None:
+        if self.statement is not None and not (self.derived and self.statement.isidentifier()):
+            raise ValueError(f"statement {self.statement!r}: a derived label, a property name")
+        if self.valid_time and self.statement is None:
+            raise ValueError("valid time: only a statement label carries it")
+        if self.style is not None and not isinstance(self.style, NodeStyle):
+            raise TypeError(f"style {self.style!r}: a NodeStyle expected")
+
+
+@dataclass(frozen=True)
+class Command:
+    """A ``graphmem`` command a design adds. ``help`` is its one-line help as ``graphmem
+    --help`` lists it, so the listing imports no command (a unit test keeps it equal to the
+    command's own); ``target`` is the click command or its import string
+    (``"pkg.cli:profile"``), imported when the command runs."""
+
+    help: str
+    target: str | click.Command
+
+    def __post_init__(self) -> None:
+        if not self.help.strip():
+            raise ValueError("command: the listing needs a help line")
+        if isinstance(self.target, str):
+            check_target(self.target)
+
+    def load(self) -> click.Command:
+        import click
+
+        found = import_target(self.target) if isinstance(self.target, str) else self.target
+        if not isinstance(found, click.Command):
+            raise TypeError(f"{self.target!r} is not a click command")
+        return found
 
 
 @dataclass(frozen=True)
@@ -85,12 +152,14 @@ class Design:
     """One memory design, shared layer or baseline family.
 
     ``builder`` and each retriever factory are called as ``factory(ctx, settings)`` with the
-    design's resolved settings instance; constructors must do no I/O.
+    design's resolved settings instance; constructors must do no I/O. They, ``stats``,
+    ``reads`` and ``Reembed.run`` are given as import strings (``"pkg.builder:MyBuilder"``)
+    or as callables: a string is imported on first use, so reading the record imports
+    none of that code (``graphmem.plugin.lazy``).
     ``requires`` names other entries whose builders must have run first (SEEM, CAST and Amory
     require ``semantic``); their builders run before this one and their strategies' spaces
-    get them too. ``labels`` are the node labels the builder writes: ``derived_labels`` of
-    them must each point at passages of their own space with ``FROM`` (the contract suite
-    checks it); the rest (e.g. ``Entity``) are structural.
+    get them too. ``labels`` are the node labels the builder writes, each with what it is
+    (``Label``: derived, indexed, a statement with valid time, its style).
     """
 
     name: str
@@ -98,18 +167,18 @@ class Design:
     summary: str
     settings: type[DesignSettings] = NoSettings
     kind: DesignKind = "design"
-    builder: BuilderFactory | None = None
-    retrievers: Mapping[str, RetrieverFactory] = field(default_factory=dict)
+    # The ``Hook`` defaults are field descriptors, one per field, not shared values.
+    builder: Hook[BuilderFactory] = Hook()  # noqa: RUF009
+    retrievers: HookMap[RetrieverFactory] = HookMap()  # noqa: RUF009
     requires: tuple[str, ...] = ()
-    labels: tuple[str, ...] = ()
-    derived_labels: tuple[str, ...] = ()
+    labels: Mapping[str, Label] = field(default_factory=dict)
     relationships: tuple[str, ...] = ()
     presets: Mapping[str, Preset] = field(default_factory=dict)
     cypher: tuple[str, ...] = ()  # catalog prefixes (folders under cypher/) it owns
     # A design keeps its statements in its own folder (the built-in ones in their package's
     # ``cypher/``); they load into the catalog as ``<name>.<file>`` when it is registered.
     cypher_dir: Path | None = None
-    stats: StatsFunction | None = None
+    stats: Hook[StatsFunction] = Hook()  # noqa: RUF009
     docs: str = ""  # path of its docs page, relative to the repository root
     # The settings its builder reads: recorded per space at the first build, so a later
     # build with other values is refused instead of mixed in (graphmem/builders/recorded.py).
@@ -117,9 +186,6 @@ class Design:
     # How `graphmem reembed` recomputes the vectors it stores; None: a space holding its
     # vectors is refused by reembed (graphmem/embed/reembed.py).
     reembed: Reembed | None = None
-    # Labels with a vector or full-text index (shared by every space): the over-fetch counts
-    # them (``core.label_totals`` is generated from every design's list, graphmem.graph.overfetch).
-    indexed_labels: tuple[str, ...] = ()
     # A plug-in's schema folder, laid out as ``schema/`` (``constraints/``, ``indexes/``,
     # ``fulltext/``, ``vector/``): ``graphmem init`` applies it with the built-in schema.
     schema_dir: Path | None = None
@@ -133,28 +199,23 @@ class Design:
     # An entry of kind ``strategy``: ``reads(settings)`` names the strategies its retriever
     # fuses, given its resolved settings, when every layer is built; an evaluation builds
     # their layers (``graphmem.graph.readiness.builders_read``). None: it reads every builder's.
-    reads: Callable[[Any], Sequence[str]] | None = None
-    # ``graphmem`` CLI commands it adds: ``commands()`` returns click commands, imported
-    # only when the CLI starts.
-    commands: Callable[[], Sequence[Any]] | None = None
-    # Derived labels whose nodes each state one thing a turn says, with the property that
-    # holds the statement (``graphmem eval precision`` judges them against hand labels).
-    statements: Mapping[str, str] = field(default_factory=dict)
-    # Statement labels whose nodes carry valid time (graphmem/validity/): each states
-    # something of a subject that a later statement may change, so it gets ``valid_from``
-    # and, once a later one replaces it, ``valid_to`` and a ``SUPERSEDES`` edge.
-    valid_time: tuple[str, ...] = ()
-    # label -> how its nodes look in the Neo4j Browser (graphmem/browser/style.py generates
-    # the served style and the guide's legend from every design's): one entry styles a
-    # label, usually the one that owns it (``Character``: the core; ``Fact``: semantic).
-    styles: Mapping[str, NodeStyle] = field(default_factory=dict)
+    reads: Hook[ReadsFunction] = Hook()  # noqa: RUF009
+    # ``graphmem`` CLI commands it adds, by name: ``graphmem --help`` lists them from here,
+    # each command's module is imported when it runs.
+    commands: Mapping[str, Command] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier() or self.name != self.name.lower():
             raise ValueError(f"design name {self.name!r}: lower-case identifier expected")
-        missing = set(self.derived_labels) - set(self.labels)
-        if missing:
-            raise ValueError(f"design {self.name}: derived labels {sorted(missing)} not in labels")
+        if not isinstance(self.labels, Mapping) or not isinstance(self.commands, Mapping):
+            raise TypeError(f"design {self.name}: labels and commands are mappings by name")
+        bad = sorted(
+            str(label)
+            for label, kind in self.labels.items()
+            if not (isinstance(label, str) and _LABEL.fullmatch(label) and isinstance(kind, Label))
+        )
+        if bad:
+            raise ValueError(f"design {self.name}: labels {bad}: label names mapped to a Label")
         unknown = [name for preset in self.presets.values() for name in preset.values]
         bad = sorted(set(unknown) - set(self.settings.model_fields))
         if bad:
@@ -162,27 +223,45 @@ class Design:
         bad = sorted(set(self.build_settings) - set(self.settings.model_fields))
         if bad:
             raise ValueError(f"design {self.name}: unknown build settings {bad}")
-        bad = [label for label in self.indexed_labels if not _LABEL.fullmatch(label)]
-        if bad:
-            raise ValueError(f"design {self.name}: indexed labels {bad} are not label names")
         bad = sorted(set(self.reorders) - set(self.retrievers))
         if bad:
             raise ValueError(f"design {self.name}: reorders names strategies {bad} it lacks")
         bad = sorted(
-            label
-            for label, prop in self.statements.items()
-            if label not in self.derived_labels or not prop.isidentifier()
+            str(name)
+            for name, command in self.commands.items()
+            if not (isinstance(name, str) and _COMMAND.fullmatch(name))
+            or not isinstance(command, Command)
         )
         if bad:
-            raise ValueError(f"design {self.name}: statements {bad}: a derived label, a property")
-        bad = sorted(set(self.valid_time) - set(self.statements))
-        if bad:
-            raise ValueError(f"design {self.name}: valid time for {bad}: not statement labels")
-        bad = sorted(set(self.styles) - set(self.labels))
-        if bad:
-            raise ValueError(f"design {self.name}: styles for labels {bad} it does not declare")
+            raise ValueError(f"design {self.name}: commands {bad}: names mapped to a Command")
         if self.default_strategy is not None and self.default_strategy not in self.retrievers:
             raise ValueError(f"design {self.name}: default strategy is not one of its own")
+
+    # What the labels say, read as the lists the rest of graphmem takes (in label order).
+    @property
+    def label_names(self) -> tuple[str, ...]:
+        return tuple(self.labels)
+
+    @property
+    def derived_labels(self) -> tuple[str, ...]:
+        return tuple(name for name, label in self.labels.items() if label.derived)
+
+    @property
+    def indexed_labels(self) -> tuple[str, ...]:
+        return tuple(name for name, label in self.labels.items() if label.indexed)
+
+    @property
+    def statements(self) -> dict[str, str]:
+        """Statement label -> the property holding its statement."""
+        return {n: label.statement for n, label in self.labels.items() if label.statement}
+
+    @property
+    def valid_time(self) -> tuple[str, ...]:
+        return tuple(name for name, label in self.labels.items() if label.valid_time)
+
+    @property
+    def styles(self) -> dict[str, NodeStyle]:
+        return {name: label.style for name, label in self.labels.items() if label.style}
 
     @property
     def preset_names(self) -> list[str]:
@@ -222,7 +301,7 @@ class Design:
             "indexed_labels": list(self.indexed_labels),
             "reorders": dict(self.reorders),
             "pagerank": self.pagerank,
-            "commands": [c.name for c in self.commands()] if self.commands else [],
+            "commands": list(self.commands),
             "cypher": list(self.cypher) or ([self.name] if self.cypher_dir else []),
             "docs": self.docs,
             "presets": {

@@ -15,7 +15,9 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Generic, final
+
+from typing_extensions import TypeVar
 
 from graphmem.config import Settings
 
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
 from graphmem.embed import Embedder
 from graphmem.graph.store import GraphStore
 from graphmem.plugin.configure import DesignConfigs
+from graphmem.plugin.design import DesignSettings
 from graphmem.plugin.hits import Hit, PassageRef, RetrievalResult
 
 __all__ = [
@@ -38,6 +41,10 @@ __all__ = [
     "k_for_budget",
     "settle",
 ]
+
+# A retriever's settings class. The default makes a bare ``Retriever`` mean any retriever,
+# for code that only queries them (the registry, ``Memory``, the evaluation).
+S = TypeVar("S", bound=DesignSettings, covariant=True, default=DesignSettings)
 
 
 @dataclass(frozen=True)
@@ -144,8 +151,13 @@ def k_for_budget(budget: int, per_item_tokens: int = 12, floor: int = 20, cap: i
     return max(floor, min(cap, math.ceil(budget / per_item_tokens)))
 
 
-class Retriever(ABC):
-    """``retrieve(query, budget)`` returns hits with scores and provenance, best first."""
+class Retriever(ABC, Generic[S]):
+    """``retrieve(query, budget)`` returns hits with scores and provenance, best first.
+
+    Constructed as ``Retriever(ctx, settings)`` by the design registry: ``settings`` is the
+    design's resolved settings instance (``ctx.configs.get(name)``), kept as
+    ``self.settings``; a required layer's are ``ctx.configs.get(layer)``. The constructor
+    does no I/O. A retriever implements ``_retrieve``; ``retrieve`` times it."""
 
     name: str
     # True when the hits for a smaller budget are the first hits for a larger one, so an
@@ -154,36 +166,49 @@ class Retriever(ABC):
     # evaluation retrieve at each budget.
     prefix_consistent: bool = True
 
-    def __init__(self, ctx: RetrievalContext, config: Any = None) -> None:
+    def __init__(self, ctx: RetrievalContext, settings: S) -> None:
         self.ctx = ctx
+        self.settings = settings
+
+    @final
+    def retrieve(self, query: str, budget: int) -> RetrievalResult:
+        """``_retrieve``'s result with ``timings_ms["total"]``, the milliseconds of the whole
+        call (what ``graphmem query`` reports as its latency). A retriever's own timings
+        (its parts) come first, as it set them."""
+        started = time.perf_counter()
+        result = self._retrieve(query, budget)
+        total = (time.perf_counter() - started) * 1000
+        # A new dict: a result copied from another (a wrapper's) may share the one it has.
+        result.timings_ms = {**result.timings_ms, "total": total}
+        return result
 
     @abstractmethod
-    def retrieve(self, query: str, budget: int) -> RetrievalResult: ...
+    def _retrieve(self, query: str, budget: int) -> RetrievalResult:
+        """Hits for ``query`` that fill ``budget`` tokens, best first; ``timings_ms`` may
+        hold the milliseconds of the retriever's parts (``total`` is ``retrieve``'s)."""
 
     def answer_messages(self, question: str, context: PackedContext) -> list[Message] | None:
         """The design's own reader prompt for ``ask`` (SEEM: its Prompt 3); None: the
         shared answer prompt."""
         return None
 
-    def refresh(self) -> None:  # noqa: B027 - optional hook, a no-op by default
+    def refresh(self) -> None:  # an optional hook, a no-op by default
         """This process wrote to the space: whatever the retriever keeps of it (a snapshot
         trusted for ``snapshot_recheck_seconds``) is read again at the next query. A
         retriever that keeps a snapshot must implement it (``Versioned.forget``);
         ``Memory.ingest_dataset`` calls it."""
 
-    def prepare(self) -> None:  # noqa: B027 - optional hook, a no-op by default
+    def prepare(self) -> None:  # an optional hook, a no-op by default
         """Do now the one-off work the first query would do (SEEM: project the space's graph,
         read its snapshot), so that query latency measures queries."""
 
 
-class SearchRetriever(Retriever):
+class SearchRetriever(Retriever[S]):
     """A retriever whose whole work is one ranked search for ``k`` hits."""
 
     @abstractmethod
     def search(self, query: str, k: int) -> list[Hit]: ...
 
-    def retrieve(self, query: str, budget: int) -> RetrievalResult:
-        started = time.perf_counter()
+    def _retrieve(self, query: str, budget: int) -> RetrievalResult:
         hits = self.search(query, k_for_budget(budget))
-        ms = (time.perf_counter() - started) * 1000
-        return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms={"total": ms})
+        return RetrievalResult(query=query, strategy=self.name, hits=hits)

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from graphmem.graph.overfetch import SpaceTotals
 from graphmem.graph.rows import read_typed
+from graphmem.plugin.design import NoSettings
 from graphmem.plugin.retriever import Hit, PassageRef, RetrievalContext, SearchRetriever
 from graphmem.retrieval.bm25 import SpaceBM25
 from graphmem.retrieval.exact import Versioned
@@ -79,11 +80,11 @@ def _hits(rows: list[ScoredPassage], strategy: str, path: str) -> list[Hit]:
     ]
 
 
-class DenseRetriever(SearchRetriever):
+class DenseRetriever(SearchRetriever[NoSettings]):
     name = "dense"
 
-    def __init__(self, ctx: RetrievalContext, config: object = None) -> None:
-        super().__init__(ctx)
+    def __init__(self, ctx: RetrievalContext, settings: NoSettings) -> None:
+        super().__init__(ctx, settings)
         self._totals = SpaceTotals(ctx.store, ctx.space)
 
     def search(self, query: str, k: int) -> list[Hit]:
@@ -123,7 +124,7 @@ class TurnIndex:
     bm25: SpaceBM25
 
 
-class FulltextRetriever(SearchRetriever):
+class FulltextRetriever(SearchRetriever[NoSettings]):
     """BM25 over the space's own turns (``graphmem.retrieval.bm25``): text, caption and
     speaker, as the ``passage_search`` full-text index holds them, scored with this space's
     statistics, so no other space moves its ranking. The index is built in memory from one
@@ -131,8 +132,8 @@ class FulltextRetriever(SearchRetriever):
 
     name = "fulltext"
 
-    def __init__(self, ctx: RetrievalContext, config: object = None) -> None:
-        super().__init__(ctx)
+    def __init__(self, ctx: RetrievalContext, settings: NoSettings) -> None:
+        super().__init__(ctx, settings)
         self._turns = Versioned.of(ctx, "retrieval.passage_version", self._load, share="bm25")
 
     def refresh(self) -> None:
@@ -179,16 +180,16 @@ def rrf(rankings: list[list[Hit]], strategy: str, k: int = 60) -> list[Hit]:
     ]
 
 
-class HybridRetriever(SearchRetriever):
+class HybridRetriever(SearchRetriever[NoSettings]):
     """Dense + BM25, fused by reciprocal rank (k = 60, as in the RRF paper)."""
 
     name = "hybrid"
     rrf_k = 60
 
-    def __init__(self, ctx: RetrievalContext, config: object = None) -> None:
-        super().__init__(ctx)
-        self._dense = DenseRetriever(ctx)
-        self._fulltext = FulltextRetriever(ctx)
+    def __init__(self, ctx: RetrievalContext, settings: NoSettings) -> None:
+        super().__init__(ctx, settings)
+        self._dense = DenseRetriever(ctx, settings)
+        self._fulltext = FulltextRetriever(ctx, settings)
 
     def refresh(self) -> None:
         self._fulltext.refresh()

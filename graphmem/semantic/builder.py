@@ -27,12 +27,11 @@ from graphmem.semantic.settings import SemanticSettings
 from graphmem.semantic.writer import BUILDER, write_facts
 
 
-class SemanticBuilder(Builder):
+class SemanticBuilder(Builder[SemanticSettings]):
     name = BUILDER
 
-    def __init__(self, ctx: BuildContext, config: SemanticSettings | None = None) -> None:
-        super().__init__(ctx)
-        self.config: SemanticSettings = config or ctx.configs.get("semantic")
+    def __init__(self, ctx: BuildContext, settings: SemanticSettings) -> None:
+        super().__init__(ctx, settings)
         self.prompt_version = PROMPT_VERSION if ctx.llm else None
 
     def build(self, batch: SessionBatch) -> BuildReport:
@@ -42,7 +41,7 @@ class SemanticBuilder(Builder):
         if llm is not None:
             # A passage the LLM gives up on (after retries and repairs) is extracted offline,
             # and its facts say so (backend 'offline', fallback).
-            mentions = self.config.mentions_per_passage
+            mentions = self.settings.mentions_per_passage
             outcomes = map_attempts(
                 llm,
                 lambda p: llm_facts(llm, [p])[0],
@@ -56,17 +55,17 @@ class SemanticBuilder(Builder):
             answers = frozenset(roles.assistants if roles.user_assistant else ())
             facts = offline_facts_many(
                 passages,
-                self.config.mentions_per_passage,
+                self.settings.mentions_per_passage,
                 answers,
                 self.ctx.settings.answer_sentences,
             )
-        if self.config.fact_session_time:
+        if self.settings.fact_session_time:
             facts = with_session_dates(facts, passages)
         resolution = write_facts(
             self.ctx,
             facts,
             builder=BUILDER,
-            settings=self.config,
+            settings=self.settings,
             speakers=speakers,
             prompt_version=self.prompt_version,
         )

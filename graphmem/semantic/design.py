@@ -3,13 +3,9 @@
 
 from __future__ import annotations
 
-from graphmem.plugin.design import Design, Preset, Reembed
+from graphmem.plugin.design import Design, Label, Preset, Reembed
 from graphmem.plugin.style import NodeStyle
-from graphmem.semantic.builder import SemanticBuilder
-from graphmem.semantic.reembed import reembed_semantic
-from graphmem.semantic.retriever import HippoRagRetriever
 from graphmem.semantic.settings import SemanticSettings
-from graphmem.semantic.stats import semantic_stats
 
 _HIPPORAG2 = "HippoRAG 2 (Gutierrez et al., 2025)"
 _CODE = f"{_HIPPORAG2}, released code (BaseConfig)"
@@ -21,15 +17,36 @@ DESIGN = Design(
     summary="entities, quadruple facts, synonym and mention edges; Personalized PageRank "
     "from the query's facts and phrases (strategy hipporag)",
     settings=SemanticSettings,
-    builder=SemanticBuilder,
-    retrievers={"hipporag": HippoRagRetriever},
-    labels=("Entity", "Fact"),
-    indexed_labels=("Entity", "Fact"),
+    builder="graphmem.semantic.builder:SemanticBuilder",
+    retrievers={"hipporag": "graphmem.semantic.retriever:HippoRagRetriever"},
+    labels={
+        "Entity": Label(
+            indexed=True,
+            style=NodeStyle(
+                color="#FFD23F",
+                border="#D9A900",
+                diameter=45,
+                caption="{name}",
+                meaning="a thing, place or person the turns mention (semantic layer)",
+            ),
+        ),
+        "Fact": Label(
+            derived=True,
+            indexed=True,
+            statement="text",
+            valid_time=True,
+            style=NodeStyle(
+                color="#1B9E4B",
+                border="#127536",
+                text="#FFFFFF",
+                diameter=55,
+                caption="{text}",
+                meaning="a subject-relation-object statement read from a turn (semantic layer)",
+            ),
+        ),
+    },
     pagerank=True,
-    derived_labels=("Fact",),
-    statements={"Fact": "text"},
-    valid_time=("Fact",),
-    reembed=Reembed(labels=("Entity", "Fact"), run=reembed_semantic),
+    reembed=Reembed(labels=("Entity", "Fact"), run="graphmem.semantic.reembed:reembed_semantic"),
     relationships=("MENTIONS", "SUBJECT", "OBJECT", "SYNONYM", "IS"),
     presets={
         "paper": Preset(
@@ -87,7 +104,7 @@ DESIGN = Design(
         )
     },
     cypher=("semantic",),
-    stats=semantic_stats,
+    stats="graphmem.semantic.stats:semantic_stats",
     docs="docs/semantic.md",
     build_settings=(
         "synonym_threshold",
@@ -97,21 +114,4 @@ DESIGN = Design(
         "fact_session_time",
         "mentions_per_passage",
     ),
-    styles={
-        "Entity": NodeStyle(
-            color="#FFD23F",
-            border="#D9A900",
-            diameter=45,
-            caption="{name}",
-            meaning="a thing, place or person the turns mention (semantic layer)",
-        ),
-        "Fact": NodeStyle(
-            color="#1B9E4B",
-            border="#127536",
-            text="#FFFFFF",
-            diameter=55,
-            caption="{text}",
-            meaning="a subject-relation-object statement read from a turn (semantic layer)",
-        ),
-    },
 )

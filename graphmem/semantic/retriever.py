@@ -4,8 +4,9 @@ phrases -> the most similar facts and entities of the space -> seed weights (``s
 PageRank score. Without any seed entity HippoRAG 2 falls back to dense retrieval, and so
 do we. The query side is always offline (spaCy + the embedder): no LLM call at query time.
 
-Designs extend it (SEEM adds its frames): override ``_hits`` (what the ranked passages and
-facts become) and ``_read_space`` (what else to keep with the snapshot of the space).
+Designs extend it (SEEM adds its frames) by subclassing ``SemanticRetriever[S]`` with their
+own settings ``S``: override ``_hits`` (what the ranked passages and facts become) and
+``_read_space`` (what else to keep with the snapshot of the space).
 
 A query costs at most one database round trip: the facts, entities and passage vectors of
 the space are held in a ``SpaceSnapshot`` (``snapshot.py``), and each seed's PageRank, run
@@ -19,10 +20,12 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import TypeVar
 
 from graphmem.errors import ConfigError, ServerError
 from graphmem.graph.overfetch import SpaceTotals
 from graphmem.nlp import analyse, extract_triples, query_entities
+from graphmem.plugin.design import DesignSettings
 from graphmem.plugin.retriever import (
     Hit,
     PassageRef,
@@ -50,6 +53,8 @@ from graphmem.semantic.seeds import (
 from graphmem.semantic.settings import SemanticSettings
 from graphmem.semantic.snapshot import FactHit, SpaceSnapshot
 
+S = TypeVar("S", bound=DesignSettings)  # the settings of the design that ranks
+
 
 @dataclass
 class RankedPassage:
@@ -74,15 +79,13 @@ class StaleSnapshotError(ServerError):
         super().__init__("the space changed while it was being queried", hint="query again")
 
 
-class HippoRagRetriever(Retriever):
-    """HippoRAG 2 over the semantic layer, constructed as
-    ``HippoRagRetriever(ctx, ctx.configs.get("semantic"))``; designs subclass it."""
+class SemanticRetriever(Retriever[S]):
+    """HippoRAG 2 over the semantic layer for a design whose settings are ``S``
+    (``self.settings``); ``semantic`` are the layer's (``ctx.configs.get("semantic")``)."""
 
-    name = "hipporag"
-
-    def __init__(self, ctx: RetrievalContext, config: SemanticSettings | None = None) -> None:
-        super().__init__(ctx)
-        self.config: SemanticSettings = config or ctx.configs.get("semantic")
+    def __init__(self, ctx: RetrievalContext, settings: S, semantic: SemanticSettings) -> None:
+        super().__init__(ctx, settings)
+        self.semantic = semantic
         self.graph = SemanticGraph(ctx.store, ctx.space, ctx.settings.max_projections)
         self._totals = SpaceTotals(ctx.store, ctx.space)
         self._snapshot: SpaceSnapshot | None = None
@@ -90,33 +93,32 @@ class HippoRagRetriever(Retriever):
         self._checked = -math.inf  # when the projection was last seen to be the snapshot's
 
     # --- the pipeline -------------------------------------------------------------------
-    def retrieve(self, query: str, budget: int) -> RetrievalResult:
+    def _retrieve(self, query: str, budget: int) -> RetrievalResult:
         started = time.perf_counter()
         analysis = self._analyse(query)
         try:
-            return self._retrieve(query, analysis, budget, started)
+            return self._ranked(query, analysis, budget, started)
         except StaleSnapshotError:  # the space was ingested into since: read it again
             self._snapshot = None
             self._totals.invalidate()
-            return self._retrieve(query, analysis, budget, started)
+            return self._ranked(query, analysis, budget, started)
 
-    def _retrieve(
+    def _ranked(
         self, query: str, analysis: QueryAnalysis, budget: int, started: float
     ) -> RetrievalResult:
         snapshot = self.snapshot()
         timings = {"analysis": (time.perf_counter() - started) * 1000}
-        if self.config.seed_formula == "hipporag2":
+        if self.semantic.seed_formula == "hipporag2":
             facts, seeds = self._hipporag2_seeds(snapshot, analysis, query)
         else:
             facts = self._facts(snapshot, analysis)
             contributions = [Scored(e, f.cosine) for f in facts for e in f.entities]
             matches = self._entity_matches(snapshot, analysis)
-            seeds = entity_weights(contributions + matches, self.config.seed_entities)
+            seeds = entity_weights(contributions + matches, self.semantic.seed_entities)
         timings["seeds"] = (time.perf_counter() - started) * 1000 - timings["analysis"]
         ranked, path = self._rank(snapshot, analysis, seeds, k_for_budget(budget))
         timings["pagerank"] = (time.perf_counter() - started) * 1000 - sum(timings.values())
         hits = self._hits(snapshot, ranked, facts, path)
-        timings["total"] = (time.perf_counter() - started) * 1000
         return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms=timings)
 
     def prepare(self) -> None:
@@ -125,9 +127,9 @@ class HippoRagRetriever(Retriever):
         warm``, every entity's, which a long-running process would otherwise gather query
         by query)."""
         snapshot = self.snapshot()
-        if self.config.passage_prior == "pagerank" and self.config.passage_seed_levels == 0:
+        if self.semantic.passage_prior == "pagerank" and self.semantic.passage_seed_levels == 0:
             self._passage_pagerank(snapshot)
-        if self.config.ppr_cache == "warm" and snapshot.relationships:
+        if self.semantic.ppr_cache == "warm" and snapshot.relationships:
             self._warm(snapshot)
 
     def _warm(self, snapshot: SpaceSnapshot) -> None:
@@ -141,7 +143,7 @@ class HippoRagRetriever(Retriever):
         need = [node for node in ordered if node in missing][: self._warm_limit(cache.room())]
         if not need:
             return
-        created, _ = cache.fill(self.ctx.store, self.graph.name, need, self.config)
+        created, _ = cache.fill(self.ctx.store, self.graph.name, need, self.semantic)
         if created == snapshot.created:
             self._checked = time.monotonic()
         elif created is not None:
@@ -156,7 +158,7 @@ class HippoRagRetriever(Retriever):
         queries = self.ctx.expected_queries
         if queries is None:
             return room
-        per_query = max(2 * self.config.fact_top_k, self.config.seed_entities)
+        per_query = max(2 * self.semantic.fact_top_k, self.semantic.seed_entities)
         return min(room, queries * per_query)
 
     def refresh(self) -> None:
@@ -169,7 +171,7 @@ class HippoRagRetriever(Retriever):
             self.graph.name,
             snapshot.created,
             snapshot.by_node,
-            self.config,
+            self.semantic,
         )
 
     def _hits(
@@ -196,7 +198,7 @@ class HippoRagRetriever(Retriever):
     def _read_space(self, info: GraphInfo) -> SpaceSnapshot:
         """The snapshot of the space as of projection ``info`` (a design that keeps more of
         the space in memory reads its part here, so that it is renewed with the rest)."""
-        store, space, semantic = self.ctx.store, self.ctx.space, self.config.in_memory_index
+        store, space, semantic = self.ctx.store, self.ctx.space, self.semantic.in_memory_index
         key = ("semantic", store.database, space, info.created, info.relationships, semantic)
         return shared(
             key,
@@ -207,18 +209,17 @@ class HippoRagRetriever(Retriever):
 
     @property
     def _fact_search(self) -> str:
-        return (
-            "fact search (exact, in memory)" if self.config.in_memory_index else "fact vector index"
-        )
+        exact = self.semantic.in_memory_index
+        return "fact search (exact, in memory)" if exact else "fact vector index"
 
     # --- query analysis and seeds ---------------------------------------------------------
     def _analyse(self, query: str) -> QueryAnalysis:
         doc = analyse(query)
-        room = self.config.query_texts - 1
+        room = self.semantic.query_texts - 1
         quads = [f"{t.subject} {t.relation} {t.object}" for t in extract_triples(doc)][:room]
         keys = dict.fromkeys(k for k in map(normalise_name, query_entities(doc)) if k)
         phrases = list(keys)[: room - len(quads)]
-        by_name = self.config.entity_match == "name" and self.config.in_memory_index
+        by_name = self.semantic.entity_match == "name" and self.semantic.in_memory_index
         # The question and its quadruples search stored passages and facts: the query
         # side. Its phrases are matched with entity names: the symmetric side, as the names.
         vectors = [v.tolist() for v in self.ctx.embedder.embed([query, *quads], "query")]
@@ -237,7 +238,7 @@ class HippoRagRetriever(Retriever):
         """HippoRAG 2's phrase seeds: the query's top facts by min-max normalised score,
         filtered (``fact_filter``), each phrase weighted by the mean over its facts of
         score / passages mentioning it; no name matching, no score floor."""
-        config = self.config
+        config = self.semantic
         if snapshot.semantic is None:
             raise ConfigError(
                 "seed_formula 'hipporag2' normalises over all facts: it needs in_memory_index"
@@ -249,7 +250,7 @@ class HippoRagRetriever(Retriever):
         return facts, mean_entity_weights(contributions, config.seed_entities)
 
     def _facts(self, snapshot: SpaceSnapshot, analysis: QueryAnalysis) -> list[FactHit]:
-        config = self.config
+        config = self.semantic
         if snapshot.semantic is not None:
             return snapshot.semantic.top_facts(
                 analysis.fact_vectors, config.fact_top_k, config.fact_min_score
@@ -283,16 +284,16 @@ class HippoRagRetriever(Retriever):
     def _entity_matches(self, snapshot: SpaceSnapshot, analysis: QueryAnalysis) -> list[Scored]:
         """Each query phrase's nearest entity of the space, when it is close enough."""
         vectors = [vec for _, vec in analysis.phrases if vec]
-        if snapshot.semantic is not None and self.config.entity_match == "name":
+        if snapshot.semantic is not None and self.semantic.entity_match == "name":
             nearest = snapshot.semantic.named([key for key, _ in analysis.phrases])
         elif snapshot.semantic is not None:
             nearest = snapshot.semantic.nearest_entities(vectors)
         else:
             nearest = self._entity_matches_in_index(analysis)
         return [
-            Scored(entity, cosine * self.config.entity_match_weight)
+            Scored(entity, cosine * self.semantic.entity_match_weight)
             for entity, cosine in nearest
-            if cosine >= self.config.entity_match_min_score
+            if cosine >= self.semantic.entity_match_min_score
         ]
 
     def _entity_matches_in_index(self, analysis: QueryAnalysis) -> list[tuple[SeedEntity, float]]:
@@ -319,7 +320,7 @@ class HippoRagRetriever(Retriever):
         """Every passage's own PageRank over the passages, once per projection."""
         if self._passage_ppr is None or self._passage_ppr.created != snapshot.created:
             self._passage_ppr = PassagePageRank.load(
-                self.ctx.store, self.graph.name, snapshot, self.config
+                self.ctx.store, self.graph.name, snapshot, self.semantic
             )
         return self._passage_ppr
 
@@ -336,7 +337,7 @@ class HippoRagRetriever(Retriever):
                 raise StaleSnapshotError
             nearest = snapshot.nearest(analysis.vector, k)
             return [RankedPassage(ref, -1, score) for ref, score in nearest], "dense (no seed)"
-        config = self.config
+        config = self.semantic
         dense = snapshot.scores(analysis.vector)
         prior: dict[int, float] = {}
         passages: list[SeedGroup] = []
@@ -364,7 +365,7 @@ class HippoRagRetriever(Retriever):
 
     def _pagerank_runs(self, snapshot: SpaceSnapshot, groups: list[SeedGroup]) -> dict[int, float]:
         """One GDS run per group, this query (``ppr_cache = off``): every node's score."""
-        config = self.config
+        config = self.semantic
         rows = self.ctx.store.read(
             "semantic.ppr_scores",
             graph=self.graph.name,
@@ -389,7 +390,7 @@ class HippoRagRetriever(Retriever):
         cache = self._seed_cache(snapshot)
         runs, need = cache.take(node for group in groups for node in group.nodes)
         if need:
-            created, fresh = cache.fill(self.ctx.store, self.graph.name, need, self.config)
+            created, fresh = cache.fill(self.ctx.store, self.graph.name, need, self.semantic)
             if created != snapshot.created:
                 self._check_current(snapshot, always=True)
                 raise StaleSnapshotError  # the runs were made on another graph than the cache's
@@ -409,3 +410,13 @@ class HippoRagRetriever(Retriever):
         if info is None or info.created != snapshot.created:
             raise StaleSnapshotError
         self._checked = now
+
+
+class HippoRagRetriever(SemanticRetriever[SemanticSettings]):
+    """``--strategy hipporag``: the semantic layer's own retriever, constructed as
+    ``HippoRagRetriever(ctx, ctx.configs.get("semantic"))``."""
+
+    name = "hipporag"
+
+    def __init__(self, ctx: RetrievalContext, settings: SemanticSettings) -> None:
+        super().__init__(ctx, settings, settings)

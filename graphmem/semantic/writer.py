@@ -118,12 +118,12 @@ class SemanticWriter:
     def __init__(
         self,
         ctx: BuildContext,
-        config: SemanticSettings,
+        settings: SemanticSettings,
         prompt_version: str | None,
         builder: str = BUILDER,
     ) -> None:
         self.ctx = ctx
-        self.config = config
+        self.settings = settings
         self.prompt_version = prompt_version
         self.builder = builder
 
@@ -180,12 +180,12 @@ class SemanticWriter:
             # Only earlier accepted phrases above the threshold can be twins: filtering
             # them in numpy first keeps the batch linear in Python, not quadratic.
             earlier = np.asarray(accepted, dtype=np.intp)
-            near = earlier[similarity[i, earlier] >= self.config.merge_threshold]
+            near = earlier[similarity[i, earlier] >= self.settings.merge_threshold]
             local = [(float(similarity[i, j]), entity_id(fresh[j]), fresh[j]) for j in near]
             twins = [
                 c
                 for c in stored[key] + local
-                if c[0] >= self.config.merge_threshold and head_noun(c[2]) == head_noun(key)
+                if c[0] >= self.settings.merge_threshold and head_noun(c[2]) == head_noun(key)
             ]
             if twins:
                 best = max(twins)
@@ -200,7 +200,7 @@ class SemanticWriter:
 
     def _synonyms(self, res: Resolution) -> list[dict[str, Any]]:
         """The synonym pass of the batch's new entities and of the pending ones."""
-        min_len = self.config.synonym_min_alnum
+        min_len = self.settings.synonym_min_alnum
         rows = [
             {"key": key, "embedding": res.vectors[key].tolist()}
             for key in [*(k for k, _ in res.new), *res.pending]
@@ -208,14 +208,14 @@ class SemanticWriter:
         ]
         pairs: dict[tuple[str, str], float] = {}
         per_entity: dict[str, int] = {}
-        found = self._vectors(rows, self.config.synonym_top_k + 1)
+        found = self._vectors(rows, self.settings.synonym_top_k + 1)
         for row in sorted(found, key=lambda r: (r["key"], -r["cosine"], r["id"])):
             me, other = entity_id(row["key"]), row["id"]
-            if other == me or row["cosine"] < self.config.synonym_threshold:
+            if other == me or row["cosine"] < self.settings.synonym_threshold:
                 continue
             if alnum_length(row["entity_key"] or "") < min_len:
                 continue
-            if per_entity.get(me, 0) >= self.config.synonym_top_k:
+            if per_entity.get(me, 0) >= self.settings.synonym_top_k:
                 continue
             per_entity[me] = per_entity.get(me, 0) + 1
             pairs[(min(me, other), max(me, other))] = round(float(row["cosine"]), 4)
@@ -284,7 +284,7 @@ class SemanticWriter:
         phrase is its own, and a speaker always is."""
         names = [n for pf in facts for n in pf.names()]
         unique = list(dict.fromkeys(n for n in names if usable(n)))
-        if self.config.entities == "phrases":
+        if self.settings.entities == "phrases":
             return {n: n for n in unique}
         verdicts = dict(zip(unique, thing_names(unique), strict=True))
         keys = {normalise_name(s) for s in speakers}

@@ -3,11 +3,7 @@ one retriever ``graphmem`` over whatever the space was built with."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from graphmem.plugin.design import Design, Preset
-from graphmem.strategy.members import candidates
-from graphmem.strategy.retriever import GraphmemRetriever
 from graphmem.strategy.settings import GraphmemSettings
 
 PRESETS = {
@@ -41,10 +37,6 @@ PRESETS = {
 }
 
 
-def _retriever(ctx: Any, settings: GraphmemSettings) -> GraphmemRetriever:
-    return GraphmemRetriever(ctx, settings)
-
-
 DESIGN = Design(
     name="graphmem",
     kind="strategy",
@@ -53,9 +45,10 @@ DESIGN = Design(
     "reciprocal rank (or agreement promotion); derived items rank as their cited turns do "
     "on average and share the budget with the turns they do not restate",
     settings=GraphmemSettings,
-    retrievers={"graphmem": _retriever},
+    retrievers={"graphmem": "graphmem.strategy.retriever:GraphmemRetriever"},
     default_strategy="graphmem",
-    reads=candidates,  # an evaluation of graphmem builds every layer these read
+    # An evaluation of graphmem builds every layer these read.
+    reads="graphmem.strategy.members:candidates",
     presets=PRESETS,
     docs="docs/graphmem-strategy.md",
 )

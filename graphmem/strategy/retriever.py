@@ -24,15 +24,14 @@ from graphmem.strategy.reads import QueryReads
 from graphmem.strategy.settings import GraphmemSettings
 
 
-class GraphmemRetriever(Retriever):
+class GraphmemRetriever(Retriever[GraphmemSettings]):
     name = "graphmem"
     # The members are asked for a multiple of the budget (CAST cuts and reorders) and the agreement
     # depth is budget / agreement_turn_tokens: a smaller budget is not a prefix.
     prefix_consistent = False
 
-    def __init__(self, ctx: RetrievalContext, config: GraphmemSettings | None = None) -> None:
-        super().__init__(ctx)
-        self.config: GraphmemSettings = config or ctx.configs.get("graphmem")
+    def __init__(self, ctx: RetrievalContext, settings: GraphmemSettings) -> None:
+        super().__init__(ctx, settings)
         # build_embedder's embedder already is one (then the same object, the same memo).
         self._embedder = CachedEmbedder.wrap(ctx.embedder)
         self._reads = QueryReads(ctx.store)
@@ -59,7 +58,7 @@ class GraphmemRetriever(Retriever):
         row = self.ctx.store.read("core.space_built", space=self.ctx.space)[0]
         built = tuple(sorted(row["builders"]))
         if self._plan is None or built != self._built:
-            self._plan, self._built = plan(self.config, built), built
+            self._plan, self._built = plan(self.settings, built), built
         self._planned = now
         return self._plan
 
@@ -83,15 +82,13 @@ class GraphmemRetriever(Retriever):
             self.member(strategy).prepare()
 
     # --- the query --------------------------------------------------------------------------
-    def retrieve(self, query: str, budget: int) -> RetrievalResult:
-        started = time.perf_counter()
+    def _retrieve(self, query: str, budget: int) -> RetrievalResult:
         current = self.plan()
         results, timings = self.run_members(current.members, query, self.member_budget(budget))
         fusing = time.perf_counter()
         cites = self.ctx.settings.context_memory_cites
-        hits = arrange(results, current, self.config, budget, self._count, cites).hits
+        hits = arrange(results, current, self.settings, budget, self._count, cites).hits
         timings["fusion"] = (time.perf_counter() - fusing) * 1000
-        timings["total"] = (time.perf_counter() - started) * 1000
         notes = [f"members: {', '.join(f'{m} x{current.weights[m]:.2g}' for m in current.members)}"]
         return RetrievalResult(
             query=query,
@@ -104,7 +101,7 @@ class GraphmemRetriever(Retriever):
     def member_budget(self, budget: int) -> int:
         """What each member is asked for: RRF ranks a turn by where every member put it, so
         each list must reach past what the fused context will hold."""
-        return math.ceil(budget * self.config.member_budget_factor)
+        return math.ceil(budget * self.settings.member_budget_factor)
 
     def run_members(
         self, members: tuple[str, ...], query: str, budget: int
@@ -112,7 +109,7 @@ class GraphmemRetriever(Retriever):
         """Every member's result for one question, and its time. The members share the
         question's identical reads (SEEM's and CAST's PageRank) and embeddings; the
         ablation harness calls this directly, so the sharing lives here, not in
-        ``retrieve`` (there the harness's member times would count the PageRank twice)."""
+        ``_retrieve`` (there the harness's member times would count the PageRank twice)."""
         with self._reads.scope():
             return self._run_members(members, query, budget)
 
@@ -128,7 +125,7 @@ class GraphmemRetriever(Retriever):
         # first: the shared ranker embeds the question with its triples in one batch and
         # runs the PageRank; the members after them find both remembered.
         # Fusion does not depend on this order (results are kept in plan order).
-        first = sorted(members, key=lambda m: m not in families(self.config))
+        first = sorted(members, key=lambda m: m not in families(self.settings))
         # One after another: members in threads measured no faster (they take turns at the
         # interpreter), nor did one member (BM25) in a thread beside the others
         # (docs/research-log.md, 2026-11-26).

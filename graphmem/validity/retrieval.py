@@ -27,6 +27,7 @@ from datetime import date, datetime
 from typing import Any
 
 from graphmem.graph.rows import native
+from graphmem.plugin.design import DesignSettings
 from graphmem.plugin.hits import Hit, PassageRef, RetrievalResult
 from graphmem.plugin.retriever import RetrievalContext, Retriever
 from graphmem.retrieval.packer import PackedContext
@@ -34,15 +35,16 @@ from graphmem.retrieval.packer import PackedContext
 ANNOTATE = "validity.annotate"
 
 
-class ValidTimeRetriever(Retriever):
-    """``inner``'s hits, bounded by ``now`` and marked with valid time (module docstring)."""
+class ValidTimeRetriever(Retriever[DesignSettings]):
+    """``inner``'s hits, bounded by ``now`` and marked with valid time (module docstring).
+    Its settings are ``inner``'s; its ``total`` time includes the marking."""
 
     def __init__(self, ctx: RetrievalContext, inner: Retriever) -> None:
-        super().__init__(ctx)
+        super().__init__(ctx, inner.settings)
         self.inner = inner
         self.prefix_consistent = inner.prefix_consistent
 
-    def retrieve(self, query: str, budget: int) -> RetrievalResult:
+    def _retrieve(self, query: str, budget: int) -> RetrievalResult:
         found = self.inner.retrieve(query, budget)
         as_of = self.ctx.as_of
         hits = [h for h in (_before(h, as_of) for h in found.hits) if h is not None]

@@ -8,8 +8,7 @@ from typing import Any
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
-from graphmem.plugin import Design, DesignSettings, GraphStore, NodeStyle, Preset
-from tests.example_design.memory import KeywordBuilder, KeywordRetriever
+from graphmem.plugin import Design, DesignSettings, GraphStore, Label, NodeStyle, Preset
 
 
 class KeywordSettings(DesignSettings):
@@ -29,10 +28,20 @@ DESIGN = Design(
     title="Keywords (example)",
     summary="capitalised words of each turn as Keyword nodes; retrieval by shared keywords",
     settings=KeywordSettings,
-    builder=KeywordBuilder,
-    retrievers={"keywords": KeywordRetriever},
-    labels=("Keyword",),
-    derived_labels=("Keyword",),
+    # Import strings: reading this record imports none of memory.py (graphmem.plugin.lazy).
+    builder="tests.example_design.memory:KeywordBuilder",
+    retrievers={"keywords": "tests.example_design.memory:KeywordRetriever"},
+    labels={
+        "Keyword": Label(
+            derived=True,
+            style=NodeStyle(
+                color="#6A3D9A",
+                text="#FFFFFF",
+                caption="{word}",
+                meaning="a capitalised word of a turn (the example design)",
+            ),
+        ),
+    },
     relationships=("FROM",),
     presets={
         "paper": Preset(
@@ -44,12 +53,4 @@ DESIGN = Design(
     cypher_dir=Path(__file__).parent / "cypher",
     stats=keyword_stats,
     docs="docs/adding-a-design.md",
-    styles={
-        "Keyword": NodeStyle(
-            color="#6A3D9A",
-            text="#FFFFFF",
-            caption="{word}",
-            meaning="a capitalised word of a turn (the example design)",
-        )
-    },
 )

@@ -3,22 +3,19 @@
 from __future__ import annotations
 
 import re
-import time
-from typing import Any
 
 from graphmem.plugin import (
-    BuildContext,
     Builder,
     BuildReport,
     Hit,
     PassageRef,
-    RetrievalContext,
     RetrievalResult,
     Retriever,
     SessionBatch,
     content_id,
     k_for_budget,
 )
+from tests.example_design.design import KeywordSettings
 
 _WORD = re.compile(r"\b[A-Z][a-z]+\b")
 
@@ -28,19 +25,16 @@ def keywords(text: str, max_keywords: int, min_length: int) -> list[str]:
     return list(dict.fromkeys(found))[:max_keywords]
 
 
-class KeywordBuilder(Builder):
+class KeywordBuilder(Builder[KeywordSettings]):
     name = "keywords"
 
-    def __init__(self, ctx: BuildContext, config: Any = None) -> None:
-        super().__init__(ctx)
-        self.config = config or ctx.configs.get("keywords")
-
     def build(self, batch: SessionBatch) -> BuildReport:
-        started = time.perf_counter()
         rows = []
         for session, ids in zip(batch.sessions, batch.passage_ids, strict=True):
             for turn, passage_id in zip(session.turns, ids, strict=True):
-                for word in keywords(turn.text, self.config.max_keywords, self.config.min_length):
+                for word in keywords(
+                    turn.text, self.settings.max_keywords, self.settings.min_length
+                ):
                     rows.append(
                         {"id": content_id("keyword", word), "word": word, "passage": passage_id}
                     )
@@ -51,21 +45,14 @@ class KeywordBuilder(Builder):
             builder=self.name,
             backend=self.ctx.backend,
         )
-        report = BuildReport(self.name, sessions=len(batch.sessions), counts={"links": len(rows)})
-        report.seconds = time.perf_counter() - started
-        return report
+        return BuildReport(self.name, sessions=len(batch.sessions), counts={"links": len(rows)})
 
 
-class KeywordRetriever(Retriever):
+class KeywordRetriever(Retriever[KeywordSettings]):
     name = "keywords"
 
-    def __init__(self, ctx: RetrievalContext, config: Any = None) -> None:
-        super().__init__(ctx)
-        self.config = config or ctx.configs.get("keywords")
-
-    def retrieve(self, query: str, budget: int) -> RetrievalResult:
-        started = time.perf_counter()
-        words = keywords(query, 20, self.config.min_length)
+    def _retrieve(self, query: str, budget: int) -> RetrievalResult:
+        words = keywords(query, 20, self.settings.min_length)
         rows = self.ctx.store.read(
             "keywords.search", space=self.ctx.space, words=words, k=k_for_budget(budget)
         )
@@ -80,5 +67,4 @@ class KeywordRetriever(Retriever):
             )
             for row in rows
         ]
-        ms = (time.perf_counter() - started) * 1000
-        return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms={"total": ms})
+        return RetrievalResult(query=query, strategy=self.name, hits=hits)

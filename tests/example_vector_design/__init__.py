@@ -1,2 +1,2 @@
-# Its command as `graphmem --help` lists it (graphmem/plugin/commands.py).
-COMMANDS = {"gists": "How many gists the vector example design wrote in a space."}
+"""A plug-in with its own schema (a vector index), an indexed label and a CLI command (see
+``design.py``), as docs/adding-a-design.md describes."""

@@ -9,8 +9,7 @@ from typing import Any
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
-from graphmem.plugin import Design, DesignSettings, GraphStore
-from tests.example_vector_design.memory import GistBuilder, GistRetriever, gist_count
+from graphmem.plugin import Command, Design, DesignSettings, GraphStore, Label
 
 HERE = Path(__file__).parent
 
@@ -22,13 +21,10 @@ class GistSettings(DesignSettings):
 
 
 def gist_stats(store: GraphStore, space: str) -> dict[str, Any]:
+    """A hook may be a callable too (here: one that imports its code when it runs)."""
+    from tests.example_vector_design.memory import gist_count
+
     return {"gists": gist_count(store, space)}
-
-
-def _commands() -> list[Any]:
-    from tests.example_vector_design.memory import gists_command
-
-    return [gists_command]
 
 
 DESIGN = Design(
@@ -36,15 +32,20 @@ DESIGN = Design(
     title="Gists (vector example)",
     summary="the first words of each turn, embedded; retrieval through its own vector index",
     settings=GistSettings,
-    builder=GistBuilder,
-    retrievers={"gists": GistRetriever},
-    labels=("Gist",),
-    derived_labels=("Gist",),
+    builder="tests.example_vector_design.memory:GistBuilder",
+    retrievers={"gists": "tests.example_vector_design.memory:GistRetriever"},
+    labels={
+        "Gist": Label(derived=True, indexed=True),
+    },
     relationships=("FROM",),
-    indexed_labels=("Gist",),
     cypher_dir=HERE / "cypher",
     schema_dir=HERE / "schema",
-    commands=_commands,
+    commands={
+        "gists": Command(
+            help="How many gists the vector example design wrote in a space.",
+            target="tests.example_vector_design.memory:gists_command",
+        )
+    },
     stats=gist_stats,
     docs="docs/adding-a-design.md",
 )

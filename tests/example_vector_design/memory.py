@@ -4,13 +4,11 @@ indexed label gets (``graphmem.graph.overfetch.SpaceTotals``)."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import click
 
 from graphmem.plugin import (
-    BuildContext,
     Builder,
     BuildReport,
     GraphStore,
@@ -28,23 +26,19 @@ from graphmem.plugin import (
     json_option,
     k_for_budget,
 )
+from tests.example_vector_design.design import GistSettings
 
 
 def gist(text: str, words: int) -> str:
     return " ".join(text.split()[:words])
 
 
-class GistBuilder(Builder):
+class GistBuilder(Builder[GistSettings]):
     name = "gists"
 
-    def __init__(self, ctx: BuildContext, config: Any = None) -> None:
-        super().__init__(ctx)
-        self.config = config or ctx.configs.get("gists")
-
     def build(self, batch: SessionBatch) -> BuildReport:
-        started = time.perf_counter()
         pairs = [
-            (passage_id, gist(turn.text, self.config.words))
+            (passage_id, gist(turn.text, self.settings.words))
             for session, ids in zip(batch.sessions, batch.passage_ids, strict=True)
             for turn, passage_id in zip(session.turns, ids, strict=True)
         ]
@@ -65,21 +59,17 @@ class GistBuilder(Builder):
             builder=self.name,
             backend=self.ctx.backend,
         )
-        report = BuildReport(self.name, sessions=len(batch.sessions), counts={"gists": len(rows)})
-        report.seconds = time.perf_counter() - started
-        return report
+        return BuildReport(self.name, sessions=len(batch.sessions), counts={"gists": len(rows)})
 
 
-class GistRetriever(Retriever):
+class GistRetriever(Retriever[GistSettings]):
     name = "gists"
 
-    def __init__(self, ctx: RetrievalContext, config: Any = None) -> None:
-        super().__init__(ctx)
-        self.config = config or ctx.configs.get("gists")
+    def __init__(self, ctx: RetrievalContext, settings: GistSettings) -> None:
+        super().__init__(ctx, settings)
         self._totals = SpaceTotals(ctx.store, ctx.space)
 
-    def retrieve(self, query: str, budget: int) -> RetrievalResult:
-        started = time.perf_counter()
+    def _retrieve(self, query: str, budget: int) -> RetrievalResult:
         embedding = self.ctx.embedder.embed_query(query)
         k = k_for_budget(budget)
 
@@ -100,8 +90,7 @@ class GistRetriever(Retriever):
             )
             for row in self._totals.search("Gist", k, run)
         ]
-        ms = (time.perf_counter() - started) * 1000
-        return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms={"total": ms})
+        return RetrievalResult(query=query, strategy=self.name, hits=hits)
 
 
 def gist_count(store: GraphStore, space: str) -> int:

@@ -73,7 +73,8 @@ def test_the_memorys_llm_reaches_retrieval(tmp_path: Path) -> None:
     memory = Memory(Settings(), llm=llm)
     ctx = memory.retrieval_context("api-space")
     assert ctx.llm is llm
-    assert AmoryRetriever(ctx).llm is llm  # it used to build a client of its own
+    # It used to build a client of its own.
+    assert AmoryRetriever(ctx, ctx.configs.get("amory")).llm is llm
 
 
 def test_two_memories_analyse_with_their_own_spacy_pipeline(tmp_path: Path) -> None:

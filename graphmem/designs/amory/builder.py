@@ -54,12 +54,11 @@ def render_excerpt(row: dict[str, Any]) -> str:
     )
 
 
-class AmoryBuilder(Builder):
+class AmoryBuilder(Builder[AmorySettings]):
     name = BUILDER
 
-    def __init__(self, ctx: BuildContext, config: AmorySettings | None = None) -> None:
-        super().__init__(ctx)
-        self.config: AmorySettings = config or ctx.configs.get("amory")
+    def __init__(self, ctx: BuildContext, settings: AmorySettings) -> None:
+        super().__init__(ctx, settings)
         self.version = PROMPT_VERSION if ctx.llm else OFFLINE_VERSION
         self._answers: frozenset[str] = frozenset()  # an AI assistant's name, per batch
 
@@ -74,11 +73,11 @@ class AmoryBuilder(Builder):
         assistants = frozenset(roles.assistants)
         self._answers = assistants if roles.user_assistant else frozenset()
         mind: OfflineMind | LLMMind = (
-            LLMMind(self.config, llm, self.ctx.embedder, speakers, assistants, roles.user)
+            LLMMind(self.settings, llm, self.ctx.embedder, speakers, assistants, roles.user)
             if llm
-            else OfflineMind(self.config, self.ctx.embedder, speakers, assistants, roles.user)
+            else OfflineMind(self.settings, self.ctx.embedder, speakers, assistants, roles.user)
         )
-        timeline = Timeline(self.config, mind, self._load(conversation))
+        timeline = Timeline(self.settings, mind, self._load(conversation))
         known = {s.id for s in timeline.stories}
         stored_items = {e.id for s in timeline.stories for e in s.items}
         turns_before, steps_before = self._clock(conversation, batch)
@@ -155,12 +154,12 @@ class AmoryBuilder(Builder):
                     e.step = step
                 # The first T turns are the initialisation window: stories form, nothing
                 # consolidates before the memory exists (Algorithm 1, lines 13-16).
-                if isinstance(mind, LLMMind) and seen <= self.config.init_turns:
+                if isinstance(mind, LLMMind) and seen <= self.settings.init_turns:
                     mind.hold(pair)
                 else:
                     if isinstance(mind, LLMMind):
                         mind.initialise(timeline)
-                    timeline.step(step, pair, consolidate=seen > self.config.init_turns)
+                    timeline.step(step, pair, consolidate=seen > self.settings.init_turns)
                 step += 1
         return step - steps_before
 
@@ -192,7 +191,7 @@ class AmoryBuilder(Builder):
         )
         out: list[Excerpt | None] = []
         for row, doc in zip(ordered, docs, strict=True):
-            if self.config.drop_filler and is_contentless(doc):
+            if self.settings.drop_filler and is_contentless(doc):
                 out.append(None)
                 continue
             out.append(

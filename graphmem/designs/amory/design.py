@@ -4,12 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graphmem.designs.amory.builder import AmoryBuilder
 from graphmem.designs.amory.config import AmorySettings
-from graphmem.designs.amory.reembed import reembed_amory
-from graphmem.designs.amory.retriever import AmoryRetriever
-from graphmem.designs.amory.stats import amory_stats
-from graphmem.plugin import Design, NodeStyle, Preset, Reembed
+from graphmem.plugin import Design, Label, NodeStyle, Preset, Reembed
 
 _SECTION_41 = "Amory, section 4.1 (implementation details)"
 
@@ -22,11 +18,45 @@ DESIGN = Design(
     "consolidated when a story goes inactive; peripheral facts semanticised into the "
     "semantic layer; coherence-driven retrieval over headlines plus a read-only graph query",
     settings=AmorySettings,
-    builder=AmoryBuilder,
-    retrievers={"amory": AmoryRetriever},
+    builder="graphmem.designs.amory.builder:AmoryBuilder",
+    retrievers={"amory": "graphmem.designs.amory.retriever:AmoryRetriever"},
     requires=("semantic",),
-    labels=("Narrative", "Subplot", "StoryItem", "Fact", "Entity", "Character"),
-    derived_labels=("Narrative", "Subplot", "StoryItem", "Fact"),
+    labels={
+        "Narrative": Label(
+            derived=True,
+            style=NodeStyle(
+                color="#3B2A80",
+                border="#261A59",
+                text="#FFFFFF",
+                diameter=75,
+                caption="{headline}",
+                meaning="Amory narrative: a story line of the conversation",
+            ),
+        ),
+        "Subplot": Label(
+            derived=True,
+            style=NodeStyle(
+                color="#B5A3F5",
+                border="#8B75D9",
+                diameter=60,
+                caption="{headline}",
+                meaning="Amory subplot: a consolidated stretch of a narrative",
+            ),
+        ),
+        "StoryItem": Label(
+            derived=True,
+            style=NodeStyle(
+                color="#E377C2",
+                border="#B8559B",
+                diameter=50,
+                caption="{caption}",
+                meaning="Amory story item: a turn (or part of one) bound to a narrative",
+            ),
+        ),
+        "Fact": Label(derived=True),
+        "Entity": Label(),
+        "Character": Label(),
+    },
     relationships=("ABOUT", "HOLDS", "HAS_SUBPLOT", "SEMANTICIZED", "SUBJECT", "OBJECT"),
     presets={
         "paper": Preset(
@@ -58,9 +88,11 @@ DESIGN = Design(
     # ``amory.<file>`` and ``schema.<kind>.<file>`` when the design is registered.
     cypher_dir=_HERE / "cypher",
     schema_dir=_HERE / "schema",
-    stats=amory_stats,
+    stats="graphmem.designs.amory.stats:amory_stats",
     docs="docs/amory.md",
-    reembed=Reembed(labels=("Narrative", "Subplot"), run=reembed_amory),
+    reembed=Reembed(
+        labels=("Narrative", "Subplot"), run="graphmem.designs.amory.reembed:reembed_amory"
+    ),
     build_settings=(
         "init_turns",
         "consolidation_window",
@@ -76,28 +108,4 @@ DESIGN = Design(
         "min_subplot_items",
         "side_facts_per_item",
     ),
-    styles={
-        "Narrative": NodeStyle(
-            color="#3B2A80",
-            border="#261A59",
-            text="#FFFFFF",
-            diameter=75,
-            caption="{headline}",
-            meaning="Amory narrative: a story line of the conversation",
-        ),
-        "Subplot": NodeStyle(
-            color="#B5A3F5",
-            border="#8B75D9",
-            diameter=60,
-            caption="{headline}",
-            meaning="Amory subplot: a consolidated stretch of a narrative",
-        ),
-        "StoryItem": NodeStyle(
-            color="#E377C2",
-            border="#B8559B",
-            diameter=50,
-            caption="{caption}",
-            meaning="Amory story item: a turn (or part of one) bound to a narrative",
-        ),
-    },
 )

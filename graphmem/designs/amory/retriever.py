@@ -40,6 +40,7 @@ from graphmem.nlp import query_entities
 from graphmem.plugin import (
     FulltextRetriever,
     Hit,
+    NoSettings,
     PassageRef,
     RetrievalContext,
     RetrievalResult,
@@ -65,7 +66,7 @@ class Snapshot:
     facts: FactIndex
 
 
-class AmoryRetriever(SnapshotRetriever[Snapshot]):
+class AmoryRetriever(SnapshotRetriever[AmorySettings, Snapshot]):
     name = "amory"
     version_statement = "amory.version"
     shares_snapshot = True
@@ -74,12 +75,11 @@ class AmoryRetriever(SnapshotRetriever[Snapshot]):
     # are not the first hits for a large one, and the evaluation retrieves at each budget.
     prefix_consistent = False
 
-    def __init__(self, ctx: RetrievalContext, config: AmorySettings | None = None) -> None:
-        super().__init__(ctx)
-        self.config: AmorySettings = config or ctx.configs.get("amory")
+    def __init__(self, ctx: RetrievalContext, settings: AmorySettings) -> None:
+        super().__init__(ctx, settings)
         self.llm: StructuredLLM | None = ctx.llm  # the Memory's client, shared
-        self.semantic = SemanticSearch(ctx, self.config, self.llm)
-        self._fulltext = FulltextRetriever(ctx)
+        self.semantic = SemanticSearch(ctx, settings, self.llm)
+        self._fulltext = FulltextRetriever(ctx, NoSettings())  # BM25 has no settings
 
     # --- snapshot -------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -132,13 +132,13 @@ class AmoryRetriever(SnapshotRetriever[Snapshot]):
     def offline_scores(
         self, leaves: Sequence[Leaf], query: Vector, names: set[str], excerpts: dict[str, float]
     ) -> list[float]:
-        w = self.config.content_weight
+        w = self.settings.content_weight
         out = []
         for leaf in leaves:
             headline = float(np.dot(query, leaf.vector)) if leaf.vector.size else 0.0
             best = max((excerpts[p] for p in leaf.passages), default=0.0)
             shared = len(names & {c.lower() for c in leaf.characters})
-            out.append((1.0 - w) * headline + w * best + self.config.name_boost * shared)
+            out.append((1.0 - w) * headline + w * best + self.settings.name_boost * shared)
         return out
 
     def _ranked(
@@ -151,12 +151,12 @@ class AmoryRetriever(SnapshotRetriever[Snapshot]):
             return order, scores, "offline coherence (headline + characters + best excerpt)"
         from graphmem.designs.amory.coherence import choose
 
-        chosen = choose(self.llm, question, leaves, self.config.top_k)
+        chosen = choose(self.llm, question, leaves, self.settings.top_k)
         rest = [i for i in order if i not in chosen]
         return chosen + rest, scores, "LLM coherence prompt"
 
     # --- retrieval ------------------------------------------------------------------------
-    def retrieve(self, query: str, budget: int) -> RetrievalResult:
+    def _retrieve(self, query: str, budget: int) -> RetrievalResult:
         started = time.perf_counter()
         vector = self.ctx.embedder.embed([query], "query")[0]
         snap = self.snapshot()  # once: the whole query ranks over one read of the space
@@ -166,7 +166,7 @@ class AmoryRetriever(SnapshotRetriever[Snapshot]):
             excerpts = self.excerpt_scores(snap, query, vector, budget)
             order, scores, how = self._ranked(snap.leaves, query, vector, excerpts)
             timings["stories"] = (time.perf_counter() - started) * 1000
-            k = self.config.top_k
+            k = self.settings.top_k
             chosen = [
                 self._leaf_hit(snap, snap.leaves[i], scores[i], excerpts, how) for i in order[:k]
             ]
@@ -175,11 +175,10 @@ class AmoryRetriever(SnapshotRetriever[Snapshot]):
                 chosen[0].path.append(note)
             hits.extend(chosen)
             hits.extend(facts)
-            if self.config.fill_budget:
+            if self.settings.fill_budget:
                 hits.extend(self._fill(snap, order[k:], scores, excerpts, hits, budget))
         if snap.unstoried:
             hits.append(self._history_hit(snap))
-        timings["total"] = (time.perf_counter() - started) * 1000
         return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms=timings)
 
     def _fill(
@@ -195,7 +194,7 @@ class AmoryRetriever(SnapshotRetriever[Snapshot]):
         ``excerpts``: the best-scoring excerpts of all other leaves one by one, so that a
         question whose evidence lies in several stories reaches each of them."""
         leaves = snap.leaves
-        if self.config.fill == "stories":
+        if self.settings.fill == "stories":
             return [
                 self._leaf_hit(snap, leaves[i], scores[i], excerpts, "next-ranked story")
                 for i in rest

@@ -54,18 +54,18 @@ class FactIndex:
 
 class SemanticSearch:
     def __init__(
-        self, ctx: RetrievalContext, config: AmorySettings, llm: StructuredLLM | None
+        self, ctx: RetrievalContext, settings: AmorySettings, llm: StructuredLLM | None
     ) -> None:
-        self.ctx, self.config, self.llm = ctx, config, llm
+        self.ctx, self.settings, self.llm = ctx, settings, llm
         self.policy = Policy(
-            LABELS, RELATIONSHIPS, PARAMS, config.cypher_row_cap, config.cypher_timeout_s
+            LABELS, RELATIONSHIPS, PARAMS, settings.cypher_row_cap, settings.cypher_timeout_s
         )
 
     def search(
         self, question: str, query: Vector, passages: dict[str, PassageRef], index: FactIndex
     ) -> tuple[list[Hit], str]:
         """Fact hits and how they were found (for --explain, even when none were)."""
-        if self.config.fact_k == 0:
+        if self.settings.fact_k == 0:
             return [], "semantic: off (fact_k = 0)"
         names = [entity_key(n) for n in query_entities(question)]
         names = [n for n in names if n]
@@ -96,7 +96,7 @@ class SemanticSearch:
         if not picked:
             return []
         scores = index.matrix[picked] @ query
-        best = [picked[j] for j in np.argsort(-scores, kind="stable")[: self.config.fact_k]]
+        best = [picked[j] for j in np.argsort(-scores, kind="stable")[: self.settings.fact_k]]
         path = [how, f"names: {', '.join(names)}"]
         return [
             self._hit(index.facts[i], float(index.matrix[i] @ query), path, passages) for i in best
@@ -108,7 +108,7 @@ class SemanticSearch:
         """Hits of the LLM's query, or the reason it could not be used."""
         assert self.llm is not None
         prompt = prompts.CYPHER.format(
-            limit=self.config.fact_k, question=question, names=", ".join(names) or "none"
+            limit=self.settings.fact_k, question=question, names=", ".join(names) or "none"
         )
         try:
             cypher = self.llm.generate([Message(role="user", content=prompt)], prompts.CypherOut)
@@ -126,7 +126,7 @@ class SemanticSearch:
         path = [f"semantic: generated Cypher{capped}", cypher.cypher]
         by_id = {r["id"]: r for r in rows}
         hits = [self._hit(by_id[i], 0.0, path, passages) for i in ids if i in by_id]
-        return hits[: self.config.fact_k]
+        return hits[: self.settings.fact_k]
 
     def _hit(
         self, fact: dict[str, Any], score: float, path: list[str], passages: dict[str, PassageRef]

@@ -32,7 +32,6 @@ from graphmem.designs.anchormem.extract import (
 )
 from graphmem.nlp import SpeakerRoles
 from graphmem.plugin import (
-    BuildContext,
     Builder,
     BuildReport,
     ExactIndex,
@@ -51,17 +50,13 @@ def _render_turn(row: dict[str, Any]) -> str:
     )
 
 
-class AnchorMemBuilder(Builder):
+class AnchorMemBuilder(Builder[AnchorMemConfig]):
     name = "anchormem"
-
-    def __init__(self, ctx: BuildContext, config: AnchorMemConfig | None = None) -> None:
-        super().__init__(ctx)
-        self.config: AnchorMemConfig = config or ctx.configs.get("anchormem")
 
     def build(self, batch: SessionBatch) -> BuildReport:
         llm = self.ctx.llm
         self._write("anchormem.prune_orphans")
-        units = context_units(batch, self.config.window, self.config.step)
+        units = context_units(batch, self.settings.window, self.settings.step)
         roles = SpeakerRoles.of(
             [*batch.conversation.speakers, *(t.speaker for s in batch.sessions for t in s.turns)],
             self.ctx.settings.assistant_speakers,
@@ -71,7 +66,7 @@ class AnchorMemBuilder(Builder):
             LLMExtractor(llm)
             if llm
             else OfflineExtractor(
-                answers, self.config.answer_facts, self.ctx.settings.answer_sentences
+                answers, self.settings.answer_facts, self.ctx.settings.answer_sentences
             )
         )
         facts = extractor.extract(units)
@@ -127,9 +122,9 @@ class AnchorMemBuilder(Builder):
         index = ExactIndex.from_rows(self._read("anchormem.fact_vectors"), self.ctx.embedder.dim)
         row_of = {row["id"]: i for i, row in enumerate(index.rows)}
         seeds = [row_of[f.id] for f in facts if f.id in row_of]
-        k = over_fetch(self.config.candidate_pool, len(index), len(index))
+        k = over_fetch(self.settings.candidate_pool, len(index), len(index))
         # One more than k: the fact finds itself, and the k others are the candidates.
-        found = index.top_many(index.unit[seeds], k + 1, min_score=self.config.min_index_score)
+        found = index.top_many(index.unit[seeds], k + 1, min_score=self.settings.min_index_score)
         candidates: dict[str, list[Neighbour]] = {}
         contexts: dict[str, str] = {}
         for seed, hits in zip(seeds, found, strict=True):
@@ -153,9 +148,9 @@ class AnchorMemBuilder(Builder):
             found = candidates.get(fact.id)
             if not found:
                 continue
-            select = select_group_eq9 if self.config.pruning == "eq9" else select_group
+            select = select_group_eq9 if self.settings.pruning == "eq9" else select_group
             group = select(
-                fact.id, contexts[fact.id], found, self.config.neighbours, self.config.tau
+                fact.id, contexts[fact.id], found, self.settings.neighbours, self.settings.tau
             )
             if group is None:
                 continue
@@ -178,7 +173,7 @@ class AnchorMemBuilder(Builder):
             for chunk in chunks(ids)
             for row in self._read("anchormem.stored_events", ids=list(chunk))
         }
-        min_new = 0 if self.config.pruning == "eq9" else self.config.min_new_facts
+        min_new = 0 if self.settings.pruning == "eq9" else self.settings.min_new_facts
         return prune_groups(groups, integrated, stored, min_new)
 
     # --- events ---------------------------------------------------------------------

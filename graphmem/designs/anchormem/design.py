@@ -4,12 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graphmem.designs.anchormem.builder import AnchorMemBuilder
 from graphmem.designs.anchormem.config import AnchorMemConfig
-from graphmem.designs.anchormem.reembed import reembed_anchormem
-from graphmem.designs.anchormem.retriever import AnchorMemRetriever
-from graphmem.designs.anchormem.stats import anchormem_stats
-from graphmem.plugin import Design, NodeStyle, Preset, Reembed
+from graphmem.plugin import Design, Label, NodeStyle, Preset, Reembed
 
 _HERE = Path(__file__).resolve().parent
 
@@ -19,14 +15,39 @@ DESIGN = Design(
     summary="atomic facts as retrieval anchors mapped to their source context, "
     "an associative event graph with redundancy pruning",
     settings=AnchorMemConfig,
-    builder=AnchorMemBuilder,
-    retrievers={"anchormem": AnchorMemRetriever},
-    labels=("AtomicFact", "AssocEvent"),
-    derived_labels=("AtomicFact", "AssocEvent"),
-    statements={"AtomicFact": "text"},
-    valid_time=("AtomicFact",),
-    indexed_labels=("AtomicFact", "AssocEvent"),
-    reembed=Reembed(labels=("AtomicFact", "AssocEvent"), run=reembed_anchormem),
+    builder="graphmem.designs.anchormem.builder:AnchorMemBuilder",
+    retrievers={"anchormem": "graphmem.designs.anchormem.retriever:AnchorMemRetriever"},
+    labels={
+        "AtomicFact": Label(
+            derived=True,
+            indexed=True,
+            statement="text",
+            valid_time=True,
+            style=NodeStyle(
+                color="#17BECF",
+                border="#1096A3",
+                diameter=55,
+                caption="{text}",
+                meaning="AnchorMem atomic fact: one self-contained statement of a turn",
+            ),
+        ),
+        "AssocEvent": Label(
+            derived=True,
+            indexed=True,
+            style=NodeStyle(
+                color="#0B5394",
+                border="#073763",
+                text="#FFFFFF",
+                diameter=60,
+                caption="{caption}",
+                meaning="AnchorMem associative event: related atomic facts told as one story",
+            ),
+        ),
+    },
+    reembed=Reembed(
+        labels=("AtomicFact", "AssocEvent"),
+        run="graphmem.designs.anchormem.reembed:reembed_anchormem",
+    ),
     relationships=("SIMILAR", "INTEGRATES"),
     presets={
         "paper": Preset(
@@ -57,7 +78,7 @@ DESIGN = Design(
     # ``anchormem.<file>`` and ``schema.<kind>.<file>`` when the design is registered.
     cypher_dir=_HERE / "cypher",
     schema_dir=_HERE / "schema",
-    stats=anchormem_stats,
+    stats="graphmem.designs.anchormem.stats:anchormem_stats",
     docs="docs/anchormem.md",
     build_settings=(
         "window",
@@ -67,21 +88,4 @@ DESIGN = Design(
         "pruning",
         "candidate_pool",
     ),
-    styles={
-        "AtomicFact": NodeStyle(
-            color="#17BECF",
-            border="#1096A3",
-            diameter=55,
-            caption="{text}",
-            meaning="AnchorMem atomic fact: one self-contained statement of a turn",
-        ),
-        "AssocEvent": NodeStyle(
-            color="#0B5394",
-            border="#073763",
-            text="#FFFFFF",
-            diameter=60,
-            caption="{caption}",
-            meaning="AnchorMem associative event: related atomic facts told as one story",
-        ),
-    },
 )

@@ -88,14 +88,13 @@ def interleave(facts: list[Hit], events: list[Hit], facts_per_event: int) -> lis
     return out
 
 
-class AnchorMemRetriever(SnapshotRetriever[dict[str, ExactIndex]]):
+class AnchorMemRetriever(SnapshotRetriever[AnchorMemConfig, dict[str, ExactIndex]]):
     name = "anchormem"
     version_statement = "anchormem.version"
     shares_snapshot = True
 
-    def __init__(self, ctx: RetrievalContext, config: AnchorMemConfig | None = None) -> None:
-        super().__init__(ctx)
-        self.config: AnchorMemConfig = config or ctx.configs.get("anchormem")
+    def __init__(self, ctx: RetrievalContext, settings: AnchorMemConfig) -> None:
+        super().__init__(ctx, settings)
         # Label counts for the over-fetch, kept across queries and read again when a search
         # shows them stale (a Memory reuses this retriever after more is ingested).
         self._totals = SpaceTotals(ctx.store, ctx.space)
@@ -103,7 +102,7 @@ class AnchorMemRetriever(SnapshotRetriever[dict[str, ExactIndex]]):
         self._bm25: tuple[ExactIndex, SpaceBM25] | None = None
 
     def uses_snapshot(self) -> bool:
-        return self.config.search == "snapshot"
+        return self.settings.search == "snapshot"
 
     def load_snapshot(self) -> dict[str, ExactIndex]:
         """Facts and events of the space by label, each ranked exactly in-process."""
@@ -116,13 +115,13 @@ class AnchorMemRetriever(SnapshotRetriever[dict[str, ExactIndex]]):
 
     def sizes(self, budget: int) -> tuple[int, int]:
         """(facts, events) to ask for at ``budget`` tokens."""
-        cfg = self.config
+        cfg = self.settings
         if cfg.paper_top_k:  # the paper: top-k facts and top-k events, whatever the budget
             return cfg.paper_top_k, cfg.paper_top_k
         facts = k_for_budget(budget, cfg.fact_item_tokens, floor=cfg.min_facts, cap=cfg.max_facts)
         return facts, max(cfg.min_events, math.ceil(facts / cfg.facts_per_event))
 
-    def retrieve(self, query: str, budget: int) -> RetrievalResult:
+    def _retrieve(self, query: str, budget: int) -> RetrievalResult:
         started = time.perf_counter()
         n_facts, n_events = self.sizes(budget)
         embedding = self.ctx.embedder.embed_query(query)
@@ -131,16 +130,14 @@ class AnchorMemRetriever(SnapshotRetriever[dict[str, ExactIndex]]):
             self._search("AtomicFact", "atomic_fact_embedding", embedding, n_facts),
             self._via("atomic_fact_embedding", "facts"),
         )
-        if self.config.fact_search == "hybrid":
+        if self.settings.fact_search == "hybrid":
             lexical = self._fact_hits(self._lexical(query, n_facts), "BM25 over the space's facts")
             facts = self._dedupe(rrf([facts, lexical], self.name)[:n_facts])
         events = self._search("AssocEvent", "assoc_event_embedding", embedding, n_events)
         hits = drop_echoes(self._with_events(facts, events))
-        done = time.perf_counter()
         timings = {
             "embed": (embedded - started) * 1000,
-            "search": (done - embedded) * 1000,
-            "total": (done - started) * 1000,
+            "search": (time.perf_counter() - embedded) * 1000,
         }
         return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms=timings)
 
@@ -153,12 +150,12 @@ class AnchorMemRetriever(SnapshotRetriever[dict[str, ExactIndex]]):
             via = self._via("assoc_event_embedding", "events")
             hit = self._hit(row, "AssocEvent", rank, via)
             extractive = row.get("backend") == "offline"
-            keep_last = extractive and self.config.extractive_events == "last"
+            keep_last = extractive and self.settings.extractive_events == "last"
             (last if keep_last else woven).append(hit)
-        return interleave(facts, woven, self.config.facts_per_event) + last
+        return interleave(facts, woven, self.settings.facts_per_event) + last
 
     def _via(self, index: str, kind: str) -> str:
-        if self.config.search == "snapshot":
+        if self.settings.search == "snapshot":
             return f"exact cosine over the space's {kind}"
         return f"vector index {index}"
 
@@ -167,7 +164,7 @@ class AnchorMemRetriever(SnapshotRetriever[dict[str, ExactIndex]]):
     ) -> list[dict[str, Any]]:
         if k <= 0:
             return []
-        if self.config.search == "snapshot":
+        if self.settings.search == "snapshot":
             return self.snapshot()[label].top(embedding, k)
         return self._totals.search(
             label,
@@ -194,7 +191,7 @@ class AnchorMemRetriever(SnapshotRetriever[dict[str, ExactIndex]]):
     def _fact_hits(self, rows: list[dict[str, Any]], via: str) -> list[Hit]:
         hits = [self._hit(row, "AtomicFact", rank, via) for rank, row in enumerate(rows, 1)]
         for hit in hits:
-            if not shows_text(self.config.fact_text, hit.text, hit.passages):
+            if not shows_text(self.settings.fact_text, hit.text, hit.passages):
                 hit.text = ""
         return self._dedupe(hits)
 

@@ -2,10 +2,3 @@
 neighbours), character streams, greedy 3D scene aggregation (time, place, topic; two of
 three), main/supporting roles and character profiles, fused with the HippoRAG 2 semantic
 layer by promoting semantic hits the episodic side also found."""
-
-# The commands CAST adds to `graphmem` (Design.commands), as `graphmem --help` lists them
-# without importing the design (graphmem/plugin/commands.py).
-COMMANDS = {
-    "profile": "A character profile built by `--builders cast`: scenes, roles (MC/SC), dates, "
-    "summaries.",
-}

@@ -49,14 +49,15 @@ from graphmem.plugin import (
 NAME = "cast"
 
 
-class CastBuilder(Builder):
+class CastBuilder(Builder[CastSettings]):
     name = NAME
 
-    def __init__(self, ctx: BuildContext, config: CastSettings | None = None) -> None:
-        super().__init__(ctx)
-        self.config = config or CastSettings()
+    def __init__(self, ctx: BuildContext, settings: CastSettings) -> None:
+        super().__init__(ctx, settings)
         self.thresholds = Thresholds(
-            timedelta(days=self.config.delta_t_days), self.config.delta_l, self.config.delta_tau
+            timedelta(days=self.settings.delta_t_days),
+            self.settings.delta_l,
+            self.settings.delta_tau,
         )
         # What the summaries need of every view in play (new or read back): view id ->
         # (line, tokens, filler, (session, turn), date text, passage ids).
@@ -134,8 +135,8 @@ class CastBuilder(Builder):
             sessions,
             docs,
             resolver,
-            self.config.window,
-            self.config.participants == "all",
+            self.settings.window,
+            self.settings.participants == "all",
             topic_words,
             fillers,
             assistants,
@@ -269,7 +270,7 @@ class CastBuilder(Builder):
                 for v, c in zip(scene.views, near, strict=True)
                 for info in [self._info[v.id]]
             ]
-            out.append(extractive(head, n_head, lines, self.config.summary_tokens))
+            out.append(extractive(head, n_head, lines, self.settings.summary_tokens))
         return out
 
     def _head(self, scene: Scene) -> str:

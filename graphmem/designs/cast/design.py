@@ -4,23 +4,9 @@ stats. Requires the shared semantic layer (its ``hipporag`` retriever gives E_se
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from graphmem.designs.cast.builder import CastBuilder
 from graphmem.designs.cast.config import CastSettings
-from graphmem.designs.cast.reembed import reembed_cast
-from graphmem.designs.cast.retriever import CastRetriever
-from graphmem.designs.cast.semantic import SEMANTIC_LAYER
-from graphmem.designs.cast.stats import cast_stats
-from graphmem.plugin import Design, NodeStyle, Preset, Reembed
-
-
-def _commands() -> list[Any]:
-    """``graphmem profile`` (imported when the CLI asks for it)."""
-    from graphmem.designs.cast.cli import profile
-
-    return [profile]
-
+from graphmem.plugin import Command, Design, Label, NodeStyle, Preset, Reembed
 
 _PAPER_SOURCES = {
     "window": "3.1 View; 4.1 Configurations (w = 1); 4.3.1 View parameters",
@@ -64,14 +50,6 @@ PRESETS = {
 }
 
 
-def _builder(ctx: Any, settings: CastSettings) -> CastBuilder:
-    return CastBuilder(ctx, settings)
-
-
-def _retriever(ctx: Any, settings: CastSettings) -> CastRetriever:
-    return CastRetriever(ctx, settings)
-
-
 _HERE = Path(__file__).resolve().parent
 
 DESIGN = Design(
@@ -81,22 +59,51 @@ DESIGN = Design(
     "aggregation (time, place, topic: two of three), main/supporting roles and character "
     "profiles; semantic hits also found in the question's scenes are promoted.",
     settings=CastSettings,
-    builder=_builder,
-    retrievers={"cast": _retriever},
-    requires=(SEMANTIC_LAYER,),
-    labels=("View", "Scene", "Character"),
-    derived_labels=("View", "Scene"),
+    # Import strings: reading the record imports none of its code (graphmem.plugin.lazy).
+    builder="graphmem.designs.cast.builder:CastBuilder",
+    retrievers={"cast": "graphmem.designs.cast.retriever:CastRetriever"},
+    requires=("semantic",),  # SEMANTIC_LAYER (graphmem/designs/cast/semantic.py)
+    labels={
+        "View": Label(
+            derived=True,
+            style=NodeStyle(
+                color="#8DD3C7",
+                border="#5FB3A5",
+                diameter=50,
+                caption="{line}",
+                meaning="CAST view: one turn read with its neighbours (caption: the turn)",
+            ),
+        ),
+        "Scene": Label(
+            derived=True,
+            style=NodeStyle(
+                color="#9467BD",
+                border="#6F4A92",
+                text="#FFFFFF",
+                diameter=70,
+                caption="{summary}",
+                meaning="CAST scene: a character's role, company and time in a stretch of turns",
+            ),
+        ),
+        "Character": Label(),
+    },
     reorders={"cast": "hipporag"},
     pagerank=True,
-    commands=_commands,
-    reembed=Reembed(labels=("View", "Scene"), run=reembed_cast),
+    commands={
+        "profile": Command(
+            help="A character profile built by `--builders cast`: scenes, roles (MC/SC), "
+            "dates, summaries.",
+            target="graphmem.designs.cast.cli:profile",
+        )
+    },
+    reembed=Reembed(labels=("View", "Scene"), run="graphmem.designs.cast.reembed:reembed_cast"),
     relationships=("FROM", "HAS_VIEW", "IN_SCENE"),
     presets=PRESETS,
     # Its statements and schema live in its package: loaded into the catalog as
     # ``cast.<file>`` and ``schema.<kind>.<file>`` when the design is registered.
     cypher_dir=_HERE / "cypher",
     schema_dir=_HERE / "schema",
-    stats=cast_stats,
+    stats="graphmem.designs.cast.stats:cast_stats",
     docs="docs/cast.md",
     build_settings=(
         "window",
@@ -106,21 +113,4 @@ DESIGN = Design(
         "delta_tau",
         "summary_tokens",
     ),
-    styles={
-        "View": NodeStyle(
-            color="#8DD3C7",
-            border="#5FB3A5",
-            diameter=50,
-            caption="{line}",
-            meaning="CAST view: one turn read with its neighbours (caption: the turn)",
-        ),
-        "Scene": NodeStyle(
-            color="#9467BD",
-            border="#6F4A92",
-            text="#FFFFFF",
-            diameter=70,
-            caption="{summary}",
-            meaning="CAST scene: a character's role, company and time in a stretch of turns",
-        ),
-    },
 )

@@ -41,14 +41,13 @@ from graphmem.plugin import (
 )
 
 
-class CastRetriever(SnapshotRetriever[EpisodicIndex]):
+class CastRetriever(SnapshotRetriever[CastSettings, EpisodicIndex]):
     name = "cast"
     version_statement = "cast.version"
     prefix_consistent = False  # Algorithm 2 reorders the list the budget holds
 
-    def __init__(self, ctx: RetrievalContext, config: CastSettings | None = None) -> None:
-        super().__init__(ctx)
-        self.config = config or CastSettings()
+    def __init__(self, ctx: RetrievalContext, settings: CastSettings) -> None:
+        super().__init__(ctx, settings)
         self._semantic = semantic_retriever(ctx)
         self._count = TokenCounter(ctx.embedder)
 
@@ -87,31 +86,30 @@ class CastRetriever(SnapshotRetriever[EpisodicIndex]):
         return index
 
     # --- the query ----------------------------------------------------------------------
-    def retrieve(self, query: str, budget: int) -> RetrievalResult:
+    def _retrieve(self, query: str, budget: int) -> RetrievalResult:
         started = time.perf_counter()
         semantic = self._semantic.retrieve(query, budget)
         timings = {"semantic": (time.perf_counter() - started) * 1000}
         index = self.index()
-        entries = self._entries(semantic.hits, index, self.config.view_turns == "window")
-        k = self.config.semantic_k
+        entries = self._entries(semantic.hits, index, self.settings.view_turns == "window")
+        k = self.settings.semantic_k
         candidates = entries[:k] if k else entries
         vector = self.ctx.embedder.embed_query(query)
         ranked = self._scenes(query, vector, index)
-        found = episodic_turns(ranked, self.config.episodic_k)
+        found = episodic_turns(ranked, self.settings.episodic_k)
         timings["episodic"] = (time.perf_counter() - started) * 1000 - timings["semantic"]
-        if self.config.fusion == "slot3" and ranked:
+        if self.settings.fusion == "slot3" and ranked:
             injected = self._injected(index, ranked[0].scene, vector, candidates)
-            if injected is not None and self.config.view_turns == "centre":
+            if injected is not None and self.settings.view_turns == "centre":
                 injected = Entry(injected.passage, (injected.passage,))
             candidates = slot3(candidates, injected, keep=k)
         chosen = within_budget(candidates, budget, self._count)
         by_id = {e.passage.id: e for e in chosen}
         order = [e.passage.id for e in chosen]
-        if self.config.fusion == "promote":
+        if self.settings.fusion == "promote":
             order = fuse(order, found)
         scores = {h.node_id: h for h in semantic.hits}
         hits = [self._hit(by_id[pid], scores.get(pid), found.get(pid)) for pid in order]
-        timings["total"] = (time.perf_counter() - started) * 1000
         return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms=timings)
 
     def _now(self, index: EpisodicIndex) -> datetime:
@@ -133,8 +131,8 @@ class CastRetriever(SnapshotRetriever[EpisodicIndex]):
         self, query: str, vector: Sequence[float], index: EpisodicIndex
     ) -> list[RankedScene]:
         cues = question_cues(analyse(query), PersonResolver(index.characters), self._now(index))
-        slack = timedelta(days=self.config.delta_t_days)
-        return index.rank(vector, cues, self.config.cues, self.config.cue_boost, slack)
+        slack = timedelta(days=self.settings.delta_t_days)
+        return index.rank(vector, cues, self.settings.cues, self.settings.cue_boost, slack)
 
     @staticmethod
     def _injected(
@@ -147,7 +145,7 @@ class CastRetriever(SnapshotRetriever[EpisodicIndex]):
 
     def _hit(self, entry: Entry, semantic: Hit | None, scene: RankedScene | None) -> Hit:
         path = list(semantic.path) if semantic else ["slot-3 injection from the top scene"]
-        if scene is not None and self.config.fusion == "promote":
+        if scene is not None and self.settings.fusion == "promote":
             cues = f", matched {'/'.join(scene.matched)}" if scene.matched else ""
             path.append(
                 f"promoted: scene {scene.scene.id[:8]} of {scene.scene.character} "

@@ -24,7 +24,6 @@ from graphmem.designs.premem.models import PATTERN_LABELS, Cluster, Fragment, In
 from graphmem.designs.premem.reasoning import reason_offline
 from graphmem.nlp import SpeakerRoles
 from graphmem.plugin import (
-    BuildContext,
     Builder,
     BuildReport,
     ConversationIn,
@@ -57,12 +56,8 @@ def _fragment_from_row(row: dict[str, Any]) -> Fragment:
     )
 
 
-class PremBuilder(Builder):
+class PremBuilder(Builder[PremSettings]):
     name = "premem"
-
-    def __init__(self, ctx: BuildContext, config: PremSettings | None = None) -> None:
-        super().__init__(ctx)
-        self.config: PremSettings = config or ctx.configs.get("premem")
 
     def build(self, batch: SessionBatch) -> BuildReport:
         llm = self.ctx.llm
@@ -123,7 +118,7 @@ class PremBuilder(Builder):
         pairs = connected_pairs(
             [(p.id, p.centroid) for p in pool],
             [(c.id, c.centroid) for c in clusters],
-            self.config.theta,
+            self.settings.theta,
         )
         counts["pairs"] += len(pairs)
         insights = self._reason(pool, clusters, pairs)
@@ -136,7 +131,7 @@ class PremBuilder(Builder):
     def _cluster(
         self, order: str, session_id: str, fragments: Sequence[Fragment], vectors: np.ndarray
     ) -> list[Cluster]:
-        cfg = self.config
+        cfg = self.settings
         labels = cluster_labels(vectors, cfg.max_clusters, cfg.random_state, cfg.n_init)
         return [
             Cluster(
@@ -168,7 +163,7 @@ class PremBuilder(Builder):
         pooled = {p.id: p for p in pool}
         new = {c.id: c for c in clusters}
         work = [(pooled[p].fragments, new[c].fragments, (p, c)) for p, c, _ in pairs]
-        cap = self.config.max_listed_dates
+        cap = self.settings.max_listed_dates
         if self.ctx.llm is not None:
             found = LLMReasoner(self.ctx.llm, cap).reason(work)
         else:

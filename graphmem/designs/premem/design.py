@@ -4,12 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graphmem.designs.premem.builder import PremBuilder
 from graphmem.designs.premem.config import PremSettings
-from graphmem.designs.premem.reembed import reembed_premem
-from graphmem.designs.premem.retriever import PremRetriever
-from graphmem.designs.premem.stats import premem_stats
-from graphmem.plugin import Design, NodeStyle, Preset, Reembed
+from graphmem.plugin import Design, Label, NodeStyle, Preset, Reembed
 
 _HERE = Path(__file__).resolve().parent
 
@@ -20,13 +16,47 @@ DESIGN = Design(
     "per-session clusters joined through a persistent pool (theta 0.6); cross-session "
     "insights; top-k over fragments and insights, shown in time order",
     settings=PremSettings,
-    builder=PremBuilder,
-    retrievers={"premem": PremRetriever},
-    labels=("Fragment", "Cluster", "Insight"),
-    derived_labels=("Fragment", "Cluster", "Insight"),
-    statements={"Fragment": "value"},
-    valid_time=("Fragment",),
-    reembed=Reembed(labels=("Fragment", "Insight"), run=reembed_premem),
+    builder="graphmem.designs.premem.builder:PremBuilder",
+    retrievers={"premem": "graphmem.designs.premem.retriever:PremRetriever"},
+    labels={
+        "Fragment": Label(
+            derived=True,
+            statement="value",
+            valid_time=True,
+            style=NodeStyle(
+                color="#BCBD22",
+                border="#8E8F12",
+                diameter=50,
+                caption="{value}",
+                meaning="PREMem fragment: a factual, experiential or subjective memory of a turn",
+            ),
+        ),
+        "Cluster": Label(
+            derived=True,
+            style=NodeStyle(
+                color="#8C564B",
+                border="#643B33",
+                text="#FFFFFF",
+                diameter=50,
+                caption="{topic}",
+                meaning="PREMem cluster: a session's fragments on one topic",
+            ),
+        ),
+        "Insight": Label(
+            derived=True,
+            style=NodeStyle(
+                color="#D62728",
+                border="#A11A1B",
+                text="#FFFFFF",
+                diameter=65,
+                caption="{value}",
+                meaning="PREMem insight: a pattern reasoned across sessions",
+            ),
+        ),
+    },
+    reembed=Reembed(
+        labels=("Fragment", "Insight"), run="graphmem.designs.premem.reembed:reembed_premem"
+    ),
     relationships=("FROM", "GROUPS", "CONNECTS", "REASONS_OVER"),
     presets={
         "paper": Preset(
@@ -47,7 +77,7 @@ DESIGN = Design(
     # ``premem.<file>`` and ``schema.<kind>.<file>`` when the design is registered.
     cypher_dir=_HERE / "cypher",
     schema_dir=_HERE / "schema",
-    stats=premem_stats,
+    stats="graphmem.designs.premem.stats:premem_stats",
     docs="docs/premem.md",
     build_settings=(
         "theta",
@@ -56,29 +86,4 @@ DESIGN = Design(
         "n_init",
         "max_listed_dates",
     ),
-    styles={
-        "Fragment": NodeStyle(
-            color="#BCBD22",
-            border="#8E8F12",
-            diameter=50,
-            caption="{value}",
-            meaning="PREMem fragment: a factual, experiential or subjective memory of a turn",
-        ),
-        "Cluster": NodeStyle(
-            color="#8C564B",
-            border="#643B33",
-            text="#FFFFFF",
-            diameter=50,
-            caption="{topic}",
-            meaning="PREMem cluster: a session's fragments on one topic",
-        ),
-        "Insight": NodeStyle(
-            color="#D62728",
-            border="#A11A1B",
-            text="#FFFFFF",
-            diameter=65,
-            caption="{value}",
-            meaning="PREMem insight: a pattern reasoned across sessions",
-        ),
-    },
 )

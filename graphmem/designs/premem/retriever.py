@@ -22,7 +22,6 @@ from graphmem.plugin import (
     ExactIndex,
     Hit,
     PassageRef,
-    RetrievalContext,
     RetrievalResult,
     SnapshotRetriever,
     k_for_budget,
@@ -36,20 +35,16 @@ def render_item(key: str, value: str, date: str) -> str:
     return f"[{head}]: {value}"
 
 
-class PremRetriever(SnapshotRetriever[ExactIndex]):
+class PremRetriever(SnapshotRetriever[PremSettings, ExactIndex]):
     name = "premem"
     version_statement = "premem.version"
     shares_snapshot = True
-
-    def __init__(self, ctx: RetrievalContext, config: PremSettings | None = None) -> None:
-        self.config: PremSettings = config or ctx.configs.get("premem")
-        super().__init__(ctx)
 
     def snapshot_key(self) -> Hashable:
         return ("premem", tuple(sorted(self._flags().items())))
 
     def uses_snapshot(self) -> bool:
-        return self.config.search == "snapshot"
+        return self.settings.search == "snapshot"
 
     def load_snapshot(self) -> ExactIndex:
         """The space's items (read again when ``premem.version`` says they changed)."""
@@ -57,16 +52,16 @@ class PremRetriever(SnapshotRetriever[ExactIndex]):
         return ExactIndex.from_rows(rows, self.ctx.embedder.dim)
 
     def _flags(self) -> dict[str, bool]:
-        cfg = self.config
+        cfg = self.settings
         return {
             "insights": cfg.insights,
             "offline_insights": cfg.offline_insights,
             "messages": cfg.messages,
         }
 
-    def retrieve(self, query: str, budget: int) -> RetrievalResult:
+    def _retrieve(self, query: str, budget: int) -> RetrievalResult:
         started = time.perf_counter()
-        cfg = self.config
+        cfg = self.settings
         k = k_for_budget(budget, cfg.item_tokens, cap=cfg.max_items)
         embedding = self.ctx.embedder.embed_query(query)
         embedded = time.perf_counter()
@@ -77,18 +72,16 @@ class PremRetriever(SnapshotRetriever[ExactIndex]):
                 "premem.search", space=self.ctx.space, embedding=embedding, k=k, **self._flags()
             )
         hits = [self._hit(row, rank) for rank, row in enumerate(rows, start=1)]
-        done = time.perf_counter()
         timings = {
             "embed": (embedded - started) * 1000,
-            "search": (done - embedded) * 1000,
-            "total": (done - started) * 1000,
+            "search": (time.perf_counter() - embedded) * 1000,
         }
         return RetrievalResult(query=query, strategy=self.name, hits=hits, timings_ms=timings)
 
     def _hit(self, row: dict[str, Any], rank: int) -> Hit:
         score, label = float(row["score"]), row["label"]
         ranked = (
-            "fragments, insights and turns" if self.config.messages else "fragments and insights"
+            "fragments, insights and turns" if self.settings.messages else "fragments and insights"
         )
         hit = Hit(
             node_id=row["id"],

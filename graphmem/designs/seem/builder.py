@@ -70,12 +70,11 @@ def _render_stored(passage: dict[str, Any]) -> str:
     )
 
 
-class SeemBuilder(Builder):
+class SeemBuilder(Builder[SeemSettings]):
     name = BUILDER
 
-    def __init__(self, ctx: BuildContext, config: SeemSettings | None = None) -> None:
-        super().__init__(ctx)
-        self.config: SeemSettings = config or ctx.configs.get("seem")
+    def __init__(self, ctx: BuildContext, settings: SeemSettings) -> None:
+        super().__init__(ctx, settings)
         self.prompt_version = PROMPT_VERSION if ctx.llm else None
         self._roles: SpeakerRoles | None = None  # a user-assistant conversation's, per batch
 
@@ -87,7 +86,7 @@ class SeemBuilder(Builder):
         roles = SpeakerRoles.of(speakers, self.ctx.settings.assistant_speakers)
         self._roles = roles if roles.user_assistant else None
         drafts = self._drafts(passages, {normalise_name(s) for s in speakers})
-        judge: Judge = LLMJudge(self.config, llm) if llm else OfflineJudge(self.config)
+        judge: Judge = LLMJudge(self.settings, llm) if llm else OfflineJudge(self.settings)
         consolidation = self._consolidate(drafts, judge)
         events = self._write_frames(consolidation.frames)
         # The hipporag/seem retrievers keep the frames with their snapshot of the space,
@@ -113,13 +112,13 @@ class SeemBuilder(Builder):
 
     # --- frames before consolidation ------------------------------------------------------
     def _drafts(self, passages: Sequence[PassageIn], speakers: set[str]) -> list[FrameDraft]:
-        windows = windows_of(passages, self.config.frame_window)
+        windows = windows_of(passages, self.settings.frame_window)
         llm = self.ctx.llm
         if llm is None:
             return self._offline_drafts(windows, speakers)
         # A window the LLM gives up on (after retries and repairs) is framed offline instead,
         # and its frame says so.
-        limit = self.config.max_events_per_frame
+        limit = self.settings.max_events_per_frame
         outcomes = map_attempts(
             llm,
             lambda w: llm_frames(llm, [w], speakers, limit)[0],
@@ -151,8 +150,8 @@ class SeemBuilder(Builder):
                     for p in window
                 ],
                 speakers,
-                self.config.max_events_per_frame,
-                self.config.max_summary_statements,
+                self.settings.max_events_per_frame,
+                self.settings.max_summary_statements,
                 self._roles,
             )
             for window in windows
@@ -162,10 +161,10 @@ class SeemBuilder(Builder):
     def _consolidate(self, drafts: Sequence[FrameDraft], judge: Judge) -> Consolidation:
         vectors = self._frame_vectors(drafts)
         stored: list[list[Candidate]] = [[] for _ in drafts]
-        k = 2 * self.config.fuse_candidates  # spares for stored frames fused in this batch
+        k = 2 * self.settings.fuse_candidates  # spares for stored frames fused in this batch
         for row in self._stored_neighbours(vectors, k):
             stored[row["i"]].append(stored_candidates(row, _render_stored))
-        return Consolidator(self.config, judge).run(drafts, vectors, stored)
+        return Consolidator(self.settings, judge).run(drafts, vectors, stored)
 
     def _stored_neighbours(self, vectors: Vector, k: int) -> list[dict[str, Any]]:
         """The ``k`` nearest stored frames of each new frame (best first, ties to the smaller

@@ -132,11 +132,11 @@ class Fused:
 class Judge(ABC):
     """Decides same-event (F_judge) and fuses (F_fuse)."""
 
-    def __init__(self, config: SeemSettings) -> None:
-        self.config = config
+    def __init__(self, settings: SeemSettings) -> None:
+        self.settings = settings
 
     def admissible(self, new: Frame, old: Frame) -> bool:
-        return len(new.passage_ids) + len(old.passage_ids) <= self.config.max_frame_passages
+        return len(new.passage_ids) + len(old.passage_ids) <= self.settings.max_frame_passages
 
     @abstractmethod
     def same_event(self, new: Frame, old: Frame, similarity: float) -> bool: ...
@@ -150,20 +150,20 @@ class OfflineJudge(Judge):
     (besides the speakers) and they are close in time; fusion is extractive."""
 
     def admissible(self, new: Frame, old: Frame) -> bool:
-        close = _gap_hours(new, old) <= self.config.fuse_max_gap_hours
+        close = _gap_hours(new, old) <= self.settings.fuse_max_gap_hours
         return close and super().admissible(new, old)
 
     def same_event(self, new: Frame, old: Frame, similarity: float) -> bool:
-        if similarity < self.config.fuse_min_similarity:
+        if similarity < self.settings.fuse_min_similarity:
             return False
-        return not self.config.fuse_require_shared or bool(set(new.topics) & set(old.topics))
+        return not self.settings.fuse_require_shared or bool(set(new.topics) & set(old.topics))
 
     def fuse(self, old: Frame, new: Frame) -> Fused:
         """Extractive; the parts' offline events stay marked as such."""
         start, end = _span(old, new)
         statements = list(dict.fromkeys([*old.statements, *new.statements]))
-        summary = compose_summary(start, end, statements, self.config.max_summary_statements)
-        events = merge_events(old.events, new.events, self.config.max_events_per_frame)
+        summary = compose_summary(start, end, statements, self.settings.max_summary_statements)
+        events = merge_events(old.events, new.events, self.settings.max_events_per_frame)
         marked = old.fallback_actions | new.fallback_actions
         kept = frozenset(e.action.lower() for e in events) & marked
         return Fused(summary, events, fallback_actions=kept)
@@ -174,10 +174,10 @@ class LLMJudge(Judge):
     gives up on is judged and fused offline (``graphmem.llm.with_fallback``). A judge
     fallback decides structure only (which frames merge) and marks no node."""
 
-    def __init__(self, config: SeemSettings, llm: StructuredLLM) -> None:
-        super().__init__(config)
+    def __init__(self, settings: SeemSettings, llm: StructuredLLM) -> None:
+        super().__init__(settings)
         self.llm = llm
-        self.offline = OfflineJudge(config)
+        self.offline = OfflineJudge(settings)
 
     def same_event(self, new: Frame, old: Frame, similarity: float) -> bool:
         return with_fallback(
@@ -207,7 +207,7 @@ class LLMJudge(Judge):
         old, new = pair
         messages = fuse_messages(old.render(), new.render(), [*old.sources, *new.sources])
         fused = self.llm.generate(messages, FrameOut)
-        return Fused(fused.summary.strip(), fused.events[: self.config.max_events_per_frame])
+        return Fused(fused.summary.strip(), fused.events[: self.settings.max_events_per_frame])
 
 
 @dataclass
@@ -224,8 +224,8 @@ class Consolidation:
 
 
 class Consolidator:
-    def __init__(self, config: SeemSettings, judge: Judge) -> None:
-        self.config = config
+    def __init__(self, settings: SeemSettings, judge: Judge) -> None:
+        self.settings = settings
         self.judge = judge
 
     def run(
@@ -256,7 +256,8 @@ class Consolidator:
         local = [Candidate(float(new.embedding @ f.embedding), f) for f in working.values()]
         # A stored frame fused in this batch is represented by its in-memory version.
         stored = [c for c in earlier if c.frame.id not in working and c.frame.id != new.id]
-        ranked = sorted(local + stored, key=lambda c: -c.similarity)[: self.config.fuse_candidates]
+        keep = self.settings.fuse_candidates
+        ranked = sorted(local + stored, key=lambda c: -c.similarity)[:keep]
         allowed = [c for c in ranked if self.judge.admissible(new, c.frame)]
         return allowed[0] if allowed else None
 

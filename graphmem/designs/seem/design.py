@@ -5,12 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graphmem.designs.seem.builder import SeemBuilder
-from graphmem.designs.seem.reembed import reembed_seem
-from graphmem.designs.seem.retriever import SeemRetriever
 from graphmem.designs.seem.settings import SeemSettings
-from graphmem.designs.seem.stats import seem_stats
-from graphmem.plugin import Design, NodeStyle, Preset, Reembed
+from graphmem.plugin import Design, Label, NodeStyle, Preset, Reembed
 
 _HERE = Path(__file__).resolve().parent
 
@@ -20,13 +16,33 @@ DESIGN = Design(
     summary="event frames with provenance and associative consolidation over the semantic "
     "layer; Personalized PageRank and reverse provenance expansion",
     settings=SeemSettings,
-    builder=SeemBuilder,
-    retrievers={"seem": SeemRetriever},
+    builder="graphmem.designs.seem.builder:SeemBuilder",
+    retrievers={"seem": "graphmem.designs.seem.retriever:SeemRetriever"},
     requires=("semantic",),
-    labels=("EventFrame", "Event"),
-    derived_labels=("EventFrame", "Event"),
-    statements={"Event": "action"},
-    indexed_labels=("EventFrame",),
+    labels={
+        "EventFrame": Label(
+            derived=True,
+            indexed=True,
+            style=NodeStyle(
+                color="#FF7F0E",
+                border="#C85F00",
+                diameter=65,
+                caption="{caption}",
+                meaning="SEEM episodic frame: a summary of related turns",
+            ),
+        ),
+        "Event": Label(
+            derived=True,
+            statement="action",
+            style=NodeStyle(
+                color="#C49C94",
+                border="#9C7469",
+                diameter=45,
+                caption="{action}",
+                meaning="SEEM event of a frame: an action and who takes part",
+            ),
+        ),
+    },
     reorders={"seem": "hipporag"},
     pagerank=True,
     relationships=("HAS_EVENT", "PARTICIPANT"),
@@ -60,9 +76,9 @@ DESIGN = Design(
     # ``seem.<file>`` and ``schema.<kind>.<file>`` when the design is registered.
     cypher_dir=_HERE / "cypher",
     schema_dir=_HERE / "schema",
-    stats=seem_stats,
+    stats="graphmem.designs.seem.stats:seem_stats",
     docs="docs/seem.md",
-    reembed=Reembed(labels=("EventFrame",), run=reembed_seem),
+    reembed=Reembed(labels=("EventFrame",), run="graphmem.designs.seem.reembed:reembed_seem"),
     build_settings=(
         "frame_window",
         "fuse_candidates",
@@ -73,20 +89,4 @@ DESIGN = Design(
         "max_events_per_frame",
         "max_summary_statements",
     ),
-    styles={
-        "EventFrame": NodeStyle(
-            color="#FF7F0E",
-            border="#C85F00",
-            diameter=65,
-            caption="{caption}",
-            meaning="SEEM episodic frame: a summary of related turns",
-        ),
-        "Event": NodeStyle(
-            color="#C49C94",
-            border="#9C7469",
-            diameter=45,
-            caption="{action}",
-            meaning="SEEM event of a frame: an action and who takes part",
-        ),
-    },
 )

@@ -15,7 +15,7 @@ from graphmem.designs.seem.answer import answer_messages
 from graphmem.designs.seem.settings import SeemSettings
 from graphmem.llm import Message
 from graphmem.plugin import Hit, PackedContext, PassageRef, RetrievalContext
-from graphmem.semantic import FactHit, GraphInfo, HippoRagRetriever, RankedPassage, SpaceSnapshot
+from graphmem.semantic import FactHit, GraphInfo, RankedPassage, SemanticRetriever, SpaceSnapshot
 
 
 @dataclass(frozen=True)
@@ -50,15 +50,14 @@ def expand(
     return merged, {ref.id: why for _, ref, why in extra}
 
 
-class SeemRetriever(HippoRagRetriever):
-    """The semantic layer's settings come from ``ctx.configs.get("semantic")``, SEEM's own
-    (``seem``) from ``ctx.configs.get("seem")`` unless given."""
+class SeemRetriever(SemanticRetriever[SeemSettings]):
+    """HippoRAG 2 with the semantic layer's settings (``ctx.configs.get("semantic")``), then
+    Reverse Provenance Expansion with SEEM's own (``self.settings``)."""
 
     name = "seem"
 
-    def __init__(self, ctx: RetrievalContext, settings: SeemSettings | None = None) -> None:
-        super().__init__(ctx, ctx.configs.get("semantic"))
-        self.seem: SeemSettings = settings or ctx.configs.get("seem")
+    def __init__(self, ctx: RetrievalContext, settings: SeemSettings) -> None:
+        super().__init__(ctx, settings, ctx.configs.get("semantic"))
         self._frames: dict[str, list[FrameRow]] = {}
 
     def answer_messages(self, question: str, context: PackedContext) -> list[Message] | None:
@@ -79,7 +78,7 @@ class SeemRetriever(HippoRagRetriever):
     def _hits(
         self, snapshot: SpaceSnapshot, ranked: list[RankedPassage], facts: list[FactHit], path: str
     ) -> list[Hit]:
-        frames, seem = self._frames, self.seem
+        frames, seem = self._frames, self.settings
         # The paper's RPE (section 3.4.2, section 4): the top k passages, their frames'
         # provenance passages, the final set at most factor * k; else every ranked passage.
         initial = ranked[: seem.rpe_top_k] if seem.rpe_top_k else ranked
@@ -124,7 +123,7 @@ class SeemRetriever(HippoRagRetriever):
     def _frame_hit(
         self, frame: FrameRow, chosen: list[PassageRef], last: RankedPassage
     ) -> Hit | None:
-        mode = self.seem.frame_summaries
+        mode = self.settings.frame_summaries
         if (
             mode == "none"
             or (mode == "fused" and len(frame.sources) < 2)

@@ -60,7 +60,7 @@ def test_a_retriever_whose_graph_was_dropped_projects_it_again(
     # snapshot_recheck_seconds, and the drop is noticed that much later).
     always = memory.settings.model_copy(update={"snapshot_recheck_seconds": 0.0})
     ctx = dataclasses.replace(memory.retrieval_context(space), settings=always)
-    retriever = HippoRagRetriever(ctx)
+    retriever = HippoRagRetriever(ctx, ctx.configs.get("semantic"))
     question = "Where did Ben run the marathon?"
     try:
         before = retriever.retrieve(question, 300)

@@ -15,6 +15,7 @@ from graphmem.embed import Embedder
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
+from graphmem.plugin.design import NoSettings
 from graphmem.plugin.registry import registry
 from graphmem.retrieval.passages import FulltextRetriever, space_lucene_query
 from tests.integration.helpers import tiny_conversation
@@ -95,7 +96,8 @@ def test_fulltext_stays_in_its_space_and_ranks_as_alone(memory: Memory, spaces: 
     question = "Who ran the marathon in Lisbon?"
     ranked = []
     for space in spaces:
-        hits = FulltextRetriever(memory.retrieval_context(space)).search(question, 10)
+        fulltext = FulltextRetriever(memory.retrieval_context(space), NoSettings())
+        hits = fulltext.search(question, 10)
         assert hits and all(h.passages[0].id for h in hits)
         rows = memory.store.read(
             "retrieval.fulltext_passages",

@@ -183,7 +183,8 @@ def test_kept_runs_stay_within_their_memory(
     still gets every run it asked for; ``prepare`` keeps the most mentioned entities."""
     memory = Memory(settings, store=store, embedder=embedder)
     _ingest(memory, space)
-    probe = HippoRagRetriever(memory.retrieval_context(space))
+    context = memory.retrieval_context(space)
+    probe = HippoRagRetriever(context, context.configs.get("semantic"))
     passages = len(probe.snapshot().by_node)
     config = SemanticSettings(ppr_cache_mb=3 * 8 * passages / 2**20)  # room for 3 runs
     retriever = HippoRagRetriever(memory.retrieval_context(space), config)

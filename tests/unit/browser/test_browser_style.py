@@ -13,7 +13,7 @@ import pytest
 from graphmem.browser.style import StyledLabel, grass, legend_html, styled_labels
 from graphmem.errors import ConfigError
 from graphmem.plugin.captions import short_caption
-from graphmem.plugin.design import Design
+from graphmem.plugin.design import Design, Label
 from graphmem.plugin.registry import register, registry, unregister
 from graphmem.plugin.style import NodeStyle
 from tests.example_design.design import DESIGN as EXAMPLE
@@ -128,8 +128,9 @@ def test_a_plugins_style_joins_the_grass_and_a_second_style_for_a_label_is_refus
             name="twice",
             title="t",
             summary="t",
-            labels=("Keyword",),
-            styles={"Keyword": NodeStyle(color="#000000", caption="{word}", meaning="m")},
+            labels={
+                "Keyword": Label(style=NodeStyle(color="#000000", caption="{word}", meaning="m"))
+            },
         )
         with pytest.raises(ConfigError, match="'Keyword' is styled by both keywords and twice"):
             register(twice)
@@ -155,14 +156,12 @@ def test_a_bad_style_is_refused(kwargs: dict[str, object], message: str) -> None
 
 
 def test_a_design_styles_only_its_own_labels() -> None:
-    with pytest.raises(ValueError, match="styles for labels"):
-        Design(
-            name="bad",
-            title="b",
-            summary="b",
-            labels=("A",),
-            styles={"B": NodeStyle(color="#123456", caption="{name}", meaning="m")},
-        )
+    """A style is part of a label's declaration (``Label.style``), so it styles that label."""
+    style = NodeStyle(color="#123456", caption="{name}", meaning="m")
+    design = Design(name="good", title="g", summary="g", labels={"A": Label(style=style)})
+    assert design.styles == {"A": style}
+    with pytest.raises(TypeError, match="a NodeStyle expected"):
+        Label(style="#123456")  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from graphmem.cli.main import COMMANDS, LazyGroup, cli
-from graphmem.plugin.commands import declared_commands, design_packages, package_of
+from graphmem.plugin.commands import entry_point_targets
+from graphmem.plugin.registry import commands
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -22,8 +23,18 @@ def test_each_listed_help_line_is_the_commands_own(name: str) -> None:
     assert COMMANDS[name][2] == command.get_short_help_str(limit=1_000)
 
 
-# Modules `graphmem --help` must not import: the models, the driver, the designs.
-_HEAVY = ("spacy", "torch", "neo4j", "pydantic", "graphmem.memory", "graphmem.plugin.registry")
+# Modules `graphmem --help` must not import: the models, the driver, the designs' code and
+# their commands (it reads the designs' records, which import none of them).
+_HEAVY = (
+    "spacy",
+    "torch",
+    "neo4j",
+    "numpy",
+    "graphmem.memory",
+    "graphmem.designs.cast.cli",
+    "graphmem.designs.cast.builder",
+    "graphmem.semantic.retriever",
+)
 
 
 def test_help_lists_every_command_without_importing_them() -> None:
@@ -40,26 +51,33 @@ def test_help_lists_every_command_without_importing_them() -> None:
     assert loaded == "[]"
     for name in COMMANDS:
         assert f"  {name} " in listing
-    # The designs' commands too, with the help line their package declares.
-    for name, text in declared_commands().items():
-        assert f"  {name} " in listing and text.split()[0] in listing, name
+    # The designs' commands too, with the help line their record declares.
+    for name, declared in commands().items():
+        assert f"  {name} " in listing and declared.help.split()[0] in listing, name
     assert "  profile " in listing
 
 
-def test_the_built_in_designs_declare_the_commands_they_add() -> None:
+def test_each_declared_command_loads_as_declared() -> None:
+    """A record's ``Command`` names a click command of that name, whose help line is the
+    one ``graphmem --help`` lists from the record."""
     from graphmem.plugin.registry import registry
+    from tests.example_vector_design.design import DESIGN as VECTOR_EXAMPLE
 
-    for design in registry().values():
-        added = design.commands() if design.commands else []
-        declared = declared_commands([package_of(design.commands)]) if design.commands else {}
-        assert declared == {c.name: c.get_short_help_str(limit=1_000) for c in added}, design
+    declared = {n: c for d in [*registry().values(), VECTOR_EXAMPLE] for n, c in d.commands.items()}
+    assert {"profile", "gists"} <= set(declared)
+    for name, command in declared.items():
+        loaded = command.load()
+        assert loaded.name == name
+        assert command.help == loaded.get_short_help_str(limit=1_000), name
+    for name in commands():  # the registered ones run as graphmem's
+        assert cli.get_command(click.Context(cli), name) is not None, name
 
 
 def test_a_plug_ins_commands_are_found_through_its_entry_point(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """An installed plug-in (its ``entry_points.txt``) is listed without being imported as
-    a design: only its package's ``COMMANDS`` is read."""
+    """An installed plug-in (its ``entry_points.txt``) is listed from its record, without
+    ``importlib.metadata`` and without importing its commands' module."""
     info = tmp_path / "gists_plugin-1.0.dist-info"
     info.mkdir()
     (info / "entry_points.txt").write_text(
@@ -67,10 +85,10 @@ def test_a_plug_ins_commands_are_found_through_its_entry_point(
         "Gists = tests.example_vector_design.design:DESIGN\n"
     )
     monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
-    monkeypatch.delitem(sys.modules, "tests.example_vector_design.design", raising=False)
-    assert design_packages()[-1] == "tests.example_vector_design"
-    assert "gists" in declared_commands()
-    assert "tests.example_vector_design.design" not in sys.modules
+    monkeypatch.delitem(sys.modules, "tests.example_vector_design.memory", raising=False)
+    assert entry_point_targets()[0] == "tests.example_vector_design.design:DESIGN"
+    assert commands()["gists"].help.startswith("How many gists")
+    assert "tests.example_vector_design.memory" not in sys.modules
 
 
 @pytest.mark.parametrize("args", [[], ["eval"], ["server"]])

@@ -23,7 +23,7 @@ DESIGNS = "graphmem.designs"
 ALLOWED = {
     # The kit's discovery of the built-in designs: it imports the package for its folder
     # (``__path__``) to list the sub-packages in it; a design's code loads by name only,
-    # when the registry (or ``graphmem --help``, for a package's COMMANDS) asks for it.
+    # when the registry (or ``graphmem --help``, for the records' commands) reads a record.
     "graphmem.plugin.commands": "lists the built-in design packages",
 }
 # Old paths that forward to the kit with a DeprecationWarning for one release

@@ -203,7 +203,7 @@ def test_retriever_fuses_within_the_budget(
     conv = conversation()
     write_core(store, embedder, space, conv)
     ctx = BuildContext(store, embedder, settings, space)
-    SemanticBuilder(ctx).build(batch(conv))
+    SemanticBuilder(ctx, ctx.configs.get("semantic")).build(batch(conv))
     CastBuilder(ctx, CastSettings()).build(batch(conv))
     rctx = RetrievalContext(store, embedder, settings, space)
     query = "What piece did Gina's team perform when they won first place?"
@@ -246,7 +246,7 @@ def test_a_reloaded_snapshot_counts_dates_from_its_latest_scene(
     builder = CastBuilder(BuildContext(store, embedder, settings, space), CastSettings())
     builder.build(batch(conv, [0]))
     trusting = settings.model_copy(update={"snapshot_recheck_seconds": 600.0})
-    retriever = CastRetriever(RetrievalContext(store, embedder, trusting, space))
+    retriever = CastRetriever(RetrievalContext(store, embedder, trusting, space), CastSettings())
     first = retriever.index().latest
     assert retriever._now(retriever.index()) == first
     builder.build(batch(conv, [1, 2]))

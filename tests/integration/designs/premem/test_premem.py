@@ -99,7 +99,8 @@ def _build(
 ) -> list[BuildReport]:
     conv = conversation()
     PassageWriter(store, embedder).write_conversation(space, conv, IngestReport())
-    builder = PremBuilder(BuildContext(store, embedder, settings, space), config)
+    ctx = BuildContext(store, embedder, settings, space)
+    builder = PremBuilder(ctx, config or ctx.configs.get("premem"))
     return [builder.build(_batch(conv, chunk)) for chunk in chunks]
 
 
@@ -252,7 +253,8 @@ def test_snapshot_ranks_as_the_statement_and_sees_a_later_session(
     before = same(question)
     assert before and not any(s.startswith("D3:") for s in before)
     trusted = slow.retrieve(question, 300).hits
-    builder = PremBuilder(BuildContext(store, embedder, settings, space))
+    build = BuildContext(store, embedder, settings, space)
+    builder = PremBuilder(build, build.configs.get("premem"))
     builder.build(_batch(conversation(), [2]))
     after = same(question)
     assert any(s.startswith("D3:") for s in after), "the kept snapshot missed session 3"

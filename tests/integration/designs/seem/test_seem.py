@@ -305,7 +305,7 @@ def test_a_prepared_query_needs_no_database_round_trip(memory: Memory, built: st
     checks the projection. Without the cache the PageRank statement runs every query."""
     question = "Who ran the Lisbon marathon with Ben?"
     ctx = RetrievalContext(memory.store, memory.embedder, memory.settings, built)
-    retriever = SeemRetriever(ctx)
+    retriever = SeemRetriever(ctx, ctx.configs.get("seem"))
     retriever.prepare()
     with recorded_calls(memory.store, "read") as calls:
         result = retriever.retrieve(question, 500)
@@ -313,7 +313,8 @@ def test_a_prepared_query_needs_no_database_round_trip(memory: Memory, built: st
     assert any(p.source_id == "D3:5" for h in result.hits for p in h.passages)
 
     always = memory.settings.model_copy(update={"snapshot_recheck_seconds": 0.0})
-    checking = SeemRetriever(RetrievalContext(memory.store, memory.embedder, always, built))
+    checking_ctx = RetrievalContext(memory.store, memory.embedder, always, built)
+    checking = SeemRetriever(checking_ctx, checking_ctx.configs.get("seem"))
     checking.prepare()
     with recorded_calls(memory.store, "read") as calls:
         checked = checking.retrieve(question, 500)
@@ -352,7 +353,7 @@ def test_projection_is_reused_rebuilt_after_ingest_and_dropped_by_forget(
     # and would trust its snapshot (and kept PageRank runs) for snapshot_recheck_seconds.
     always = memory.settings.model_copy(update={"snapshot_recheck_seconds": 0.0})
     ctx = RetrievalContext(memory.store, memory.embedder, always, space)
-    retriever = SeemRetriever(ctx)
+    retriever = SeemRetriever(ctx, ctx.configs.get("seem"))
     retriever.retrieve("Who is Marco?", 300)
     graph = retriever.graph
     first = graph.ensure()
@@ -405,7 +406,8 @@ def test_an_interrupted_build_reruns_clean(memory: Memory, space: str, settings:
         passage_ids=[[passage_id(conv, s, t) for t in s.turns] for s in again],
     )
     # As if the build of session 2 had stopped before its session was marked built.
-    SeemBuilder(BuildContext(memory.store, memory.embedder, settings, space)).build(batch)
+    build = BuildContext(memory.store, memory.embedder, settings, space)
+    SeemBuilder(build, build.configs.get("seem")).build(batch)
     assert _shape(memory, space) == before
     audit = memory.store.read("seem.audit", space=space)[0]
     assert audit["passages_multiframed"] == 0 and audit["events_orphaned"] == 0

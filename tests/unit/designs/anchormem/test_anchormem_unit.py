@@ -263,7 +263,7 @@ def test_interleave_puts_one_event_after_every_n_facts() -> None:
 
 def test_retrieval_sizes_grow_with_the_budget() -> None:
     retriever = AnchorMemRetriever.__new__(AnchorMemRetriever)
-    retriever.config = AnchorMemConfig(fact_item_tokens=30, min_facts=10, facts_per_event=3)
+    retriever.settings = AnchorMemConfig(fact_item_tokens=30, min_facts=10, facts_per_event=3)
     assert retriever.sizes(1000) == (34, 12)
     assert retriever.sizes(100) == (10, 4)
     assert retriever.sizes(2000)[0] > retriever.sizes(1000)[0]
