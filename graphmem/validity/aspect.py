@@ -35,6 +35,10 @@ _QUOTES = "\"'“”‘’ "
 # The clauses of the statement itself: joined by "and" (conj) or set side by side
 # ("... lately - user has already put in 10-12 hours": parataxis).
 _MAIN = frozenset({"conj", "parataxis"})
+# The dependencies of a verb that heads a clause of its own.
+_CLAUSE_DEPS = frozenset(
+    {"ROOT", "conj", "parataxis", "ccomp", "advcl", "relcl", "xcomp", "csubj", "acl", "pcomp"}
+)
 
 
 def chunk_key(chunk: Span, name: str) -> str:
@@ -64,6 +68,24 @@ def specific_key(chunk: Span) -> str:
     named = root.pos_ == "PROPN" or root.ent_type_ in _NAMED_ENTITIES
     compound = any(t.dep_ == "compound" and t.head.i == root.i for t in chunk)
     return chunk_key(chunk, chunk.text) if named or compound else ""
+
+
+def clauses(doc: Doc) -> list[Token]:
+    """Every verb that heads a clause told as a fact, in order, wherever it stands (a value
+    is its subject's in whichever clause tells it): a participle in front of a noun
+    ("cocktail-making class") heads none, and what is planned or wished ("is thinking of
+    moving to Denver") is not told."""
+    return [
+        t for t in doc if t.pos_ in ("VERB", "AUX") and t.dep_ in _CLAUSE_DEPS and not _intended(t)
+    ]
+
+
+def _intended(verb: Token) -> bool:
+    """Under a verb of planning or wishing ("thinking of moving", "wants to live")."""
+    return any(
+        t.lemma_.lower() in lex.PLAN_VERBS | lex.WISH_VERBS and t.pos_ == "VERB"
+        for t in verb.ancestors
+    )
 
 
 def main_verbs(root: Token) -> list[Token]:

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from spacy.tokens import Doc, Token
 
 from graphmem.validity import lexicon as lex
-from graphmem.validity.aspect import chunk_key, hedged, main_verbs, verb_of
+from graphmem.validity.aspect import chunk_key, clauses, hedged, verb_of
 
 _STATES = frozenset({"have", "be"})
 # "Speaking of the garden, user has 12 tomato plants": the garden's.
@@ -58,7 +58,7 @@ def clause_counts(doc: Doc, root: Token, whose: Callable[[Token], str], subject:
     (``whose`` reads a verb's), told as facts."""
     return [
         value
-        for verb in main_verbs(root)
+        for verb in clauses(doc)
         if subject and whose(verb) == subject and not hedged(verb)
         for value in _counts(verb, doc)
     ]

@@ -79,6 +79,8 @@ OPENERS = re.compile(
 )
 # Not done yet, whatever the tense: "can finish", "must finish", "will finish".
 HEDGING_MODALS = MODALS | {"can", "ca", "must"}
+# The modals of what is to come, not of what may be.
+FUTURE_MODALS = frozenset({"will", "'ll"})
 # A condition or a time still to come: "once user finishes", "when user gets back".
 HEDGING_MARKS = frozenset({"if", "unless", "once", "when", "until", "before", "after"})
 # What one asks of the listener ("needs your help"): a request, no lasting state.
@@ -115,6 +117,9 @@ FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our"})
 _PRONOUNS = """he she they it him her them this that these those you one someone everyone who
     which what"""
 UNRESOLVED = frozenset(_PRONOUNS.split())
+# The subject of a relative clause, which tells of the noun it follows ("yoga classes,
+# which is three times a week").
+RELATIVE_PRONOUNS = frozenset({"which", "that", "who", "whom"})
 # A time or an amount is a value or a date, never what a claim is about.
 NOT_TOPICS = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"})
 NUMERIC = frozenset({"CARDINAL", "QUANTITY", "MONEY", "PERCENT", "TIME", "ORDINAL"})
@@ -137,6 +142,10 @@ DROP_PARTICLES = {"call": "off", "put": "off", "push": "back"}
 # Where one lives and where one works: one value at a time, so another one said later
 # replaces the earlier ("lives in Boston", later "moved to Denver").
 HOME_VERBS = {"live": "in", "move": "to", "relocate": "to", "settle": "in"}
+# Verbs that put a thing somewhere, and the prepositions of where ("moved the painting
+# above the bed", "keeps the bike in the garage").
+PLACING_VERBS = frozenset({"move", "put", "hang", "place", "keep", "store", "leave", "set"})
+PLACE_PREPOSITIONS = frozenset({"above", "under", "in", "into", "on", "onto", "behind", "beside"})
 JOB_VERBS = {"work": ("at", "for"), "hire": ("by", "at"), "employ": ("by", "at")}
 JOB_NOUNS = frozenset({"job", "position", "role", "internship"})
 # Spans of time a state has lasted ("for 6 months now") in days, to tell which is longer.

@@ -12,7 +12,9 @@
 - another home or employer: "lives in Boston", later "moved to Denver"; "works at
   Google", later "got a new job at Stripe": ``update``;
 - a plan called off or moved: "has a trip to Kyoto planned", later "postponed the Kyoto
-  trip" (``dropped:``; ``validity.aspect``): ``update``.
+  trip" (``dropped:``; ``validity.aspect``): ``update``;
+- one thing put somewhere else: "will leave the painting above the sofa", later "moved
+  the painting above the bed": ``update``; the earlier may be a plan (where it was to go).
 
 Neither statement may be a plan, a wish, denied or a question: "is thinking of moving
 to Denver" replaces nothing.
@@ -33,11 +35,18 @@ SLOT_KINDS = frozenset({"home", "job"})
 KEYED_KINDS = frozenset({"span", "rate", "weekday"})
 # Value kinds keyed by a noun: ``rank:status=premier gold``.
 RANKS = "rank"
+# Where one thing was put: ``placed:ethereal dreams painting=bed``.
+PLACED = "placed"
 
 
 def state_changed(a: Claim, b: Claim) -> str:
     """Why ``b`` replaces ``a`` by the rules of the module docstring, "" when none does."""
-    if any(a.has(cue) or b.has(cue) for cue in _NOT_A_STATE):
+    if any(b.has(cue) for cue in _NOT_A_STATE) or a.has("negated") or a.has("question"):
+        return ""
+    placed = _elsewhere(_keyed(a, PLACED), _keyed(b, PLACED))
+    if placed:
+        return placed
+    if any(a.has(cue) for cue in _NOT_A_STATE):
         return ""
     for kind in sorted(SLOT_KINDS):
         was, now = _values(a, kind), _values(b, kind)
@@ -91,6 +100,17 @@ def _another_rank(earlier: dict[str, set[str]], later: dict[str, set[str]]) -> s
     return ""
 
 
+def _elsewhere(earlier: dict[str, set[str]], later: dict[str, set[str]]) -> str:
+    """One specific thing (the words of one key among the other's: "ethereal dreams",
+    "ethereal dreams painting") put in a place the earlier did not name."""
+    for thing in sorted(earlier):
+        for other in sorted(later):
+            if _within(thing, other) and not earlier[thing] & later[other]:
+                was, now = _listed(earlier[thing]), _listed(later[other])
+                return f"{other}: {was}, later {now}"
+    return ""
+
+
 def _moved(earlier: set[str], later: set[str]) -> bool:
     """A habit's weekday said later, none in common with the earlier's (a day "once" said
     later is one occurrence, no new habit)."""
@@ -131,6 +151,9 @@ def slots(claim: Claim) -> set[str]:
     ``slot:span:use|fitbit``."""
     found = {f"slot:{kind}" for kind in SLOT_KINDS if claim.of_kind(kind)}
     found |= {f"slot:rank:{noun}" for noun in _keyed(claim, RANKS)}
+    # A thing's key differs with its words ("the 'Ethereal Dreams' painting", "'Ethereal
+    # Dreams'"): one slot per subject, and ``_elsewhere`` matches the things.
+    found |= {f"slot:{PLACED}" for _ in _keyed(claim, PLACED)}
     for kind in KEYED_KINDS:
         found |= {f"slot:{kind}:{key}" for key in _keyed(claim, kind) if key.split("|")[1]}
     return found

@@ -1,6 +1,7 @@
-"""The values of a state that hold one at a time, read from the statement's own clauses
-whose subject is the claim's (``aspect.main_verbs``), told as facts (not denied, no
-modal, no condition: ``aspect.hedged``):
+"""The values of a state that hold one at a time, read from every clause whose subject is
+the claim's, wherever it stands ("user has noticed that user is focused on days when user
+attends yoga classes, which is three times a week": the rate is attending's), told as
+facts (not denied, no modal, no condition: ``aspect.hedged``):
 
 - ``span:<verb>|<thing>=<days>``: how long a state has lasted, in the present perfect or
   with "now" ("has been using the Fitbit for 6 months now": ``span:use|fitbit=180``); a
@@ -15,7 +16,10 @@ modal, no condition: ``aspect.hedged``):
   gold``; ``lexicon.RANK_NOUNS``);
 - ``home:<place>``: where the subject lives ("lives in Boston", "moved to Denver");
 - ``job:<employer>``: where the subject works ("works at Google", "got a new job at
-  Stripe", "was hired by the city library").
+  Stripe", "was hired by the city library");
+- ``placed:<thing>=<place>``: where the subject put one specific thing ("moved the
+  'Ethereal Dreams' painting above the bed": ``placed:ethereal dreams painting=bed``;
+  ``lexicon.PLACING_VERBS``), of a plan too ("will leave it above the sofa").
 
 ``<thing>`` is what the verb acts on: its direct object's key, else its first
 preposition's object ("in Harajuku", "to coding exercise"), so two values meet only when
@@ -30,9 +34,10 @@ from collections.abc import Callable
 from spacy.tokens import Doc, Token
 
 from graphmem.validity import lexicon as lex
-from graphmem.validity.aspect import chunk_key, hedged, main_verbs, specific_key
+from graphmem.validity.aspect import chunk_key, clauses, hedged, specific_key
 
 _PERFECT_AUX = frozenset({"has", "have", "'ve", "'s"})
+
 # "an hour each day", "2 miles a day", "$50 a week": an amount of one unit per period.
 _RATE = re.compile(
     r"\b(?P<amount>\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|half an?)"
@@ -45,11 +50,16 @@ def states(doc: Doc, root: Token, whose: Callable[[Token], str], subject: str) -
     """The ``span:``, ``rate:``, ``weekday:``, ``home:`` and ``job:`` values (module
     docstring) of the main clauses whose subject is ``subject``."""
     found: list[str] = []
-    for verb in main_verbs(root):
-        if not subject or whose(verb) != subject or hedged(verb):
+    for verb in clauses(doc):
+        if not subject or whose(verb) != subject:
+            continue
+        if hedged(verb):
+            # Where a thing is to stay is a plan a later move replaces ("will leave the
+            # print in the hallway").
+            found += _placed(verb, doc) if _to_come(verb) else []
             continue
         # A move or a hire is an event that sets the state it names.
-        found += _home(verb, doc) + _job(verb, doc)
+        found += _home(verb, doc) + _job(verb, doc) + _placed(verb, doc)
         if verb.tag_ == "VBD":  # one event: its span, rate or day is that time's
             continue
         lemma = verb.lemma_.lower()
@@ -67,10 +77,39 @@ def states(doc: Doc, root: Token, whose: Callable[[Token], str], subject: str) -
     return sorted(set(found))
 
 
+def _to_come(verb: Token) -> bool:
+    """Told of the future and nothing else hedges it ("will leave", not "could leave",
+    "won't leave" or "if user leaves")."""
+    auxes = {c.lower_ for c in verb.children if c.dep_ == "aux"}
+    others = [
+        c
+        for c in verb.children
+        if c.dep_ == "neg" or (c.dep_ == "mark" and c.lower_ in lex.HEDGING_MARKS)
+    ]
+    return (
+        bool(auxes & lex.FUTURE_MODALS)
+        and not auxes & (lex.HEDGING_MODALS - lex.FUTURE_MODALS)
+        and not others
+    )
+
+
 def _clause(verb: Token) -> list[Token]:
-    """The verb's own words: its subtree without the clauses joined to it."""
-    joined = {t.i for c in verb.children if c.dep_ in ("conj", "parataxis") for t in c.subtree}
-    return [t for t in verb.subtree if t.i not in joined]
+    """The verb's own words: its subtree without the clauses joined to it and without the
+    clauses of another subject ("when user's sister visits twice a week": hers). A clause
+    of a relative pronoun tells of its antecedent ("yoga classes, which is three times a
+    week"): it stays."""
+    other = {t.i for c in verb.subtree if c.i != verb.i and _own_clause(c) for t in c.subtree}
+    return [t for t in verb.subtree if t.i not in other]
+
+
+def _own_clause(token: Token) -> bool:
+    """A clause joined to another by "and" (or side by side), or one with its own subject."""
+    if token.pos_ not in ("VERB", "AUX"):
+        return False
+    if token.dep_ in ("conj", "parataxis"):
+        return True
+    subjects = [c for c in token.children if c.dep_ in ("nsubj", "nsubjpass", "expl")]
+    return any(s.lower_ not in lex.RELATIVE_PRONOUNS for s in subjects)
 
 
 def _thing(verb: Token, doc: Doc) -> str:
@@ -212,6 +251,28 @@ def _home(verb: Token, doc: Doc) -> list[str]:
         return []
     preps = [c for c in verb.children if c.dep_ == "prep" and c.lower_ == wanted]
     return [f"home:{place}" for prep in preps for place in _places(prep, doc)]
+
+
+def _placed(verb: Token, doc: Doc) -> list[str]:
+    """ "moved the 'Ethereal Dreams' painting above the bed": the specific thing put
+    somewhere and where (module docstring); a pronoun ("keeps them") names no thing. The
+    small parser hangs the place on the verb, on the thing or on a word the verb governs."""
+    if verb.lemma_.lower() not in lex.PLACING_VERBS:
+        return []
+    objects = [c for c in verb.children if c.dep_ in ("dobj", "obj")]
+    chunks = [c for c in doc.noun_chunks if any(c.root.i == o.i for o in objects)]
+    # A name inside says which one ("the 'Ethereal Dreams' painting").
+    named = [chunk_key(c, c.text) for c in chunks if any(t.pos_ == "PROPN" for t in c)]
+    things = [key for key in map(specific_key, chunks) if key] or named
+    heads = {verb.i, *(c.i for c in verb.children)}
+    places = [
+        _key(pobj, doc)
+        for prep in _clause(verb)
+        if prep.dep_ == "prep" and prep.lower_ in lex.PLACE_PREPOSITIONS and prep.head.i in heads
+        for pobj in prep.children
+        if pobj.dep_ == "pobj" and pobj.pos_ in ("NOUN", "PROPN")
+    ]
+    return [f"placed:{thing}={place}" for thing in things for place in places]
 
 
 def _job_nouns(verb: Token) -> list[Token]:

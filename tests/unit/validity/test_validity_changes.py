@@ -94,6 +94,27 @@ def _paired(earlier: str, later: str) -> list[str]:
             'user has been meaning to get back to "The Nightingale" by Kristin Hannah.',
             'user recently finished "The Nightingale" by Kristin Hannah.',
         ),
+        # how often, told in a relative clause of the thing
+        (
+            "user has been taking spin classes twice a week.",
+            "user sleeps better on days when user goes to spin classes, which is four "
+            "times a week.",
+        ),
+        # a weekday of a clause that is not the sentence's main one
+        (
+            "user has a pottery lesson on Tuesday, so user is excited.",
+            "user has a pottery lesson on Wednesdays, so maybe user can bring a friend.",
+        ),
+        # one thing put somewhere else
+        (
+            "user hung the 'Blue Harbor' print in the hallway.",
+            "user recently moved the 'Blue Harbor' print above the fireplace.",
+        ),
+        # where a thing was to stay, then where it went
+        (
+            "user will leave the 'Blue Harbor' print in the hallway.",
+            "user moved the 'Blue Harbor' print above the fireplace.",
+        ),
         # told before a question
         (
             "user asked: By the way, user has been using user's Fitbit Charge 3 for 6 months "
@@ -130,6 +151,26 @@ def test_a_stated_change_is_an_update(earlier: str, later: str) -> None:
         ("user has gold status with Hilton.", "user has silver status with United."),
         # what is done is not undone by a later drop of another thing
         ("user went on the Kyoto trip.", "user has postponed the Kyoto trip."),
+        # how often someone else does something
+        (
+            "user goes to the gym when user's sister visits twice a week.",
+            "user goes to the gym three times a week.",
+        ),
+        # a move of a thing thought of is no move
+        (
+            "user moved the 'Blue Harbor' print above the fireplace.",
+            "user is thinking of moving the 'Blue Harbor' print to the bedroom.",
+        ),
+        # two things, each in its place
+        (
+            "user keeps the 'Red Road' bike in the garage.",
+            "user put the 'Blue Harbor' print in the hallway.",
+        ),
+        # the same place said again
+        (
+            "user moved the 'Blue Harbor' print above the fireplace.",
+            "user keeps the 'Blue Harbor' print above the fireplace.",
+        ),
         # rates of two activities
         (
             "user has been doing yoga twice a week.",
