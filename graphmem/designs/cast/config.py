@@ -64,6 +64,12 @@ class CastSettings(DesignSettings):
         "or ignore them",
     )
     cue_boost: float = Field(default=0.1, ge=0.0, description="boost mode: bonus per cue kind")
+    relative_cues: bool = Field(
+        default=True,
+        description="a question with a date of its own (LongMemEval's, `query --as-of`): its "
+        "relative dates ('last week', 'on May 10') are time cues too; else only dates naming "
+        "their year",
+    )
     view_turns: Literal["window", "centre"] = Field(
         default="centre",
         description="what an entry shows the reader: its whole view (the paper) or its "

@@ -3,8 +3,9 @@ with the names, places and times the question mentions used to filter them.
 
 Ours (``docs/cast.md``): cue matching is a soft filter by default. A scene matches a name
 cue when its stream's character is named, a place cue when one of its views' places is
-named, a time cue when an explicit date or period of the question falls within its time
-span widened by Delta_t on each side. Scenes are ranked by how many of the question's cue
+named, a time cue when a date or period of the question falls within its time span
+widened by Delta_t on each side (a relative one, "last week", only when the question has a
+date of its own: ``relative_cues``). Scenes are ranked by how many of the question's cue
 kinds they match, then by cosine ("filter": a question naming Gina gets Gina's scenes
 first, and when no scene matches, the plain ranking); "boost" adds ``cue_boost`` per kind
 to the cosine instead; "off" ignores the cues. The scenes found give E_epi: the turns of
@@ -80,12 +81,17 @@ class RankedScene:
     matched: tuple[str, ...]  # which cue kinds it matched
 
 
-def question_cues(doc: Doc, resolver: PersonResolver, reference: datetime) -> Cues:
-    """The names (characters of the space), places and explicit dates a question holds."""
+def question_cues(
+    doc: Doc, resolver: PersonResolver, reference: datetime, relative: bool = False
+) -> Cues:
+    """The names (characters of the space), places and dates a question holds: with
+    ``relative`` (``reference`` is the question's own date), every date it resolves
+    ("last week", "on May 10"); else only those naming their year, since "last week"
+    counted from the space's latest turn is a guess."""
     names = {p for p in resolver.mentioned(doc) if p}
     periods: list[tuple[date, date]] = []
     for mention in normalise_temporal(doc.text, reference, doc):
-        if not mention.explicit:  # "last week" in a question has no date to hold to
+        if not (mention.explicit or relative):
             continue
         start = date.min if mention.form == "before" else mention.first or date.min
         end = date.max if mention.form == "after" else mention.last or date.max

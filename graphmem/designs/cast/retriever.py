@@ -130,7 +130,10 @@ class CastRetriever(SnapshotRetriever[CastSettings, EpisodicIndex]):
     def _scenes(
         self, query: str, vector: Sequence[float], index: EpisodicIndex
     ) -> list[RankedScene]:
-        cues = question_cues(analyse(query), PersonResolver(index.characters), self._now(index))
+        relative = self.settings.relative_cues and self.ctx.now is not None
+        cues = question_cues(
+            analyse(query), PersonResolver(index.characters), self._now(index), relative
+        )
         slack = timedelta(days=self.settings.delta_t_days)
         return index.rank(vector, cues, self.settings.cues, self.settings.cue_boost, slack)
 

@@ -391,3 +391,20 @@ def test_question_cues_find_names_places_and_explicit_dates() -> None:
     assert cues.names == frozenset({"Melanie"})
     assert cues.places == frozenset({"paris"})
     assert cues.periods == ((date(2023, 5, 7), date(2023, 5, 7)),)
+
+
+def test_a_question_with_its_own_date_has_relative_dates_as_cues() -> None:
+    from graphmem.designs.cast.episodic import question_cues
+    from graphmem.nlp import analyse
+
+    resolver = PersonResolver(["Caroline"])
+    asked = datetime(2024, 2, 3, 9, 30)  # a Saturday
+    doc = analyse("What did Caroline buy last Saturday, and what is she doing on May 10?")
+    # counted from the question's own date: the Saturday before, the May to come
+    cues = question_cues(doc, resolver, asked, relative=True)
+    assert cues.periods == (
+        (date(2024, 1, 27), date(2024, 1, 27)),
+        (date(2024, 5, 10), date(2024, 5, 10)),
+    )
+    # without a date of its own, "last Saturday" has nothing to count from
+    assert question_cues(doc, resolver, asked).periods == ()
