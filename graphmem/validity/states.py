@@ -270,7 +270,7 @@ def _placed(verb: Token, doc: Doc) -> list[str]:
         for prep in _clause(verb)
         if prep.dep_ == "prep" and prep.lower_ in lex.PLACE_PREPOSITIONS and prep.head.i in heads
         for pobj in prep.children
-        if pobj.dep_ == "pobj" and pobj.pos_ in ("NOUN", "PROPN")
+        if pobj.dep_ == "pobj" and pobj.pos_ in ("NOUN", "PROPN") and not _measure(pobj)
     ]
     return [f"placed:{thing}={place}" for thing in things for place in places]
 
