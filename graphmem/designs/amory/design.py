@@ -89,7 +89,7 @@ DESIGN = Design(
     cypher_dir=_HERE / "cypher",
     schema_dir=_HERE / "schema",
     stats="graphmem.designs.amory.stats:amory_stats",
-    docs="docs/amory.md",
+    docs="graphmem/designs/amory/README.md",
     reembed=Reembed(
         labels=("Narrative", "Subplot"), run="graphmem.designs.amory.reembed:reembed_amory"
     ),

@@ -29,7 +29,7 @@ class AnchorMemConfig(DesignSettings):
     # Offline, in a conversation with an AI assistant (graphmem/nlp/roles.py): facts kept
     # per assistant turn, its first content sentences. An answer opens with what it
     # answers; the lists, steps and caveats after it would otherwise outnumber the user's
-    # facts many times over (docs/anchormem.md, "User-assistant conversations").
+    # facts many times over (graphmem/designs/anchormem/README.md, "User-assistant conversations").
     answer_facts: int = Field(
         default=3, ge=0, description="offline facts per AI-assistant turn (user-assistant chat)"
     )
@@ -58,7 +58,7 @@ class AnchorMemConfig(DesignSettings):
 
     # --- retrieval -----------------------------------------------------------------
     # Tokens one fact hit costs on average once passages shared by several facts are
-    # de-duplicated; the fact count asked for is budget / this (see docs/anchormem.md).
+    # de-duplicated; the fact count asked for is budget / this (see graphmem/designs/anchormem/README.md).
     fact_item_tokens: int = Field(
         default=30, ge=1, description="tokens per fact hit: facts asked for = budget / this"
     )

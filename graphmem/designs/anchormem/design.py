@@ -79,7 +79,7 @@ DESIGN = Design(
     cypher_dir=_HERE / "cypher",
     schema_dir=_HERE / "schema",
     stats="graphmem.designs.anchormem.stats:anchormem_stats",
-    docs="docs/anchormem.md",
+    docs="graphmem/designs/anchormem/README.md",
     build_settings=(
         "window",
         "step",

@@ -4,7 +4,7 @@ integrating the kept groups into event narratives.
 Grouping and pruning are pure functions of the neighbour lists, so they are unit-tested
 without a database; the builder feeds them from the vector index.
 
-The rule implemented (docs/anchormem.md explains the choice):
+The rule implemented (graphmem/designs/anchormem/README.md explains the choice):
 
 1. Candidates of a fact f: facts g != f with cos(f, g) > tau, most similar first.
 2. Group of f: f plus the first N candidates whose source context differs from f's and

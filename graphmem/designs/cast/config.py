@@ -1,7 +1,7 @@
 """CAST's settings (``GRAPHMEM_CAST_<FIELD>``, e.g. ``GRAPHMEM_CAST_WINDOW=0``).
 
 Values the paper gives carry its section in ``design.PRESETS``; the rest are ours and are
-explained in ``docs/cast.md`` ("ours"). Reading them does no I/O.
+explained in ``graphmem/designs/cast/README.md`` ("ours"). Reading them does no I/O.
 """
 
 from __future__ import annotations

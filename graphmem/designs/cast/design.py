@@ -18,7 +18,7 @@ _PAPER_SOURCES = {
     "cues": "3.2 Online Query Processing (names, times, locations used to filter scenes)",
 }
 _OURS = {
-    "delta_l": "ours: the paper gives no Delta_l; 0 = same normalised place (docs/cast.md)",
+    "delta_l": "ours: the paper gives no Delta_l; 0 = same normalised place (graphmem/designs/cast/README.md)",
     "summary_tokens": "ours: extractive summary cap, the encoder's 128-token training length",
     "cue_boost": "ours: only used by cues=boost",
     "view_turns": "ours under a token budget: a view's neighbours cost as much as further "
@@ -104,7 +104,7 @@ DESIGN = Design(
     cypher_dir=_HERE / "cypher",
     schema_dir=_HERE / "schema",
     stats="graphmem.designs.cast.stats:cast_stats",
-    docs="docs/cast.md",
+    docs="graphmem/designs/cast/README.md",
     build_settings=(
         "window",
         "participants",

@@ -2,7 +2,7 @@
 within its session, with the time and place of the central message, the participants of
 the window and a topic.
 
-Offline choices (ours, ``docs/cast.md``):
+Offline choices (ours, ``graphmem/designs/cast/README.md``):
 - participants: the window's speakers plus every person the window's messages name (spaCy
   PERSON entities and the conversation's known speakers named in the text), each resolved
   to one character per person (a known speaker by name or first name, else the surface

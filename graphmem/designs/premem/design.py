@@ -78,7 +78,7 @@ DESIGN = Design(
     cypher_dir=_HERE / "cypher",
     schema_dir=_HERE / "schema",
     stats="graphmem.designs.premem.stats:premem_stats",
-    docs="docs/premem.md",
+    docs="graphmem/designs/premem/README.md",
     build_settings=(
         "theta",
         "max_clusters",

@@ -16,7 +16,7 @@ A time expression in the sentence (graphmem.nlp.temporal) overrides the default 
 its resolution: "yesterday" -> the absolute day, "recently" -> Before, "soon" -> After.
 The value is the sentence with the speaker's first person rewritten to their name (every
 fragment names its speaker); the key is its most salient noun phrase. Shared photos become
-experiential fragments from their captions. See docs/premem.md for what these rules miss.
+experiential fragments from their captions. See graphmem/designs/premem/README.md for what these rules miss.
 """
 
 from __future__ import annotations

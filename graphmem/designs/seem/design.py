@@ -77,7 +77,7 @@ DESIGN = Design(
     cypher_dir=_HERE / "cypher",
     schema_dir=_HERE / "schema",
     stats="graphmem.designs.seem.stats:seem_stats",
-    docs="docs/seem.md",
+    docs="graphmem/designs/seem/README.md",
     reembed=Reembed(labels=("EventFrame",), run="graphmem.designs.seem.reembed:reembed_seem"),
     build_settings=(
         "frame_window",

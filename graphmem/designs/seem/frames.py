@@ -264,7 +264,7 @@ def event_sources(action: str, passage_ids: Sequence[str], sources: Sequence[str
     """The turns of a frame an event comes from: those sharing the most content words with
     its action (a frame of several turns, a fused one above all, holds events of each);
     every turn when none shares any, or the turns' texts are not at hand (ours: SEEM links
-    an event to its frame only; docs/seem.md)."""
+    an event to its frame only; graphmem/designs/seem/README.md)."""
     if len(passage_ids) < 2 or len(sources) != len(passage_ids):
         return list(passage_ids)
     words = _words(action)
