@@ -16,6 +16,8 @@ _PAPER_SOURCES = {
     "episodic_k": "4.1 Configurations (k = 5)",
     "fusion": "3.3.3 Retrieval fusion; Appendix A Algorithm 2",
     "cues": "3.2 Online Query Processing (names, times, locations used to filter scenes)",
+    "relative_cues": "ours: 3.2 names times as cues, not what a relative one counts from; "
+    "a dated question's own date (graphmem/designs/cast/README.md)",
 }
 _OURS = {
     "delta_l": "ours: the paper gives no Delta_l; 0 = same normalised place (graphmem/designs/cast/README.md)",
