@@ -18,7 +18,7 @@ import numpy as np
 from benchmarks.common import fmt, table
 from graphmem.config import Settings
 from graphmem.embed.factory import build_model
-from graphmem.embed.jar import OnnxModelEmbedder
+from graphmem.embed.onnx_jar_embedder import OnnxModelEmbedder
 
 LENGTHS = (32, 64, 128, 256, 512)
 

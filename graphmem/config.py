@@ -153,8 +153,8 @@ class Settings(BaseSettings):
         ge=1,
         description="threads of a torch or float32 ONNX embedding run (int8: embedding_workers)",
     )
-    # int8 ONNX graphs embed one text per run (embed/jar.py); this many runs go in parallel,
-    # each on one thread (python -m benchmarks embedspeed measures the choice).
+    # int8 ONNX graphs embed one text per run (embed/onnx_jar_embedder.py); this many runs go
+    # in parallel, each on one thread (python -m benchmarks embedspeed measures the choice).
     embedding_workers: int = Field(default=2, ge=1, description="parallel int8 embedding runs")
     # The content-hash vector cache under cache_dir/vectors (embed/cache.py): every distinct
     # text is embedded once per embedder, across spaces and processes. 0: off.
@@ -169,7 +169,7 @@ class Settings(BaseSettings):
         default="auto", description="embedding precision: auto, float32, int8, bfloat16 (minilm)"
     )
     # A query's embedding (calls of a few texts) on ONNX Runtime: 4x faster than torch's
-    # per-operator dispatch at a dozen tokens, same vectors within 1e-6 (embed/onnx.py;
+    # per-operator dispatch at a dozen tokens, same vectors within 1e-6 (embed/minilm_onnx.py;
     # python -m benchmarks embedding). Batches (ingest) always run on torch.
     embedding_runtime: Literal["onnx", "torch"] = Field(
         default="onnx", description="runtime of short embedding calls (a query)"

@@ -1,6 +1,6 @@
-// Valid time, first part: each statement's claim (graphmem.validity.claim), when it became
+// Valid time, first part: each statement's claim (graphmem.validity.claim_reader), when it became
 // true, and when graphmem stored it (kept from the first write); $version: the reading's
-// (graphmem.validity.claim.CLAIM_VERSION), a claim of another is read again. Nodes are found by the
+// (graphmem.validity.types.CLAIM_VERSION), a claim of another is read again. Nodes are found by the
 // element id the read (core.validity_statements) returned, checked against space and id.
 // params: $space, $rows, $version
 // returns: written

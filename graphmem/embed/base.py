@@ -98,7 +98,7 @@ class MiniLMEmbedder(Embedder):
     loaded by path with the hub switched off: no download ever happens.
 
     Three parts, each loaded at its first use: the model's own tokenizer file (counting
-    tokens), the ONNX graph (a query's short calls, ``embed/onnx.py``) and the torch model
+    tokens), the ONNX graph (a query's short calls, ``embed/minilm_onnx.py``) and the torch model
     (batches, and exporting the graph once). A process that only queries, once the graph is
     kept, never imports sentence-transformers (about 5 s of a one-shot `graphmem query`)."""
 
@@ -186,7 +186,7 @@ class MiniLMEmbedder(Embedder):
         """The ONNX Runtime encoder, made at the first short call; None where it cannot be
         (one warning, then torch as before)."""
         if self._onnx is None:
-            from graphmem.embed.onnx import OnnxEncoder, OnnxUnavailable
+            from graphmem.embed.minilm_onnx import OnnxEncoder, OnnxUnavailable
 
             model_dir = self.model_dir()
             encoder: Any

@@ -241,7 +241,7 @@ def discard(path: Path) -> bool:
 class CachedEmbedder(Embedder):
     """``inner`` behind the two tiers. Calls into the model are serialised (a fast
     tokenizer shared by threads fails with "Already borrowed"); ``inner`` may still use
-    threads of its own within a call (int8 runs, ``embed/jar.py``)."""
+    threads of its own within a call (int8 runs, ``embed/onnx_jar_embedder.py``)."""
 
     def __init__(self, inner: Embedder, store: VectorStore | None) -> None:
         self.inner = inner

@@ -1,7 +1,7 @@
 """Building the configured embedder (``GRAPHMEM_EMBEDDER``, ``GRAPHMEM_EMBEDDING_PRECISION``)
-behind the vector cache. A module of its own: the models it builds (``jar.py``) and the cache
-(``cache.py``) import ``base`` for the interface, and ``base`` building them closed an
-import cycle."""
+behind the vector cache. A module of its own: the models it builds
+(``onnx_jar_embedder.py``) and the cache (``cache.py``) import ``base`` for the interface,
+and ``base`` building them closed an import cycle."""
 
 from __future__ import annotations
 
@@ -29,8 +29,8 @@ def build_model(settings: Settings) -> Embedder:
         return OpenAIEmbedder(settings, settings.embedding_dim)
     if settings.embedder == "minilm" and precision in ("float32", "bfloat16"):
         return MiniLMEmbedder(settings)
-    from graphmem.embed.jar import OnnxModelEmbedder
     from graphmem.embed.models import MODELS
+    from graphmem.embed.onnx_jar_embedder import OnnxModelEmbedder
 
     spec = MODELS[settings.embedder]
     if precision not in spec.jars:

@@ -258,7 +258,7 @@ def judge_labels(
     each statement's claim is read from the label's text with its turn's speaker and date
     (a PREMem fragment's own key, not in the label, is left out). Fast, and what a rule
     change does to the labels; ``measure`` scores the pairs a build gives."""
-    from graphmem.validity.claim import claims  # spaCy: only when judging
+    from graphmem.validity.claim_reader import claims  # spaCy: only when judging
 
     conversations = conversations_of(((x.dataset, x.conversation) for x in labels), sources, memory)
     turns = {

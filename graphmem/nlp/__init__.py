@@ -6,12 +6,13 @@ them all here loads nothing the package did not load before: ``text`` brings in 
 the other modules need only it.
 """
 
-from graphmem.nlp.claims import SpeechAct, reported, speaker_names, speech_act
+from graphmem.nlp.lexicon import NON_TOPICAL_LABELS
 from graphmem.nlp.openings import analyse_turns
 from graphmem.nlp.people import PersonEvidence, person_name
 from graphmem.nlp.roles import SpeakerRoles
 from graphmem.nlp.second_person import persons_to_names
 from graphmem.nlp.spacy_loader import get_nlp, load_spacy, spacy_model_info, using_model
+from graphmem.nlp.speech_acts import SpeechAct, reported, speaker_names, speech_act
 from graphmem.nlp.temporal import (
     TemporalMention,
     annotate,
@@ -20,7 +21,6 @@ from graphmem.nlp.temporal import (
     render,
 )
 from graphmem.nlp.text import (
-    NON_TOPICAL_LABELS,
     analyse,
     analyse_many,
     contentless_texts,

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from spacy.tokens import Token
 
+from graphmem.nlp.lexicon import WH_WORDS
 from graphmem.nlp.text import cut_inside_word
 from graphmem.nlp.things import has_markup, in_fixed_phrase, is_light
 
@@ -24,9 +25,6 @@ DENYING = frozenset({"no", "neither"})
 # Amounts that are an object only with what they count: "know more [about X]".
 _PARTS = frozenset({"one", "some", "many", "all", "each", "most", "both", "several", "few"})
 _AMOUNTS = frozenset({"more", "much", "less", "most", "least", "enough", "lot", "plenty"})
-QUESTION_WORDS = frozenset(
-    {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "whatever"}
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,14 +92,14 @@ def end_phrase(head: Token, ctx: EndContext) -> str | None:
         return None
     if is_first_person(head):
         return ctx.speaker or head.text
-    if head.pos_ == "PRON" or head.lower_ in QUESTION_WORDS or _reciprocal(head):
+    if head.pos_ == "PRON" or head.lower_ in WH_WORDS or _reciprocal(head):
         return None
     if _part_of_pronoun(head):
         return None
     tokens: list[Token] = []
     _collect(head, ctx, tokens, head)
     tokens.sort(key=lambda t: t.i)
-    if ctx.strict and any(t.lower_ in QUESTION_WORDS and t.i < head.i for t in tokens):
+    if ctx.strict and any(t.lower_ in WH_WORDS and t.i < head.i for t in tokens):
         return None  # "how lucky [I am]", "what [we're] capable of": not a thing said of it
     if len(tokens) > _MAX_PHRASE_TOKENS:
         if ctx.strict and head.pos_ == "ADJ":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from spacy.tokens import Doc, Token
 
+from graphmem.nlp.lexicon import SECOND_PERSON_POSSESSIVES, SECOND_PERSON_REFLEXIVES
 from graphmem.nlp.text import TextOrDoc, analyse, first_person_replacements, third_person
 
 # Forms third_person() leaves alone because "you" takes plural forms that "I" never does.
@@ -36,9 +37,9 @@ def _replacements(doc: Doc, name: str) -> dict[int, str]:
     repl: dict[int, str] = {}
     for tok in doc:
         low = tok.lower_
-        if low in ("your", "yours"):
+        if low in SECOND_PERSON_POSSESSIVES:
             repl[tok.i] = possessive
-        elif low in ("yourself", "yourselves"):
+        elif low in SECOND_PERSON_REFLEXIVES:
             # A reflexive argument names the listener; emphatic "yourself" only stresses.
             is_argument = tok.dep_ in ("dobj", "pobj", "dative", "iobj")
             repl[tok.i] = name if is_argument else "themself"

@@ -16,15 +16,12 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from graphmem.errors import InputError
+from graphmem.nlp.lexicon import NON_TOPICAL_LABELS, REACTION_SOUND
 from graphmem.nlp.spacy_loader import get_nlp
 from graphmem.nlp.things import in_fixed_phrase
 
 TextOrDoc = str | Doc
 
-# Entity labels that are quantities or dates: not things a memory is *about*.
-NON_TOPICAL_LABELS = frozenset(
-    {"DATE", "TIME", "CARDINAL", "ORDINAL", "PERCENT", "MONEY", "QUANTITY"}
-)
 _CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "NUM"})
 # Lemmas that carry no memory on their own: chit-chat, politeness, reactions, and the
 # light verbs of "what do you think?"; a sentence made only of these is filler.
@@ -37,7 +34,6 @@ _FILLER_WORDS = """
     let keep go talk chat hope wish agree bet cheer awww aww oh ah hmm um thing stuff lot bit
     way"""
 _FILLER_LEMMAS = frozenset(_FILLER_WORDS.split())
-_LAUGHTER = re.compile(r"^(?:a*(?:ha|he|hi)+h?|lo+l|x+d+|a+w+|o+h+|u+m+|h+m+)$", re.IGNORECASE)
 _GENERIC_NOUNS = frozenset({"thing", "stuff", "lot", "bit", "kind", "sort", "way", "time"})
 _TRIM_POS = frozenset({"DET", "PRON", "PUNCT", "CCONJ", "ADP", "PART", "SPACE"})
 
@@ -336,7 +332,7 @@ def is_content_token(tok: Token) -> bool:
     if tok.pos_ not in _CONTENT_POS or tok.is_stop or tok.is_punct or not _has_word(tok):
         return False
     lemma = tok.lemma_.lower()
-    if lemma in _FILLER_LEMMAS or tok.lower_ in _FILLER_LEMMAS or _LAUGHTER.match(tok.text):
+    if lemma in _FILLER_LEMMAS or tok.lower_ in _FILLER_LEMMAS or REACTION_SOUND.match(tok.text):
         return False
     # Addressing the listener by name ("Thanks, Melanie!") says nothing about them.
     return not (tok.ent_type_ == "PERSON" and tok.dep_ in ("npadvmod", "appos", "intj", "dep"))

@@ -36,14 +36,15 @@ from collections.abc import Sequence
 
 from spacy.tokens import Doc, Token
 
+from graphmem.nlp.lexicon import LAUGHTER, SECOND_PERSON, SPOKEN_SECOND_PERSON
 from graphmem.nlp.people import given_names
 from graphmem.nlp.spacy_loader import get_nlp
 
 _GREETING_WORDS = """hey hi hello hiya yo thanks thank thx congrats congratulations yep yeah
     yup yes nope wow whoa ugh aww awww oh ah ahh hmm um omg lol haha glad sure bye goodbye
     welcome cheers yoohoo okay ok alright prob awesome woohoo yay hooray yikes"""
-GREETINGS = frozenset(_GREETING_WORDS.split())  # also read by nlp/claims.py
-_SECOND_PERSON = frozenset({"your", "yours", "you", "ya", "y'all", "yourself", "yourselves"})
+GREETINGS = frozenset(_GREETING_WORDS.split())  # also read by nlp/speech_acts.py
+_SECOND_PERSON = SECOND_PERSON | SPOKEN_SECOND_PERSON
 # Whose, unresolved: "her car" names a car. ("my" is the speaker's name by then.)
 _POSSESSIVES = frozenset({"your", "his", "her", "their", "its", "our"})
 # Nouns that name nothing in particular on their own (lemmas).
@@ -86,7 +87,6 @@ _QUANTIFIERS = frozenset(
     | {"tons", "ton"}
 )
 _HEAD_POS = frozenset({"NOUN", "PROPN"})
-_LAUGH = re.compile(r"(?:a*h+a+)+h*|(?:ha)+h?|lo+l")  # "Ahhahha", "hahah", "lool"
 _CUT_WORD = re.compile(r"[a-z]- [a-z]")  # "atten- tion": a line's hyphen left in
 _MARKUP = re.compile(r"\*\*|[•{}#=<>\[\]]")  # bold, bullets, code, tables
 # Two phrases glued across a dash or an end of sentence: "freedom - dancing", "John! Video".
@@ -165,7 +165,7 @@ def _thing(doc: Doc) -> str | None:
         words.pop(0)
     span = doc[words[0].i : words[-1].i + 1]
     root = span.root
-    if root.lower_ in GREETINGS or _LAUGH.fullmatch(root.lower_):
+    if root.lower_ in GREETINGS or LAUGHTER.fullmatch(root.lower_):
         return None
     if root.pos_ not in _HEAD_POS and not _misread_name(words, root):
         return None

@@ -10,18 +10,17 @@ from datetime import datetime
 
 from spacy.tokens import Doc, Span, Token
 
-from graphmem.nlp.claims import speech_act
 from graphmem.nlp.ends import (
     DENYING,
-    QUESTION_WORDS,
     EndContext,
     end_phrase,
     is_first_person,
     joint,
 )
+from graphmem.nlp.lexicon import NON_TOPICAL_LABELS, WH_WORDS
+from graphmem.nlp.speech_acts import speech_act
 from graphmem.nlp.temporal import TemporalMention, normalise_temporal, render
 from graphmem.nlp.text import (
-    NON_TOPICAL_LABELS,
     TextOrDoc,
     analyse,
     phrase_key,
@@ -258,7 +257,7 @@ def extract_triples(
 ) -> list[Triple]:
     """(subject, relation, object, time) facts stated in ``doc_or_text``; first person is
     the ``speaker``, and times are resolved against ``reference`` when one is given.
-    ``claims_only``: only from sentences that state something (``nlp/claims.py``: not a
+    ``claims_only``: only from sentences that state something (``nlp/speech_acts.py``: not a
     question, a request, a reaction or a list opening; ``names``: the speakers', lower
     case); a question's own triples are what a query is about, so queries keep them."""
     doc = analyse(doc_or_text)
@@ -300,7 +299,7 @@ def query_entities(text: TextOrDoc) -> list[str]:
         trimmed = trim_span(span)
         if trimmed is None or any(t.ent_type_ in NON_TOPICAL_LABELS for t in trimmed):
             continue
-        words = [t for t in trimmed if t.lower_ not in QUESTION_WORDS]
+        words = [t for t in trimmed if t.lower_ not in WH_WORDS]
         if not words:
             continue
         phrase = doc[words[0].i : words[-1].i + 1]

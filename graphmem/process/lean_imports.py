@@ -4,7 +4,7 @@ spaCy imports thinc, and ``thinc.compat`` imports torch whenever it is installed
 its PyTorch wrappers. The English pipelines the project uses (``en_core_web_sm`` and its
 PyPI copy) are thinc networks on NumPy and never call torch, yet the import alone costs a
 query process about 2.5 s and a few hundred MB: most of a one-shot ``graphmem query``
-once the question's embedding runs on ONNX Runtime (``graphmem/embed/onnx.py``).
+once the question's embedding runs on ONNX Runtime (``graphmem/embed/minilm_onnx.py``).
 
 ``install()`` puts a finder in front of the import
 system that, only for ``thinc.compat`` and only while torch is not imported yet, runs that

@@ -14,9 +14,9 @@ from spacy.tokens import Doc
 from graphmem.ingest.writer import session_date_text
 from graphmem.llm import StructuredLLM
 from graphmem.nlp import Triple, analyse_many, extract_triples, keyphrases
-from graphmem.nlp.claims import speaker_names
+from graphmem.nlp.lexicon import NON_TOPICAL_LABELS
 from graphmem.nlp.openings import analyse_turns
-from graphmem.nlp.text import NON_TOPICAL_LABELS
+from graphmem.nlp.speech_acts import speaker_names
 from graphmem.plugin.builder import SessionBatch
 from graphmem.semantic.names import is_name, normalise_name
 from graphmem.semantic.prompts import QuadrupleExtraction, quadruple_messages

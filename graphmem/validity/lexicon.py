@@ -1,5 +1,9 @@
-"""The words the claim reader (``graphmem.validity.claim``) looks for: each list once, with
-why it holds what it holds."""
+"""The words the claim reader (``graphmem.validity.claim_reader``) looks for: each list once,
+with why it holds what it holds. Those the ``graphmem.nlp`` rules read too (the second
+person, the entity labels of amounts and dates, the weekdays) it reads from
+``graphmem.nlp.lexicon`` and ``graphmem.nlp.grounding_rules``, not from here: this module
+imports nothing, since the change detector (``validity.detect``) reads it in processes that
+never load spaCy."""
 
 from __future__ import annotations
 
@@ -89,7 +93,6 @@ _REQUESTS = """help advice thoughts thought feedback opinion input suggestion su
 REQUEST_NOUNS = frozenset(_REQUESTS.split())
 # Groups a person belongs to: "user's band plays three times a week" is the band's state.
 GROUP_WORDS = frozenset({"band", "team", "family", "group", "class", "club", "crew", "choir"})
-SECOND_PERSON = frozenset({"you", "your", "yours", "yourself"})
 # Verbs that report what someone thinks or says: the claim is the reported clause.
 REPORTING = frozenset(
     {"think", "say", "tell", "suggest", "believe", "mention", "recommend", "realize", "notice"}
@@ -120,8 +123,6 @@ UNRESOLVED = frozenset(_PRONOUNS.split())
 # The subject of a relative clause, which tells of the noun it follows ("yoga classes,
 # which is three times a week").
 RELATIVE_PRONOUNS = frozenset({"which", "that", "who", "whom"})
-# A time or an amount is a value or a date, never what a claim is about.
-NOT_TOPICS = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"})
 NUMERIC = frozenset({"CARDINAL", "QUANTITY", "MONEY", "PERCENT", "TIME", "ORDINAL"})
 PLACES = frozenset({"GPE", "LOC", "FAC"})
 NAMES = frozenset({"ORG", "PRODUCT", "WORK_OF_ART", "NORP"})
@@ -152,8 +153,6 @@ JOB_NOUNS = frozenset({"job", "position", "role", "internship"})
 SPAN_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365, "decade": 3650}
 # The periods a rate is per ("an hour each day", "twice a week").
 PERIODS = frozenset({"day", "week", "month", "year", "weekend", "morning", "evening", "night"})
-_WEEKDAY_WORDS = "monday tuesday wednesday thursday friday saturday sunday"
-WEEKDAYS = frozenset(_WEEKDAY_WORDS.split())
 # What makes a weekday a habit, not one date: "on Fridays", "every Friday", "usually".
 HABIT_WORDS = frozenset(
     {"every", "each", "usually", "always", "normally", "typically", "regularly"}

@@ -33,6 +33,7 @@ from collections.abc import Callable
 
 from spacy.tokens import Doc, Token
 
+from graphmem.nlp.grounding_rules import WEEKDAYS
 from graphmem.validity import lexicon as lex
 from graphmem.validity.aspect import chunk_key, clauses, hedged, specific_key
 
@@ -129,7 +130,7 @@ def _measure(token: Token) -> bool:
     return (
         lemma in lex.TIME_UNITS
         or lemma in lex.PERIODS
-        or lemma in lex.WEEKDAYS
+        or lemma in WEEKDAYS
         or token.ent_type_ in lex.NUMERIC | {"DATE"}
     )
 
@@ -201,7 +202,7 @@ def _weekdays(verb: Token) -> list[str]:
     out = []
     for token in words:
         day = token.lower_.removesuffix("s")
-        if day in lex.WEEKDAYS:
+        if day in WEEKDAYS:
             once = not (habit or token.lower_.endswith("days"))
             out.append(f"{day} once" if once else day)
     return out

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict
 # corrects the earlier (it was never true); unrelated: both may hold.
 Verdict = Literal["same", "update", "contradiction", "unrelated"]
 SUPERSEDING: frozenset[str] = frozenset({"update", "contradiction"})
-# Stored with each claim: a claim read by other rules than graphmem.validity.claim's
+# Stored with each claim: a claim read by other rules than graphmem.validity.claim_reader's
 # present ones is read again (raise it with any change to those rules).
 CLAIM_VERSION = 14
 # The value kinds that measure something: an amount (``num``), a time or score (``clock``),
@@ -50,7 +50,7 @@ class Statement(BaseModel):
 
 
 class Claim(BaseModel):
-    """What a statement says, normalised for comparison (``validity.claim``): whose state
+    """What a statement says, normalised for comparison (``validity.claim_reader``): whose state
     (``subject``), the verb (``predicate``) and its object's key (``object``), the things it
     is about (``topics``), the values it gives (``values``, each ``kind:value``), those of
     them that measure what its verb tells (``measures``) or what its own clauses tell

@@ -67,7 +67,7 @@ def refresh(
     fresh = [
         (s, r["node"]) for s, r in zip(statements, people, strict=True) if known[r["node"]] is None
     ]
-    from graphmem.validity.claim import claims  # spaCy: when there is something to read
+    from graphmem.validity.claim_reader import claims  # spaCy: when there is something to read
 
     read = claims([s for s, _ in fresh]) if fresh else []
     for (_, node), claim in zip(fresh, read, strict=True):

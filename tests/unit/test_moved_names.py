@@ -32,6 +32,11 @@ import pytest
         ("graphmem.retrieval.types", "graphmem.plugin.hits", "RetrievalResult"),
         ("graphmem.retrieval.snapshot", "graphmem.plugin.snapshot", "SnapshotRetriever"),
         ("graphmem.captions", "graphmem.plugin.captions", "short_caption"),
+        # modules renamed to say what they do
+        ("graphmem.nlp.claims", "graphmem.nlp.speech_acts", "speech_act"),
+        ("graphmem.validity.claim", "graphmem.validity.claim_reader", "claims"),
+        ("graphmem.embed.jar", "graphmem.embed.onnx_jar_embedder", "OnnxModelEmbedder"),
+        ("graphmem.embed.onnx", "graphmem.embed.minilm_onnx", "OnnxEncoder"),
     ],
 )
 def test_an_old_name_warns_and_gives_the_moved_object(old: str, new: str, name: str) -> None:

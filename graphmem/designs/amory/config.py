@@ -1,7 +1,8 @@
 """Amory's knobs. Environment: ``GRAPHMEM_AMORY_<FIELD>`` (e.g.
 ``GRAPHMEM_AMORY_CONSOLIDATION=rapid``). The paper's values (T, N, k, inactivity after one
 step, filler discarded) are the defaults; every other value is ours and says why in
-graphmem/designs/amory/README.md. Read when a builder or retriever is constructed, never at import time.
+the package's README.md. Read when a builder or retriever is constructed, never at
+import time.
 """
 
 from __future__ import annotations

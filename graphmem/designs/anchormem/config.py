@@ -58,7 +58,8 @@ class AnchorMemConfig(DesignSettings):
 
     # --- retrieval -----------------------------------------------------------------
     # Tokens one fact hit costs on average once passages shared by several facts are
-    # de-duplicated; the fact count asked for is budget / this (see graphmem/designs/anchormem/README.md).
+    # de-duplicated; the fact count asked for is budget / this (the
+    # package's README.md).
     fact_item_tokens: int = Field(
         default=30, ge=1, description="tokens per fact hit: facts asked for = budget / this"
     )

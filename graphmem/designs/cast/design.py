@@ -20,7 +20,8 @@ _PAPER_SOURCES = {
     "a dated question's own date (graphmem/designs/cast/README.md)",
 }
 _OURS = {
-    "delta_l": "ours: the paper gives no Delta_l; 0 = same normalised place (graphmem/designs/cast/README.md)",
+    "delta_l": "ours: the paper gives no Delta_l; 0 = same normalised place "
+    "(graphmem/designs/cast/README.md)",
     "summary_tokens": "ours: extractive summary cap, the encoder's 128-token training length",
     "cue_boost": "ours: only used by cues=boost",
     "view_turns": "ours under a token budget: a view's neighbours cost as much as further "

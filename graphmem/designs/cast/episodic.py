@@ -1,9 +1,9 @@
 """The episodic side of a query (paper 3.2): k-nearest scenes by their summary vectors,
 with the names, places and times the question mentions used to filter them.
 
-Ours (``graphmem/designs/cast/README.md``): cue matching is a soft filter by default. A scene matches a name
-cue when its stream's character is named, a place cue when one of its views' places is
-named, a time cue when a date or period of the question falls within its time span
+Ours (the package's ``README.md``): cue matching is a soft filter by default. A scene
+matches a name cue when its stream's character is named, a place cue when one of its
+views' places is named, a time cue when a date or period of the question falls within its time span
 widened by Delta_t on each side (a relative one, "last week", only when the question has a
 date of its own: ``relative_cues``). Scenes are ranked by how many of the question's cue
 kinds they match, then by cosine ("filter": a question naming Gina gets Gina's scenes

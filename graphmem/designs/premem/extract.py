@@ -16,7 +16,8 @@ A time expression in the sentence (graphmem.nlp.temporal) overrides the default 
 its resolution: "yesterday" -> the absolute day, "recently" -> Before, "soon" -> After.
 The value is the sentence with the speaker's first person rewritten to their name (every
 fragment names its speaker); the key is its most salient noun phrase. Shared photos become
-experiential fragments from their captions. See graphmem/designs/premem/README.md for what these rules miss.
+experiential fragments from their captions. See the package's
+README.md for what these rules miss.
 """
 
 from __future__ import annotations
@@ -224,7 +225,7 @@ def _is_name(tok: Token, names: frozenset[str]) -> bool:
 
 
 def _statements(doc: Doc, names: frozenset[str]) -> list[Span]:
-    """Sentences that state something or ask for something (graphmem/nlp/claims.py: not
+    """Sentences that state something or ask for something (graphmem/nlp/speech_acts.py: not
     questions, reactions, thanks or list openings), with a content word that is not a
     speaker's name; a request is reported as one (``_fragment``)."""
     return [

@@ -155,7 +155,7 @@ def _fallback_event(
     doc: Doc, statement: str, speaker: str, names: frozenset[str] = frozenset()
 ) -> list[EventSlots]:
     """A turn that states something but gave no triple still records what was said, as
-    one event; questions, requests and reactions make none (graphmem/nlp/claims.py)."""
+    one event; questions, requests and reactions make none (graphmem/nlp/speech_acts.py)."""
     if is_contentless(doc) or not any(speech_act(s, names) == "statement" for s in doc.sents):
         return []
     words = statement.split()

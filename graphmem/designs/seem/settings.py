@@ -2,8 +2,8 @@
 Reverse Provenance Expansion. The semantic layer it builds on has its own settings
 (``graphmem.semantic.settings.SemanticSettings``, ``GRAPHMEM_SEMANTIC_<FIELD>``).
 
-The offline consolidation thresholds are ours and are documented in ``graphmem/designs/seem/README.md``; the
-``paper`` preset (``design.py``) holds the values SEEM publishes, with their sources.
+The offline consolidation thresholds are ours and are documented in the package's ``README.md``;
+the ``paper`` preset (``design.py``) holds the values SEEM publishes, with their sources.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The semantic layer's entities are things (graphmem/nlp/things.py): a fact whose end names
 no thing keeps its text but no edge to an entity of that end; the ``paper`` preset keeps
-HippoRAG 2's phrase nodes; questions and requests state no fact (graphmem/nlp/claims.py)."""
+HippoRAG 2's phrase nodes; questions and requests state no fact (graphmem/nlp/speech_acts.py)."""
 
 from __future__ import annotations
 

@@ -22,8 +22,8 @@ from graphmem.config import Settings
 from graphmem.embed import build_embedder
 from graphmem.embed.base import Embedder, Kind, MiniLMEmbedder, Vectors
 from graphmem.embed.factory import build_model
-from graphmem.embed.jar import OnnxModelEmbedder
 from graphmem.embed.models import MODELS, OnnxFiles, _extract, fetch_model
+from graphmem.embed.onnx_jar_embedder import OnnxModelEmbedder
 from graphmem.errors import ConfigError, ModelLoadError
 from tests.paths import FIXTURES
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from graphmem.config import Settings
-from graphmem.embed import onnx as onnx_module
+from graphmem.embed import minilm_onnx
 from graphmem.embed.base import MiniLMEmbedder
 
 pytestmark = pytest.mark.slow
@@ -95,7 +95,7 @@ def test_a_graph_that_disagrees_with_torch_is_not_kept(
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    monkeypatch.setattr(onnx_module, "_TOLERANCE", -1.0)  # no graph can pass
+    monkeypatch.setattr(minilm_onnx, "_TOLERANCE", -1.0)  # no graph can pass
     strict = MiniLMEmbedder(Settings(cache_dir=tmp_path))
     with caplog.at_level(logging.WARNING, logger="graphmem.embed.base"):
         got = strict.embed(TEXTS[:2])
@@ -142,10 +142,10 @@ def test_a_model_of_another_layout_is_refused() -> None:
 
     class Normalize: ...
 
-    with pytest.raises(onnx_module.OnnxUnavailable, match="not mean pooling"):
-        onnx_module._check_layout([Transformer(), Pooling(), Normalize()])
-    with pytest.raises(onnx_module.OnnxUnavailable, match="layout"):
-        onnx_module._check_layout([Transformer(), Pooling()])
+    with pytest.raises(minilm_onnx.OnnxUnavailable, match="not mean pooling"):
+        minilm_onnx._check_layout([Transformer(), Pooling(), Normalize()])
+    with pytest.raises(minilm_onnx.OnnxUnavailable, match="layout"):
+        minilm_onnx._check_layout([Transformer(), Pooling()])
 
 
 def test_a_cache_that_cannot_be_written_leaves_queries_on_torch(

@@ -1,6 +1,6 @@
 """The shared offline judgements behind the analyst-facing graph: which phrases name a
 thing (nlp/things.py), which PERSON-tagged names are people (nlp/people.py), what a
-sentence does (nlp/claims.py), and which of a SEEM frame's turns an event comes from."""
+sentence does (nlp/speech_acts.py), and which of a SEEM frame's turns an event comes from."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 
 from graphmem.designs.seem.frames import event_sources
 from graphmem.nlp import analyse_many
-from graphmem.nlp.claims import reported, speech_act
 from graphmem.nlp.people import PersonEvidence, given_names
+from graphmem.nlp.speech_acts import reported, speech_act
 from graphmem.nlp.text import cut_inside_word
 from graphmem.nlp.things import thing_names
 from graphmem.nlp.wordnet import thing_noun

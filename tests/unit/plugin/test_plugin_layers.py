@@ -148,16 +148,16 @@ def test_the_walk_sees_every_built_in_design() -> None:
 def test_a_built_in_design_imports_the_kit_and_three_layers_only(design: str) -> None:
     found = _outside_imports(_graph(), design)
     assert "graphmem.plugin" in found
-    # A submodule (``graphmem.nlp.claims``) or another layer (``graphmem.graph.store``) is
+    # A submodule (``graphmem.nlp.speech_acts``) or another layer (``graphmem.graph.store``) is
     # re-exported by the kit or its package's ``__init__`` instead.
     assert len(found) <= len(DESIGN_IMPORTS) and found <= set(DESIGN_IMPORTS), sorted(found)
 
 
 def test_the_count_sees_a_submodule_and_another_layer() -> None:
     graph = _graph()
-    graph["graphmem.designs.seem.frames"] |= {"graphmem.nlp.claims", "graphmem.graph.store"}
+    graph["graphmem.designs.seem.frames"] |= {"graphmem.nlp.speech_acts", "graphmem.graph.store"}
     found = _outside_imports(graph, "seem")
-    assert {"graphmem.nlp.claims", "graphmem.graph.store"} <= found - set(DESIGN_IMPORTS)
+    assert {"graphmem.nlp.speech_acts", "graphmem.graph.store"} <= found - set(DESIGN_IMPORTS)
 
 
 def _graphmem_imports(file: Path) -> set[str]:

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from graphmem.errors import LLMItemError
 from graphmem.llm import Message, StructuredLLM
-from graphmem.validity.claim import claims, split_prefix
+from graphmem.validity.claim_reader import claims, split_prefix
 from graphmem.validity.detect import candidates, chains, judge
 from graphmem.validity.llm import LLMJudge
 from graphmem.validity.types import Statement

@@ -8,7 +8,7 @@ from datetime import datetime
 
 import pytest
 
-from graphmem.validity.claim import claims, told
+from graphmem.validity.claim_reader import claims, told
 from graphmem.validity.detect import candidates, chains, judge
 from graphmem.validity.types import Candidate, Judgement, Statement
 
