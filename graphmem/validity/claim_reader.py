@@ -269,7 +269,9 @@ def _subject(token: Token | None, speaker: str) -> str:
         named = [c for c in token.children if c.dep_ in ("appos", "compound") and c.pos_ == "PROPN"]
         if token.pos_ == "PROPN" or named:
             return person_key((named[0] if named and token.pos_ != "PROPN" else token).text)
-        if token.lemma_.lower() in ROLE_WORDS | lex.GROUP_WORDS:  # "user's sister": hers
+        if (
+            token.lemma_.lower() in ROLE_WORDS | lex.GROUP_WORDS | lex.KIN_WORDS
+        ):  # "user's sister": hers
             return token.lemma_.lower()
         mine = owner.lower_ in lex.FIRST_PERSON or person_key(owner.text) == speaker
         return speaker if mine else person_key(owner.text) if owner.pos_ == "PROPN" else ""

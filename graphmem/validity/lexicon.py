@@ -93,6 +93,15 @@ _REQUESTS = """help advice thoughts thought feedback opinion input suggestion su
 REQUEST_NOUNS = frozenset(_REQUESTS.split())
 # Groups a person belongs to: "user's band plays three times a week" is the band's state.
 GROUP_WORDS = frozenset({"band", "team", "family", "group", "class", "club", "crew", "choir"})
+# Kin the person words of graphmem.nlp.people leave out: "user's grandparents live in
+# Orlando" is theirs, not the user's home.
+KIN_WORDS = frozenset(
+    {
+        "parent", "grandparent", "grandchild", "grandson", "granddaughter", "sibling",
+        "spouse", "relative", "twin", "stepmother", "stepfather", "stepson", "stepdaughter",
+        "in-law",
+    }
+)  # fmt: skip
 # Verbs that report what someone thinks or says: the claim is the reported clause.
 REPORTING = frozenset(
     {"think", "say", "tell", "suggest", "believe", "mention", "recommend", "realize", "notice"}

@@ -246,12 +246,23 @@ def _places(prep: Token, doc: Doc) -> list[str]:
 
 def _home(verb: Token, doc: Doc) -> list[str]:
     """ "lives in Porto", "moved to Porto", "relocated to Lisbon": ``home:`` values; the
-    thing moved ("moved the painting to ...") is no home."""
-    wanted = lex.HOME_VERBS.get(verb.lemma_.lower())
+    thing moved ("moved the painting to ...") is no home, nor a home left ("lived in
+    Porto") or a move to come ("is moving to Porto")."""
+    lemma = verb.lemma_.lower()
+    wanted = lex.HOME_VERBS.get(lemma)
     if wanted is None or any(c.dep_ in ("dobj", "obj") for c in verb.children):
+        return []
+    left = lemma == "live" and verb.tag_ == "VBD"
+    coming = lemma != "live" and verb.tag_ == "VBG" and _progressive(verb)
+    if left or coming:
         return []
     preps = [c for c in verb.children if c.dep_ == "prep" and c.lower_ == wanted]
     return [f"home:{place}" for prep in preps for place in _places(prep, doc)]
+
+
+def _progressive(verb: Token) -> bool:
+    """ "is moving", "are relocating": a form of "be" in front of the -ing form."""
+    return any(c.dep_ == "aux" and c.lemma_.lower() == "be" for c in verb.children)
 
 
 def _placed(verb: Token, doc: Doc) -> list[str]:

@@ -15,7 +15,7 @@ Verdict = Literal["same", "update", "contradiction", "unrelated"]
 SUPERSEDING: frozenset[str] = frozenset({"update", "contradiction"})
 # Stored with each claim: a claim read by other rules than graphmem.validity.claim_reader's
 # present ones is read again (raise it with any change to those rules).
-CLAIM_VERSION = 14
+CLAIM_VERSION = 15
 # The value kinds that measure something: an amount (``num``), a time or score (``clock``),
 # how often (``freq``).
 MEASURED: frozenset[str] = frozenset({"num", "clock", "freq"})

@@ -151,6 +151,10 @@ def test_a_stated_change_is_an_update(earlier: str, later: str) -> None:
         ("user has gold status with Hilton.", "user has silver status with United."),
         # what is done is not undone by a later drop of another thing
         ("user went on the Kyoto trip.", "user has postponed the Kyoto trip."),
+        # a home left, then the home now: both were true
+        ("user lived in the West Village.", "user lives in California."),
+        # a move to come replaces no home yet
+        ("user lives in Boston.", "user is moving to Denver next month."),
         # how often someone else does something
         (
             "user goes to the gym when user's sister visits twice a week.",
@@ -180,6 +184,11 @@ def test_a_stated_change_is_an_update(earlier: str, later: str) -> None:
 )
 def test_what_does_not_state_a_change_replaces_nothing(earlier: str, later: str) -> None:
     assert _judged(earlier, later).verdict != "update"
+
+
+def test_where_ones_kin_live_is_theirs_not_ones_home() -> None:
+    # "user's grandparents": the claim is theirs, so the two are never a pair
+    assert _paired("user lives in Springfield.", "user's grandparents live in Orlando.") == []
 
 
 def test_a_home_or_a_job_said_in_other_words_is_a_candidate_pair() -> None:
