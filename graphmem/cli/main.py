@@ -195,6 +195,11 @@ class LazyGroup(click.Group):
         declared = _design_commands().get(name)
         if declared is None:
             return None
+        # The design's own Cypher and schema join the catalog when the registry is read,
+        # which listing the commands does not do: a design's command runs with them.
+        from graphmem.plugin.registry import registry
+
+        registry()
         command = declared.load()
         if command.name != name:
             raise ConfigError(f"a design declares command {name!r}; it loads {command.name!r}")

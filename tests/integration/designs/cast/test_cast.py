@@ -4,6 +4,9 @@ the retriever over the semantic layer, and the LLM summary path against a fake s
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -32,6 +35,7 @@ from graphmem.retrieval.packer import pack
 from graphmem.semantic import SemanticBuilder
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
 from tests.integration.helpers import fake_llm_settings, fake_server
+from tests.paths import ROOT
 
 pytestmark = pytest.mark.integration
 
@@ -263,6 +267,19 @@ def test_profile_cli(built: tuple[str, ConversationIn], settings: Settings) -> N
     assert "Gina: 1 scene\n" in out.output and "[SC]" in out.output
     missing = runner.invoke(cli, ["profile", "--space", space, "--character", "Nobody"])
     assert missing.exit_code == InputError.exit_code and "Caroline" in missing.output
+    # a process of its own, as a user runs it: nothing else has read the designs' Cypher
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
+    command = [sys.executable, "-c", "from graphmem.cli.main import main; main()"]
+    done = subprocess.run(
+        [*command, "profile", "--space", space, "--character", "Gina"],
+        env=env,
+        cwd=str(ROOT),
+        capture_output=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert "Gina: 1 scene\n" in done.stdout.decode()
 
 
 @pytest.fixture
