@@ -106,11 +106,18 @@ def matches(scene: SceneRow, cues: Cues, slack: timedelta) -> tuple[str, ...]:
     if cues.places & scene.places:
         out.append("place")
     if cues.periods and scene.start and scene.end:
-        first = (scene.start - slack).date()
-        last = (scene.end + slack).date()
+        first, last = _widened(scene.start, scene.end, slack)
         if any(a <= last and b >= first for a, b in cues.periods):
             out.append("time")
     return tuple(out)
+
+
+def _widened(start: datetime, end: datetime, slack: timedelta) -> tuple[date, date]:
+    """The scene's days widened by ``slack`` on each side, held to the calendar's ends (a
+    turn dated 9999-12-31 or 0001-01-01 has no day past them)."""
+    first = start - slack if start - datetime.min > slack else datetime.min
+    last = end + slack if datetime.max - end > slack else datetime.max
+    return first.date(), last.date()
 
 
 @dataclass

@@ -44,8 +44,10 @@ class StreamView:
     order: tuple[int, int]  # (session index, turn index): ties in time keep turn order
 
     @property
-    def key(self) -> tuple[datetime, int, int]:
-        return (self.t or datetime.min, *self.order)
+    def key(self) -> tuple[datetime, int, int, str]:
+        # Two conversations of a space may hold a view at the same time, session and turn
+        # index: the id breaks the tie, or their order would be the database's read order.
+        return (self.t or datetime.min, *self.order, self.id)
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,18 @@ def members(scenes: list[Scene]) -> list[list[str]]:
 
 
 # --- Algorithm 1 ------------------------------------------------------------------------
+def test_views_of_two_conversations_at_one_time_and_turn_keep_one_order() -> None:
+    # two conversations of a space: the same time, session and turn index; the order they
+    # come in (the database's read order) must not decide the scene's first view
+    a, b = view("conv-b:v", DAY, DANCE, "studio"), view("conv-a:v", DAY, DANCE, "studio")
+    orders = []
+    for stream in ([a, b], [b, a]):
+        scenes: list[Scene] = []
+        aggregate(stream, scenes, "Caroline", TH, new_id)
+        orders.append(members(scenes))
+    assert orders[0] == orders[1] == [["conv-a:v", "conv-b:v"]]
+
+
 def test_figure_2_two_scenes_by_time_and_topic() -> None:
     stream = [
         view("v1", DAY, DANCE, "dance studio", turn=1),
@@ -408,3 +420,13 @@ def test_a_question_with_its_own_date_has_relative_dates_as_cues() -> None:
     )
     # without a date of its own, "last Saturday" has nothing to count from
     assert question_cues(doc, resolver, asked).periods == ()
+
+
+def test_a_scene_at_the_calendars_end_matches_a_time_cue_without_overflow() -> None:
+    from graphmem.designs.cast.episodic import Cues, SceneRow, matches
+
+    end = datetime(9999, 12, 31, 23, 0)
+    start = datetime(1, 1, 1, 0, 30)
+    scene = SceneRow("s", "Caroline", "MC", start, end, None, frozenset(), "", ())
+    cues = Cues(frozenset(), frozenset(), ((date(9999, 12, 25), date(9999, 12, 31)),))
+    assert matches(scene, cues, timedelta(days=1)) == ("time",)
