@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from spacy.tokens import Doc, Span, Token
 
 from graphmem.validity import lexicon as lex
+from graphmem.validity.values import Now, Said, Value
 
 # A person is someone, not a thing whose state changes.
 _NAMED_ENTITIES = frozenset({"ORG", "PRODUCT", "WORK_OF_ART", "EVENT"}) | lex.PLACES
@@ -110,25 +111,25 @@ def agent(verb: Token) -> Token | None:
 
 def under_way(
     doc: Doc, root: Token, whose: Callable[[Token], str], subject: str, planned: Token | None
-) -> list[str]:
+) -> list[Value]:
     """The ``begun:``, ``ended:``, ``dropped:``, ``planned:`` and ``now:`` values (module
     docstring) of the main clauses whose subject is ``subject`` (``whose`` reads a verb's);
     ``planned``: the verb a plan is about, when the statement is a plan."""
-    found: list[str] = []
+    found: list[Value] = []
     if planned is not None:
-        found += [f"planned:{key}" for key in _things_of(planned, doc)]
+        found += [Said(kind="planned", said=key) for key in _things_of(planned, doc)]
     for verb in main_verbs(root):
         if not subject or whose(verb) != subject or hedged(verb):
             continue
         lemma = verb.lemma_.lower()
         if lemma in lex.BEGIN_VERBS and _told_done(verb):
-            found += [f"begun:{key}" for key in _things_of(verb, doc)]
+            found += [Said(kind="begun", said=key) for key in _things_of(verb, doc)]
         elif lemma in lex.END_VERBS and _told_done(verb):
-            found += [f"ended:{key}" for key in _things_of(verb, doc)]
+            found += [Said(kind="ended", said=key) for key in _things_of(verb, doc)]
         elif lemma in lex.RETURN_VERBS and _told_done(verb):
-            found += [f"ended:{key}" for key in _back_from(verb, doc)]
+            found += [Said(kind="ended", said=key) for key in _back_from(verb, doc)]
         elif lemma in lex.DROP_VERBS and _told_done(verb) and _dropping(verb, lemma):
-            found += [f"dropped:{key}" for key in _things_of(verb, doc)]
+            found += [Said(kind="dropped", said=key) for key in _things_of(verb, doc)]
         found += _now(verb, doc)
     return found
 
@@ -186,7 +187,7 @@ def _back_from(verb: Token, doc: Doc) -> Iterator[str]:
     yield from _keys([p for f in froms for p in f.children if p.dep_ == "pobj"], doc)
 
 
-def _now(verb: Token, doc: Doc) -> list[str]:
+def _now(verb: Token, doc: Doc) -> list[Now]:
     """ "currently reading X": ``now:read=x``; "now lives in X": ``now:live in=x``."""
     if not any(c.dep_ == "advmod" and c.lower_ in lex.NOW_WORDS for c in verb.children):
         return []
@@ -194,12 +195,12 @@ def _now(verb: Token, doc: Doc) -> list[str]:
     found = []
     if lemma in lex.NOW_ACTIVITIES:
         objects = [c for c in verb.children if c.dep_ in ("dobj", "obj")]
-        found += [f"now:{lemma}={key}" for key in _keys(objects, doc)]
+        found += [Now(activity=lemma, thing=key) for key in _keys(objects, doc)]
     for prep in (c for c in verb.children if c.dep_ == "prep"):
         activity = f"{lemma} {prep.lower_}"
         if activity in lex.NOW_ACTIVITIES:
             places = [p for p in prep.children if p.dep_ == "pobj"]
-            found += [f"now:{activity}={key}" for key in _keys(places, doc)]
+            found += [Now(activity=activity, thing=key) for key in _keys(places, doc)]
     return found
 
 

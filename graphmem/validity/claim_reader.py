@@ -39,6 +39,7 @@ into a :class:`~graphmem.validity.types.Claim`:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import date
 
@@ -61,6 +62,7 @@ from graphmem.validity.aspect import (
 from graphmem.validity.counts import clause_counts
 from graphmem.validity.states import states
 from graphmem.validity.types import MEASURED, Claim, Statement
+from graphmem.validity.values import Now, Said, SaidKind, Value
 
 
 def split_prefix(text: str) -> tuple[str, bool]:
@@ -109,9 +111,13 @@ def claims(statements: Sequence[Statement]) -> list[Claim]:
     for s, doc, (_, reported) in zip(statements, docs, bodies, strict=True):
         claim = _claim(s, doc, reported)
         topics = tuple(t for t in claim.topics if t not in speakers)
-        values = tuple(v for v in claim.values if v.removeprefix("thing:") not in speakers)
+        values = tuple(v for v in claim.values if not _names_one(v, "thing", speakers))
         out.append(claim.model_copy(update={"topics": topics, "values": values}))
     return out
+
+
+def _names_one(value: Value, kind: str, names: set[str]) -> bool:
+    return isinstance(value, Said) and value.kind == kind and value.said in names
 
 
 def _claim(statement: Statement, doc: Doc, reported: bool) -> Claim:
@@ -289,12 +295,12 @@ def _key(head: Token, words: Sequence[Token]) -> str:
 
 
 def _topics(
-    doc: Doc, subject: Token | None, key: str, whose: str, values: Sequence[str]
+    doc: Doc, subject: Token | None, key: str, whose: str, values: Sequence[Value]
 ) -> tuple[str, ...]:
     """The things the statement names, and what its subject does now ("currently reading
     X": ``now:read``, so that two statements of what one reads now are compared)."""
     named = _things(doc, subject, key) - {whose}
-    named.update(v.split("=", 1)[0] for v in values if v.startswith("now:"))
+    named.update(f"now:{v.activity}" for v in values if isinstance(v, Now))
     return tuple(sorted(named))
 
 
@@ -350,41 +356,46 @@ def _plain(name: str) -> str:
 
 def _values(
     doc: Doc, root: Token, verb: Token, intent: str
-) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+) -> tuple[tuple[Value, ...], tuple[Said, ...], tuple[Said, ...]]:
     """Every value of the statement (the specific things it names too, ``thing:``), the
     measures of its verb ("has made six bowls", "doing yoga twice a week") and those of its
     own clauses ("has worked on the sculpture and spent 5-6 hours on it"), not of a side
     clause ("has trouble sleeping and finds themself lying awake between 2 and 3 AM"); in a
     plan or a wish only what a thing is ("hoping to beat my best time of 25:50", not "would
     love to run 10 miles")."""
-    found: dict[str, list[Token]] = {}
+    found: dict[Said, list[Token]] = {}
     for ent in doc.ents:
         text = lex.HEDGES.sub("", ent.text.lower().strip())
         if ent.label_ == "DATE":
             continue
         if ent.label_ in lex.NUMERIC:
-            found.setdefault(f"num:{text}", []).append(ent.root)
-        elif ent.label_ in lex.PLACES:
-            found.setdefault(f"place:{text.removeprefix('the ')}", []).append(ent.root)
-        elif ent.label_ in lex.NAMES:
-            found.setdefault(f"name:{text.removeprefix('the ')}", []).append(ent.root)
-    for kind, pattern in (("clock", lex.CLOCK), ("freq", lex.FREQ)):
+            found.setdefault(Said(kind="num", said=text), []).append(ent.root)
+        elif ent.label_ in lex.PLACES or ent.label_ in lex.NAMES:
+            kind: SaidKind = "place" if ent.label_ in lex.PLACES else "name"
+            found.setdefault(Said(kind=kind, said=text.removeprefix("the ")), []).append(ent.root)
+    clock_freq: tuple[tuple[SaidKind, re.Pattern[str]], ...] = (
+        ("clock", lex.CLOCK),
+        ("freq", lex.FREQ),
+    )
+    for kind, pattern in clock_freq:
         for match in pattern.finditer(doc.text):
             span = doc.char_span(match.start(), match.end(), alignment_mode="expand")
             if span is not None:
-                value = f"{kind}:{' '.join(match.group(0).lower().split())}"
+                value = Said(kind=kind, said=" ".join(match.group(0).lower().split()))
                 found.setdefault(value, []).append(span.root)
     clauses = {v.i for v in main_verbs(root)} | {verb.i}
 
-    def measured(value: str, where: set[int]) -> bool:
-        return value.split(":", 1)[0] in MEASURED and any(
+    def measured(value: Said, where: set[int]) -> bool:
+        return value.kind in MEASURED and any(
             verb_of(t).i in where and (not intent or _of_a_thing(t)) for t in found[value]
         )
 
     own = tuple(sorted(v for v in found if measured(v, {verb.i})))
     in_clauses = tuple(sorted(v for v in found if measured(v, clauses)))
-    things = {f"thing:{key}" for chunk in doc.noun_chunks if (key := specific_key(chunk))}
-    return tuple(sorted(found.keys() | things)), own, in_clauses
+    keys = {key for chunk in doc.noun_chunks if (key := specific_key(chunk))}
+    things = {Said(kind="thing", said=key) for key in keys}
+    everything: set[Value] = {*found, *things}
+    return tuple(sorted(everything)), own, in_clauses
 
 
 def _of_a_thing(token: Token) -> bool:

@@ -32,6 +32,7 @@ from spacy.tokens import Doc, Token
 
 from graphmem.validity import lexicon as lex
 from graphmem.validity.aspect import chunk_key, clauses, hedged, verb_of
+from graphmem.validity.values import Count
 
 _STATES = frozenset({"have", "be"})
 # "Speaking of the garden, user has 12 tomato plants": the garden's.
@@ -53,7 +54,9 @@ _POSITION_WORDS = """page chapter episode season level lesson round stage part v
 _POSITIONS = frozenset(_POSITION_WORDS.split())
 
 
-def clause_counts(doc: Doc, root: Token, whose: Callable[[Token], str], subject: str) -> list[str]:
+def clause_counts(
+    doc: Doc, root: Token, whose: Callable[[Token], str], subject: str
+) -> list[Count]:
     """The ``count:`` values of the statement's own clauses whose subject is ``subject``
     (``whose`` reads a verb's), told as facts."""
     return [
@@ -64,7 +67,7 @@ def clause_counts(doc: Doc, root: Token, whose: Callable[[Token], str], subject:
     ]
 
 
-def _counts(verb: Token, doc: Doc) -> list[str]:
+def _counts(verb: Token, doc: Doc) -> list[Count]:
     """The ``count:`` values of the clause of ``verb`` (module docstring)."""
     lemma = verb.lemma_.lower()
     # "has tried four of them" is a running total; "is trying to read 4 books" a plan.
@@ -79,7 +82,7 @@ def _counts(verb: Token, doc: Doc) -> list[str]:
     if _SHORT_PERIODS & set(period.split()):
         return []
     lemma = lex.POSSESSING.get(lemma, lemma)
-    total = "total" if lemma in _STATES or _TOTALS.search(clause) else ""
+    total = lemma in _STATES or bool(_TOTALS.search(clause))
     in_dates = {t.i for e in dated for t in e}
     framed = [c for c in verb.children if c.dep_ == "advcl" and c.lemma_ in _FRAMES]
     # "Speaking of the garden, ...": what the frame speaks of says which things are counted.
@@ -91,7 +94,9 @@ def _counts(verb: Token, doc: Doc) -> list[str]:
             continue
         said = [*_said_of(noun, doc), *_said_of(number, doc), *_said_of(verb, doc, noun)]
         key = " ".join([_key(noun, doc), *said, *said_of_verb])
-        found.append(f"count:{lemma}|{key}|{period}|{total}={_normal(number.lower_)}")
+        found.append(
+            Count(verb=lemma, thing=key, period=period, total=total, number=_normal(number.lower_))
+        )
     return found
 
 

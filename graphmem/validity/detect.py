@@ -54,6 +54,7 @@ from graphmem.validity.types import (
     Judgement,
     Statement,
 )
+from graphmem.validity.values import Count, Now, Said
 
 # A topic named by more statements of one subject than this is a theme of the whole
 # conversation ("run" in a runner's chats), not an attribute: pairing all of them would
@@ -156,23 +157,23 @@ def specific(a: Claim, b: Claim) -> str:
     """The longest specific thing both statements name (``thing:`` values,
     ``validity.aspect``), "" when none: one common noun ("trouble", "track") or an
     adjective and a noun ("best friend") is no evidence that they are about one thing."""
-    shared = a.of_kind("thing") & b.of_kind("thing")
-    return max((v.removeprefix("thing:") for v in shared), key=lambda k: (len(k), k), default="")
+    shared = a.said("thing") & b.said("thing")
+    return max(shared, key=lambda k: (len(k), k), default="")
 
 
 def carried_through(a: Claim, b: Claim) -> str:
     """ "just started X" or "is planning X", later "finished X" or "got back from X": what
     was under way or planned is over ("" when not)."""
-    starts = [_thing(v) for v in a.of_kind("begun") | a.of_kind("planned")]
-    for end in sorted(_thing(v) for v in b.of_kind("ended")):
+    starts = list(a.said("begun") | a.said("planned"))
+    for end in sorted(b.said("ended")):
         if any(one_thing(start, end) for start in starts):
             return f"{end}: under way, later over"
     # A plan called off or moved: whatever the earlier said of it to come no longer holds
     # ("has the Kyoto trip in May", later "postponed the Kyoto trip"); an event told as
     # done ("went on the Kyoto trip") is not undone.
     if not a.has("past"):
-        named = starts + [_thing(v) for v in a.of_kind("thing")]
-        for drop in sorted(_thing(v) for v in b.of_kind("dropped")):
+        named = starts + list(a.said("thing"))
+        for drop in sorted(b.said("dropped")):
             if any(one_thing(thing, drop) for thing in named):
                 return f"{drop}: planned, later called off or moved"
     return ""
@@ -181,11 +182,11 @@ def carried_through(a: Claim, b: Claim) -> str:
 def moved_on(a: Claim, b: Claim) -> str:
     """ "currently reading X", later "currently reading Y": the same activity now on
     another thing (``now:`` values), and the later does not name the earlier's."""
-    earlier = [_thing(v).partition("=") for v in sorted(a.of_kind("now"))]
-    named = {_thing(v) for v in b.of_kind("thing")}
-    for value in sorted(b.of_kind("now")):
-        activity, _, thing = _thing(value).partition("=")
-        for was_doing, _, was in earlier:
+    earlier = [(v.activity, v.thing) for v in sorted(a.of_type(Now))]
+    named = b.said("thing")
+    for value in sorted(b.of_type(Now)):
+        activity, thing = value.activity, value.thing
+        for was_doing, was in earlier:
             if was_doing != activity or not was or not thing or one_thing(was, thing):
                 continue
             if not any(one_thing(was, other) for other in named):
@@ -207,14 +208,9 @@ def another_count(a: Claim, b: Claim) -> str:
     return ""
 
 
-def _counted(claim: Claim) -> dict[tuple[str, str, str], tuple[str, str]]:
+def _counted(claim: Claim) -> dict[tuple[str, str, str], tuple[bool, str]]:
     """(verb, thing, period) -> (total, number) of each ``count:`` value."""
-    out = {}
-    for value in sorted(claim.of_kind("count")):
-        what, _, number = _thing(value).rpartition("=")
-        verb, key, period, total = what.split("|")
-        out[(verb, key, period)] = (total, number)
-    return out
+    return {(v.verb, v.thing, v.period): (v.total, v.number) for v in sorted(claim.of_type(Count))}
 
 
 def one_thing(x: str, y: str) -> bool:
@@ -225,12 +221,8 @@ def one_thing(x: str, y: str) -> bool:
     return bool(short) and long[len(long) - len(short) :] == short
 
 
-def _thing(value: str) -> str:
-    return value.partition(":")[2]
-
-
 def another_measure(
-    earlier: Sequence[str], later: Sequence[str], kinds: frozenset[str] = MEASURED
+    earlier: Sequence[Said], later: Sequence[Said], kinds: frozenset[str] = MEASURED
 ) -> str:
     """The kind of measure both give with no value in common: a time or score, a rate, or
     an amount of one unit ("5-6 hours", later "10-12 hours"); "" when none. A bare number
@@ -242,12 +234,13 @@ def another_measure(
     return ""
 
 
-def _by_measure(values: Sequence[str], kinds: frozenset[str]) -> dict[str, set[str]]:
+def _by_measure(values: Sequence[Said], kinds: frozenset[str]) -> dict[str, set[str]]:
     """The values by what they measure: ``clock``, ``freq``, or an amount's unit ("hours"
     for "5-6 hours"; only after a number: "this afternoon" is no amount)."""
     out: dict[str, set[str]] = defaultdict(set)
     for value in values:
-        kind, _, text = value.partition(":")
+        kind: str = value.kind
+        text = value.said
         if kind not in kinds:
             continue
         if kind == "num":

@@ -25,57 +25,60 @@ from __future__ import annotations
 from collections import defaultdict
 
 from graphmem.validity.types import Claim
+from graphmem.validity.values import KeyedValue, Placed, Rank, Rate, Span, Weekday
 
 # The cues that make a statement no state of now: its values replace nothing.
 _NOT_A_STATE = ("plan", "wish", "negated", "question")
 # Value kinds one at a time per subject, whatever the statements' topics: two statements
 # giving one of these are compared even when they name no thing in common.
 SLOT_KINDS = frozenset({"home", "job"})
-# Value kinds keyed by their verb and thing: compared per key.
-KEYED_KINDS = frozenset({"span", "rate", "weekday"})
-# Value kinds keyed by a noun: ``rank:status=premier gold``.
-RANKS = "rank"
-# Where one thing was put: ``placed:ethereal dreams painting=bed``.
-PLACED = "placed"
+# Value types keyed by their verb and thing: compared per key.
+_KEYED: tuple[tuple[str, type[KeyedValue]], ...] = (
+    ("span", Span),
+    ("rate", Rate),
+    ("weekday", Weekday),
+)
 
 
 def state_changed(a: Claim, b: Claim) -> str:
     """Why ``b`` replaces ``a`` by the rules of the module docstring, "" when none does."""
     if any(b.has(cue) for cue in _NOT_A_STATE) or a.has("negated") or a.has("question"):
         return ""
-    placed = _elsewhere(_keyed(a, PLACED), _keyed(b, PLACED))
+    placed = _elsewhere(_keyed(a, Placed), _keyed(b, Placed))
     if placed:
         return placed
     if any(a.has(cue) for cue in _NOT_A_STATE):
         return ""
     for kind in sorted(SLOT_KINDS):
-        was, now = _values(a, kind), _values(b, kind)
+        was, now = a.said(kind), b.said(kind)
         if was and now and not was & now:
             return f"{kind}: {_listed(was)}, later {_listed(now)}"
-    ranked = _another_rank(_keyed(a, "rank"), _keyed(b, "rank"))
+    ranked = _another_rank(_keyed(a, Rank), _keyed(b, Rank))
     if ranked:
         return ranked
-    for kind, rule in (("span", _longer), ("rate", _other), ("weekday", _moved)):
-        earlier, later = _keyed(a, kind), _keyed(b, kind)
+    rules = {"span": _longer, "rate": _other, "weekday": _moved}
+    for kind, type_ in _KEYED:
+        earlier, later = _keyed(a, type_), _keyed(b, type_)
         for key, other in _meeting(earlier, later, loose=kind == "rate"):
-            if rule(earlier[key], later[other]):
-                return f"{kind} of {other}: {_listed(earlier[key])}, later {_listed(later[other])}"
+            if rules[kind](earlier[key], later[other]):
+                told = _listed(earlier[key]), _listed(later[other])
+                return f"{kind} of {'|'.join(other)}: {told[0]}, later {told[1]}"
     return ""
 
 
 def _meeting(
-    earlier: dict[str, set[str]], later: dict[str, set[str]], loose: bool
-) -> list[tuple[str, str]]:
-    """The keys (``<verb>|<thing>[|<period>]``) of one verb and thing on both sides; with
-    ``loose``, of one thing and period whatever the verb, the one thing's words among the
-    other's ("does yoga twice a week", later "attends yoga classes three times a week")."""
+    earlier: dict[tuple[str, ...], set[str]], later: dict[tuple[str, ...], set[str]], loose: bool
+) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """The keys (verb, thing[, period]) of one verb and thing on both sides; with ``loose``,
+    of one thing and period whatever the verb, the one thing's words among the other's
+    ("does yoga twice a week", later "attends yoga classes three times a week")."""
     out = []
-    for key in sorted(earlier):
-        _, thing, *period = key.split("|")
+    for key in sorted(earlier, key="|".join):  # as the graph stores them
+        _, thing, *period = key
         if not thing:
             continue
-        for other in sorted(later):
-            _, o_thing, *o_period = other.split("|")
+        for other in sorted(later, key="|".join):
+            _, o_thing, *o_period = other
             if other == key or (loose and period == o_period and _within(thing, o_thing)):
                 out.append((key, other))
     return out
@@ -88,7 +91,9 @@ def _within(x: str, y: str) -> bool:
     return bool(short) and short <= long
 
 
-def _another_rank(earlier: dict[str, set[str]], later: dict[str, set[str]]) -> str:
+def _another_rank(
+    earlier: dict[tuple[str, ...], set[str]], later: dict[tuple[str, ...], set[str]]
+) -> str:
     """ "Premier Silver status", later "Premier Gold status": one rank for another of one
     programme, a word in common says so ("gold status" at a hotel and "silver status" of an
     airline are two; so, for want of that word, are "a blue belt" and "a purple belt")."""
@@ -96,18 +101,20 @@ def _another_rank(earlier: dict[str, set[str]], later: dict[str, set[str]]) -> s
         for was in sorted(earlier[noun]):
             for now in sorted(later[noun] - earlier[noun]):
                 if set(was.split()) & set(now.split()) and was not in now:
-                    return f"{noun}: {was}, later {now}"
+                    return f"{'|'.join(noun)}: {was}, later {now}"
     return ""
 
 
-def _elsewhere(earlier: dict[str, set[str]], later: dict[str, set[str]]) -> str:
+def _elsewhere(
+    earlier: dict[tuple[str, ...], set[str]], later: dict[tuple[str, ...], set[str]]
+) -> str:
     """One specific thing (the words of one key among the other's: "ethereal dreams",
     "ethereal dreams painting") put in a place the earlier did not name."""
     for thing in sorted(earlier):
         for other in sorted(later):
-            if _within(thing, other) and not earlier[thing] & later[other]:
+            if _within(thing[0], other[0]) and not earlier[thing] & later[other]:
                 was, now = _listed(earlier[thing]), _listed(later[other])
-                return f"{other}: {was}, later {now}"
+                return f"{other[0]}: {was}, later {now}"
     return ""
 
 
@@ -122,16 +129,11 @@ def _listed(values: set[str]) -> str:
     return ", ".join(sorted(values))
 
 
-def _values(claim: Claim, kind: str) -> set[str]:
-    return {v.partition(":")[2] for v in claim.of_kind(kind)}
-
-
-def _keyed(claim: Claim, kind: str) -> dict[str, set[str]]:
-    """``kind:<key>=<value>`` values by key."""
-    out: dict[str, set[str]] = defaultdict(set)
-    for value in _values(claim, kind):
-        key, _, said = value.rpartition("=")
-        out[key].add(said)
+def _keyed(claim: Claim, type_: type[KeyedValue]) -> dict[tuple[str, ...], set[str]]:
+    """A claim's values of one keyed type, their texts by key."""
+    out: dict[tuple[str, ...], set[str]] = defaultdict(set)
+    for value in claim.of_type(type_):
+        out[value.key].add(value.said)
     return out
 
 
@@ -149,11 +151,11 @@ def _other(earlier: set[str], later: set[str]) -> bool:
 def slots(claim: Claim) -> set[str]:
     """The candidate keys of a claim's one-at-a-time values (``candidates``): ``slot:home``,
     ``slot:span:use|fitbit``."""
-    found = {f"slot:{kind}" for kind in SLOT_KINDS if claim.of_kind(kind)}
-    found |= {f"slot:rank:{noun}" for noun in _keyed(claim, RANKS)}
+    found = {f"slot:{kind}" for kind in SLOT_KINDS if claim.said(kind)}
+    found |= {f"slot:rank:{value.key_text}" for value in claim.of_type(Rank)}
     # A thing's key differs with its words ("the 'Ethereal Dreams' painting", "'Ethereal
     # Dreams'"): one slot per subject, and ``_elsewhere`` matches the things.
-    found |= {f"slot:{PLACED}" for _ in _keyed(claim, PLACED)}
-    for kind in KEYED_KINDS:
-        found |= {f"slot:{kind}:{key}" for key in _keyed(claim, kind) if key.split("|")[1]}
+    found |= {"slot:placed" for _ in claim.of_type(Placed)}
+    for kind, type_ in _KEYED:
+        found |= {f"slot:{kind}:{v.key_text}" for v in claim.of_type(type_) if v.key[1]}
     return found

@@ -36,6 +36,7 @@ from spacy.tokens import Doc, Token
 from graphmem.nlp.grounding_rules import WEEKDAYS
 from graphmem.validity import lexicon as lex
 from graphmem.validity.aspect import chunk_key, clauses, hedged, specific_key
+from graphmem.validity.values import Placed, Rank, Rate, Said, Span, Value, Weekday
 
 _PERFECT_AUX = frozenset({"has", "have", "'ve", "'s"})
 
@@ -47,10 +48,10 @@ _RATE = re.compile(
 _TIMES = {"once": "1", "twice": "2", "thrice": "3"}
 
 
-def states(doc: Doc, root: Token, whose: Callable[[Token], str], subject: str) -> list[str]:
+def states(doc: Doc, root: Token, whose: Callable[[Token], str], subject: str) -> list[Value]:
     """The ``span:``, ``rate:``, ``weekday:``, ``home:`` and ``job:`` values (module
     docstring) of the main clauses whose subject is ``subject``."""
-    found: list[str] = []
+    found: list[Value] = []
     for verb in clauses(doc):
         if not subject or whose(verb) != subject:
             continue
@@ -60,22 +61,27 @@ def states(doc: Doc, root: Token, whose: Callable[[Token], str], subject: str) -
             found += _placed(verb, doc) if _to_come(verb) else []
             continue
         # A move or a hire is an event that sets the state it names.
-        found += _home(verb, doc) + _job(verb, doc) + _placed(verb, doc)
+        found += [*_home(verb, doc), *_job(verb, doc), *_placed(verb, doc)]
         if verb.tag_ == "VBD":  # one event: its span, rate or day is that time's
             continue
         lemma = verb.lemma_.lower()
         thing = _thing(verb, doc)
-        found += [f"span:{lemma}|{thing}={days}" for days in _span(verb)]
+        found += [Span(verb=lemma, thing=thing, days=days) for days in _span(verb)]
         # "takes 2 pills each morning": the unit is the thing, and nothing says which.
         rates = [r for r in _rates(verb) if r.rpartition(" ")[2] != thing.rpartition(" ")[2]]
-        found += [f"rate:{lemma}|{thing}|{rate}" for rate in rates]
-        found += [f"weekday:{lemma}|{thing}={day}" for day in _weekdays(verb)]
+        found += [_rate(lemma, thing, rate) for rate in rates]
+        found += [Weekday(verb=lemma, thing=thing, day=day) for day in _weekdays(verb)]
     # A rank is the speaker's whichever clause tells it ("hit 20,000 miles, which means
     # user is eligible for Premier Silver status"; "... - user just reached Premier Gold").
     for verb in (t for t in doc if t.pos_ in ("VERB", "AUX")):
         if subject and whose(verb) == subject and not hedged(verb):
             found += _ranks(verb, doc)
     return sorted(set(found))
+
+
+def _rate(verb: str, thing: str, rate: str) -> Rate:
+    period, _, amount = rate.partition("=")
+    return Rate(verb=verb, thing=thing, period=period, amount=amount)
 
 
 def _to_come(verb: Token) -> bool:
@@ -208,7 +214,7 @@ def _weekdays(verb: Token) -> list[str]:
     return out
 
 
-def _ranks(verb: Token, doc: Doc) -> list[str]:
+def _ranks(verb: Token, doc: Doc) -> list[Rank]:
     """ "reached Premier Gold status": ``rank:status=premier gold`` (``lex.RANK_NOUNS``),
     of a noun the verb acts on or is at."""
     out = []
@@ -222,7 +228,7 @@ def _ranks(verb: Token, doc: Doc) -> list[str]:
             if t.i < root.i and t.dep_ in ("compound", "amod") and not t.like_num
         ]
         if words:
-            out.append(f"rank:{root.lemma_.lower()}={' '.join(words)}")
+            out.append(Rank(noun=root.lemma_.lower(), words=" ".join(words)))
     return out
 
 
@@ -244,7 +250,7 @@ def _places(prep: Token, doc: Doc) -> list[str]:
     return out
 
 
-def _home(verb: Token, doc: Doc) -> list[str]:
+def _home(verb: Token, doc: Doc) -> list[Said]:
     """ "lives in Porto", "moved to Porto", "relocated to Lisbon": ``home:`` values; the
     thing moved ("moved the painting to ...") is no home, nor a home left ("lived in
     Porto") or a move to come ("is moving to Porto")."""
@@ -257,7 +263,7 @@ def _home(verb: Token, doc: Doc) -> list[str]:
     if left or coming:
         return []
     preps = [c for c in verb.children if c.dep_ == "prep" and c.lower_ == wanted]
-    return [f"home:{place}" for prep in preps for place in _places(prep, doc)]
+    return [Said(kind="home", said=place) for prep in preps for place in _places(prep, doc)]
 
 
 def _progressive(verb: Token) -> bool:
@@ -265,7 +271,7 @@ def _progressive(verb: Token) -> bool:
     return any(c.dep_ == "aux" and c.lemma_.lower() == "be" for c in verb.children)
 
 
-def _placed(verb: Token, doc: Doc) -> list[str]:
+def _placed(verb: Token, doc: Doc) -> list[Placed]:
     """ "moved the 'Ethereal Dreams' painting above the bed": the specific thing put
     somewhere and where (module docstring); a pronoun ("keeps them") names no thing. The
     small parser hangs the place on the verb, on the thing or on a word the verb governs."""
@@ -284,7 +290,7 @@ def _placed(verb: Token, doc: Doc) -> list[str]:
         for pobj in prep.children
         if pobj.dep_ == "pobj" and pobj.pos_ in ("NOUN", "PROPN") and not _measure(pobj)
     ]
-    return [f"placed:{thing}={place}" for thing in things for place in places]
+    return [Placed(thing=thing, place=place) for thing in things for place in places]
 
 
 def _job_nouns(verb: Token) -> list[Token]:
@@ -293,7 +299,7 @@ def _job_nouns(verb: Token) -> list[Token]:
     ]
 
 
-def _job(verb: Token, doc: Doc) -> list[str]:
+def _job(verb: Token, doc: Doc) -> list[Said]:
     """ "works at Google", "was hired by Stripe", "got a new job at the library"."""
     wanted = lex.JOB_VERBS.get(verb.lemma_.lower(), ())
     heads = [verb, *_job_nouns(verb)] if wanted else _job_nouns(verb)
@@ -308,5 +314,5 @@ def _job(verb: Token, doc: Doc) -> list[str]:
                 named = pobj.ent_type_ == "ORG" or pobj.pos_ == "PROPN"
                 key = _key(pobj, doc) if named else specific_key(chunk) if chunk else ""
                 if key:
-                    out.append(f"job:{key}")
+                    out.append(Said(kind="job", said=key))
     return out

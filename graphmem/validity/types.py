@@ -4,9 +4,13 @@ statements that may be one value replacing another, and the verdict on such a pa
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
+
+from graphmem.validity.values import Said, Value
+
+_V = TypeVar("_V")
 
 # same: the later statement says again what the earlier one said; update: the value
 # changed over time (the earlier was true until the later); contradiction: the later
@@ -52,7 +56,7 @@ class Statement(BaseModel):
 class Claim(BaseModel):
     """What a statement says, normalised for comparison (``validity.claim_reader``): whose state
     (``subject``), the verb (``predicate``) and its object's key (``object``), the things it
-    is about (``topics``), the values it gives (``values``, each ``kind:value``), those of
+    is about (``topics``), the values it gives (``values``, typed: ``validity.values``), those of
     them that measure what its verb tells (``measures``) or what its own clauses tell
     (``clause_measures``: "... and spent 5-6 hours on it"), and the cues that qualify it
     (``cues``: ``change``, ``plan``, ``negated``, ``question``, ``begun``, ``ended``, ...).
@@ -65,17 +69,22 @@ class Claim(BaseModel):
     predicate: str
     object: str = ""
     topics: tuple[str, ...]
-    values: tuple[str, ...]
-    measures: tuple[str, ...] = ()
-    clause_measures: tuple[str, ...] = ()
+    values: tuple[Value, ...]
+    measures: tuple[Said, ...] = ()
+    clause_measures: tuple[Said, ...] = ()
     cues: tuple[str, ...]
     valid_from: date | None
 
     def has(self, cue: str) -> bool:
         return cue in self.cues
 
-    def of_kind(self, kind: str) -> set[str]:
-        return {v for v in self.values if v.split(":", 1)[0] == kind}
+    def said(self, kind: str) -> set[str]:
+        """The texts of its :class:`~graphmem.validity.values.Said` values of ``kind``."""
+        return {v.said for v in self.values if isinstance(v, Said) and v.kind == kind}
+
+    def of_type(self, kind: type[_V]) -> list[_V]:
+        """Its values of one type (``Count``, ``Span``, ...), in their order."""
+        return [v for v in self.values if isinstance(v, kind)]
 
 
 class Candidate(BaseModel):

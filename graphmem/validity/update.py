@@ -31,6 +31,7 @@ from graphmem.plugin.label_statements import VALIDITY_STATEMENTS
 from graphmem.validity.detect import Supersession, candidates, chains
 from graphmem.validity.detect import judge as judge_pair
 from graphmem.validity.types import CLAIM_VERSION, Candidate, Claim, Judgement, Statement
+from graphmem.validity.values import Said, Value, parse_values
 
 if TYPE_CHECKING:
     from graphmem.nlp.roles import SpeakerRoles
@@ -144,12 +145,17 @@ def _stored_claim(row: dict[str, Any]) -> Claim | None:
         predicate=row["claim_predicate"] or "",
         object=row["claim_object"] or "",
         topics=tuple(row["claim_topics"] or ()),
-        values=tuple(row["claim_values"] or ()),
-        measures=tuple(row["claim_measures"] or ()),
-        clause_measures=tuple(row["claim_clause_measures"] or ()),
+        values=parse_values(row["claim_values"]),
+        measures=_said(parse_values(row["claim_measures"])),
+        clause_measures=_said(parse_values(row["claim_clause_measures"])),
         cues=tuple(row["claim_cues"] or ()),
         valid_from=native(valid_from),
     )
+
+
+def _said(values: tuple[Value, ...]) -> tuple[Said, ...]:
+    # A measure is an amount, a time or a rate: the reader writes nothing else there.
+    return tuple(v for v in values if isinstance(v, Said))
 
 
 def _known(known: dict[str, Claim | None], node: str) -> Claim:
@@ -203,9 +209,9 @@ def _claim_row(row: dict[str, Any], claim: Claim) -> dict[str, Any]:
         "predicate": claim.predicate,
         "object": claim.object,
         "topics": list(claim.topics),
-        "values": list(claim.values),
-        "measures": list(claim.measures),
-        "clause_measures": list(claim.clause_measures),
+        "values": [str(v) for v in claim.values],
+        "measures": [str(v) for v in claim.measures],
+        "clause_measures": [str(v) for v in claim.clause_measures],
         "cues": list(claim.cues),
     }
 

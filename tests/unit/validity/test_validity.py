@@ -16,6 +16,7 @@ from graphmem.validity.claim_reader import claims, split_prefix
 from graphmem.validity.detect import candidates, chains, judge
 from graphmem.validity.llm import LLMJudge
 from graphmem.validity.types import Statement
+from graphmem.validity.values import Now, Said
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -60,7 +61,7 @@ def test_a_claim_names_whose_state_what_about_and_which_value() -> None:
         )
     )
     assert one.subject == "user" and one.predicate == "beat" and one.has("plan")
-    assert "personal best time" in one.topics and "clock:25:50" in one.values
+    assert "personal best time" in one.topics and Said(kind="clock", said="25:50") in one.values
     assert two.subject == "rachel" and two.has("change") and "suburb" in two.topics
     assert three.subject == "", "an unresolved pronoun is nobody's state"
 
@@ -214,7 +215,7 @@ def test_another_thing_under_way_now_is_an_update() -> None:
         "user is currently reading Middlemarch, a novel.",
     ) == [("s0", "s1", "update")]
     one, two = claims(_statements("user is currently reading Dune.", "user read Dune last year."))
-    assert "now:read=dune" in one.values and not two.of_kind("now")
+    assert Now(activity="read", thing="dune") in one.values and not two.of_type(Now)
 
 
 def test_an_amount_of_one_unit_about_one_named_thing_is_an_update_a_bare_number_not() -> None:
@@ -233,15 +234,15 @@ def test_a_value_of_a_side_clause_measures_nothing_of_the_main_verb() -> None:
     (claim,) = claims(
         _statements("user has trouble sleeping and finds themself lying awake at 2:00 AM.")
     )
-    assert "clock:2:00" in claim.values and not claim.measures and not claim.clause_measures
+    assert Said(kind="clock", said="2:00") in claim.values and not claim.measures and not claim.clause_measures
     assert _verdicts(
         "user has trouble sleeping and finds themself lying awake at 2:00 AM.",
         "user has trouble falling asleep before 11:30 PM.",
     ) == [("s0", "s1", "unrelated")]
     (counted,) = claims(_statements("Tom has made six bowls so far.", speaker="Tom"))
-    assert counted.measures == ("num:six",)
+    assert counted.measures == (Said(kind="num", said="six"),)
     (spent,) = claims(_statements("user works on a clay vase and has spent 5 hours on it."))
-    assert spent.clause_measures == ("num:5 hours",) and not spent.measures
+    assert spent.clause_measures == (Said(kind="num", said="5 hours"),) and not spent.measures
 
 
 def test_what_is_wished_or_not_yet_done_replaces_nothing() -> None:
