@@ -234,7 +234,8 @@ def test_a_value_of_a_side_clause_measures_nothing_of_the_main_verb() -> None:
     (claim,) = claims(
         _statements("user has trouble sleeping and finds themself lying awake at 2:00 AM.")
     )
-    assert Said(kind="clock", said="2:00") in claim.values and not claim.measures and not claim.clause_measures
+    assert Said(kind="clock", said="2:00") in claim.values
+    assert not claim.measures and not claim.clause_measures
     assert _verdicts(
         "user has trouble sleeping and finds themself lying awake at 2:00 AM.",
         "user has trouble falling asleep before 11:30 PM.",
