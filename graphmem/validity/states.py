@@ -36,6 +36,7 @@ from spacy.tokens import Doc, Token
 from graphmem.nlp.grounding_rules import WEEKDAYS
 from graphmem.validity import lexicon as lex
 from graphmem.validity.aspect import chunk_key, clauses, hedged, specific_key
+from graphmem.validity.patterns import Match, matches
 from graphmem.validity.values import Placed, Rank, Rate, Said, Span, Value, Weekday
 
 _PERFECT_AUX = frozenset({"has", "have", "'ve", "'s"})
@@ -52,6 +53,7 @@ def states(doc: Doc, root: Token, whose: Callable[[Token], str], subject: str) -
     """The ``span:``, ``rate:``, ``weekday:``, ``home:`` and ``job:`` values (module
     docstring) of the main clauses whose subject is ``subject``."""
     found: list[Value] = []
+    matched = matches(doc)
     for verb in clauses(doc):
         if not subject or whose(verb) != subject:
             continue
@@ -61,7 +63,7 @@ def states(doc: Doc, root: Token, whose: Callable[[Token], str], subject: str) -
             found += _placed(verb, doc) if _to_come(verb) else []
             continue
         # A move or a hire is an event that sets the state it names.
-        found += [*_home(verb, doc), *_job(verb, doc), *_placed(verb, doc)]
+        found += [*_home(verb, doc, matched), *_job(verb, doc, matched), *_placed(verb, doc)]
         if verb.tag_ == "VBD":  # one event: its span, rate or day is that time's
             continue
         lemma = verb.lemma_.lower()
@@ -238,32 +240,28 @@ def _verb_of(token: Token) -> Token:
     return token
 
 
-def _places(prep: Token, doc: Doc) -> list[str]:
-    """A preposition's objects that name a place or a thing ("in Porto", "to a new
-    apartment in Lisbon": Lisbon)."""
-    out = []
-    for pobj in (p for p in prep.children if p.dep_ == "pobj"):
-        if pobj.ent_type_ in lex.PLACES or pobj.pos_ == "PROPN":
-            out.append(_key(pobj, doc))
-        for inner in (c for c in pobj.children if c.dep_ == "prep" and c.lower_ == "in"):
-            out += _places(inner, doc)
+def _places(pobj: Token, doc: Doc) -> list[str]:
+    """A preposition's object when it names a place or a thing, and the places in it ("in
+    Porto", "to a new apartment in Lisbon": Lisbon)."""
+    out = [_key(pobj, doc)] if pobj.ent_type_ in lex.PLACES or pobj.pos_ == "PROPN" else []
+    for inner in (c for c in pobj.children if c.dep_ == "prep" and c.lower_ == "in"):
+        out += [place for p in inner.children if p.dep_ == "pobj" for place in _places(p, doc)]
     return out
 
 
-def _home(verb: Token, doc: Doc) -> list[Said]:
+def _home(verb: Token, doc: Doc, found: dict[str, list[Match]]) -> list[Said]:
     """ "lives in Porto", "moved to Porto", "relocated to Lisbon": ``home:`` values; the
     thing moved ("moved the painting to ...") is no home, nor a home left ("lived in
     Porto") or a move to come ("is moving to Porto")."""
     lemma = verb.lemma_.lower()
-    wanted = lex.HOME_VERBS.get(lemma)
-    if wanted is None or any(c.dep_ in ("dobj", "obj") for c in verb.children):
+    if lemma not in lex.HOME_VERBS or any(c.dep_ in ("dobj", "obj") for c in verb.children):
         return []
     left = lemma == "live" and verb.tag_ == "VBD"
     coming = lemma != "live" and verb.tag_ == "VBG" and _progressive(verb)
     if left or coming:
         return []
-    preps = [c for c in verb.children if c.dep_ == "prep" and c.lower_ == wanted]
-    return [Said(kind="home", said=place) for prep in preps for place in _places(prep, doc)]
+    objects = [m["object"] for m in found["home"] if m["verb"].i == verb.i]
+    return [Said(kind="home", said=place) for pobj in objects for place in _places(pobj, doc)]
 
 
 def _progressive(verb: Token) -> bool:
@@ -293,26 +291,14 @@ def _placed(verb: Token, doc: Doc) -> list[Placed]:
     return [Placed(thing=thing, place=place) for thing in things for place in places]
 
 
-def _job_nouns(verb: Token) -> list[Token]:
-    return [
-        c for c in verb.children if c.dep_ in ("dobj", "obj") and c.lemma_.lower() in lex.JOB_NOUNS
-    ]
-
-
-def _job(verb: Token, doc: Doc) -> list[Said]:
-    """ "works at Google", "was hired by Stripe", "got a new job at the library"."""
-    wanted = lex.JOB_VERBS.get(verb.lemma_.lower(), ())
-    heads = [verb, *_job_nouns(verb)] if wanted else _job_nouns(verb)
-    preps = wanted or ("at", "with", "for")
+def _job(verb: Token, doc: Doc, found: dict[str, list[Match]]) -> list[Said]:
+    """ "works at Google", "was hired by Stripe", "got a new job at the library"
+    (``validity.patterns``)."""
     out = []
-    for head in heads:
-        for prep in (c for c in head.children if c.dep_ in ("prep", "agent")):
-            if prep.lower_ not in preps:
-                continue
-            for pobj in (p for p in prep.children if p.dep_ == "pobj"):
-                chunk = next((c for c in doc.noun_chunks if c.root.i == pobj.i), None)
-                named = pobj.ent_type_ == "ORG" or pobj.pos_ == "PROPN"
-                key = _key(pobj, doc) if named else specific_key(chunk) if chunk else ""
-                if key:
-                    out.append(Said(kind="job", said=key))
+    for pobj in (m["object"] for m in found["job"] if m["verb"].i == verb.i):
+        chunk = next((c for c in doc.noun_chunks if c.root.i == pobj.i), None)
+        named = pobj.ent_type_ == "ORG" or pobj.pos_ == "PROPN"
+        key = _key(pobj, doc) if named else specific_key(chunk) if chunk else ""
+        if key:
+            out.append(Said(kind="job", said=key))
     return out
