@@ -14,8 +14,8 @@ from benchmarks.common import latency_summary, table, timed_ms
 from graphmem.config import Settings
 from graphmem.embed import Embedder, build_embedder
 from graphmem.ingest.models import Dataset
+from graphmem.ingest.render import render_turn
 from graphmem.ingest.writer import session_date_text
-from graphmem.turns import render_turn
 
 EMBEDDERS = (
     ("minilm", "float32"),

@@ -20,8 +20,8 @@ from benchmarks.common import latency_summary, table, timed_ms
 from graphmem.config import Settings
 from graphmem.embed.base import MiniLMEmbedder
 from graphmem.ingest.models import Dataset
+from graphmem.ingest.render import render_turn
 from graphmem.ingest.writer import session_date_text
-from graphmem.turns import render_turn
 
 PRECISIONS = ("float32", "bfloat16")
 QUERY_RUNTIMES = ("torch", "onnx")

@@ -32,10 +32,10 @@ from graphmem.embed.base import Embedder
 from graphmem.embed.cache import CachedEmbedder, VectorStore
 from graphmem.embed.factory import build_model
 from graphmem.ingest.models import ConversationIn, Dataset
+from graphmem.ingest.render import render_turn
 from graphmem.ingest.writer import session_date_text
 from graphmem.memory import Memory
 from graphmem.plugin.registry import builder_names
-from graphmem.turns import render_turn
 
 CONFIGS = {"today": ("minilm", "float32"), "new": ("e5-small-v2", "int8")}
 # The targets on this 2-core machine, for the new default.

@@ -43,10 +43,10 @@ from graphmem.errors import ConfigError
 from graphmem.graph.projections import graph_prefix
 from graphmem.ingest.formats import load
 from graphmem.ingest.models import ConversationIn, Dataset
+from graphmem.ingest.render import render_turn
 from graphmem.ingest.writer import session_date_text
 from graphmem.memory import Memory
 from graphmem.server import process
-from graphmem.turns import render_turn
 
 SOURCE = "scale-src-"
 REPLICA = "scale-r"

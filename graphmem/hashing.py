@@ -1,15 +1,8 @@
-"""The SHA-256 of a file, read in blocks: pinned model files, the dataset an evaluation ran
-on. One place, so every pinned hash is computed the same way."""
+"""Moved to ``graphmem.process.hashing`` (issue 58: the package root shows its layers):
+``file_sha256``. Code written against ``graphmem.hashing`` keeps working, with a
+DeprecationWarning, for one release (a module ``__getattr__``: nothing is imported until a
+name is read)."""
 
-from __future__ import annotations
+from graphmem.process.moved import forward
 
-import hashlib
-from pathlib import Path
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+__getattr__ = forward(__name__, "graphmem.process.hashing")

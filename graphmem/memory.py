@@ -51,7 +51,15 @@ from graphmem.ingest.stored import (
 )
 from graphmem.ingest.validate import check_space
 from graphmem.ingest.writer import IngestReport, PassageWriter, passage_id, session_id
-from graphmem.limits import (
+from graphmem.llm import Message, StructuredLLM, build_llm
+from graphmem.plugin.builder import BuildContext, Builder, BuildReport, SessionBatch, run_build
+from graphmem.plugin.configure import DesignConfigs
+from graphmem.plugin.retriever import RetrievalContext, Retriever, settle, space_out_collections
+from graphmem.process.threads import limit_blas_threads
+from graphmem.retrieval.packer import pack
+from graphmem.retrieval.registry import DEFAULT_STRATEGY, build_retriever
+from graphmem.retrieval.shared import sharing_snapshots
+from graphmem.serving.limits import (
     DEFAULT_BUDGET,
     DEFAULT_BUILDERS,
     BuilderChoice,
@@ -61,14 +69,6 @@ from graphmem.limits import (
     check_subject,
     parse_builders,
 )
-from graphmem.llm import Message, StructuredLLM, build_llm
-from graphmem.plugin.builder import BuildContext, Builder, BuildReport, SessionBatch, run_build
-from graphmem.plugin.configure import DesignConfigs
-from graphmem.plugin.retriever import RetrievalContext, Retriever, settle, space_out_collections
-from graphmem.process.threads import limit_blas_threads
-from graphmem.retrieval.packer import pack
-from graphmem.retrieval.registry import DEFAULT_STRATEGY, build_retriever
-from graphmem.retrieval.shared import sharing_snapshots
 from graphmem.types import AskResult, IngestResult, QueryResult
 from graphmem.validity.history import Change, history
 from graphmem.validity.ingest import refresh_after_ingest
@@ -198,7 +198,7 @@ class Memory:
         """Load a file, zip or folder completely (bad input fails here, before anything is
         written; ``options``: how a chat app's export is read, the settings' by default), then
         write it conversation by conversation, session by session, and run ``builders``
-        (``graphmem.limits.parse_builders``: all by default, "none" or [] for the turns
+        (``graphmem.serving.limits.parse_builders``: all by default, "none" or [] for the turns
         only). Empty turns and repeated sessions are left out and counted in the result's
         ``skipped``; ``strict`` refuses them instead (an ``InputError``, as for any bad
         input)."""
@@ -377,7 +377,7 @@ class Memory:
     ) -> QueryResult:
         """The cited context for ``question`` from ``space`` within ``budget`` tokens;
         ``as_of``: as it stood then (only what was said by then, superseded as of then).
-        The question, strategy and budget follow ``graphmem.limits``."""
+        The question, strategy and budget follow ``graphmem.serving.limits``."""
         check_question(question)
         check_space(space)
         check_strategy(strategy)
@@ -437,7 +437,7 @@ class Memory:
         with self._table:
             found = self._retrievers.pop(key, None)
         if found is None:
-            check_strategy(strategy)  # an InputError, as `query` gives (graphmem.limits)
+            check_strategy(strategy)  # an InputError, as `query` gives (graphmem.serving.limits)
             self.configs.check()  # once: `query` checked already, a direct caller may not
             check_space_embedder(self.store, space, self.embedder)
             found = build_retriever(strategy, self.retrieval_context(space))

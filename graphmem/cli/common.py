@@ -19,8 +19,8 @@ from graphmem.config import Settings
 from graphmem.errors import ConfigError, GraphmemError, InputError, ServerLostError
 from graphmem.graph.store import driver_error
 from graphmem.ingest.validate import check_space
-from graphmem.limits import check_budget, check_strategy, parse_builders
 from graphmem.plugin.configure import DesignConfigs
+from graphmem.serving.limits import check_budget, check_strategy, parse_builders
 
 if TYPE_CHECKING:  # imported when a command needs it: it loads spaCy and torch
     from graphmem.memory import Memory
@@ -259,14 +259,14 @@ def space_param(ctx: click.Context, param: click.Parameter, value: str) -> str:
 
 
 def usage_error(exc: InputError) -> click.BadParameter:
-    """An option value ``graphmem.limits`` refuses, as click's bad option value (exit code
+    """An option value ``graphmem.serving.limits`` refuses, as click's bad option value (exit code
     2): the Python API's words, without the field (click names the option)."""
     said = exc.message.removeprefix(f"field {exc.field!r}: ") if exc.field else exc.message
     return click.BadParameter(f"{said} ({exc.hint})" if exc.hint else said)
 
 
 def budget_param(_: click.Context, __: click.Parameter, value: Any) -> Any:
-    """``--budget`` (one or repeated): the bounds of every surface (graphmem.limits)."""
+    """``--budget`` (one or repeated): the bounds of every surface (graphmem.serving.limits)."""
     try:
         return tuple(map(check_budget, value)) if isinstance(value, tuple) else check_budget(value)
     except InputError as exc:

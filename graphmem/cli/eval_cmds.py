@@ -32,8 +32,8 @@ from graphmem.eval.longmemeval import ABSTENTION, HALVES, QUESTION_TYPES, Half, 
 from graphmem.eval.report import render_markdown
 from graphmem.eval.runlog import write_outputs
 from graphmem.ingest.formats import Format
-from graphmem.limits import BUDGET_HELP, DEFAULT_BUDGET, parse_strategies
 from graphmem.memory import Memory
+from graphmem.serving.limits import BUDGET_HELP, DEFAULT_BUDGET, parse_strategies
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -57,7 +57,7 @@ class Runner(Protocol):
 
 def _strategies(_: click.Context, __: click.Parameter, values: Sequence[str]) -> list[str]:
     """Repeated ``--strategy`` values and comma lists, ``all`` for every registered one
-    (``graphmem.limits.parse_strategies``)."""
+    (``graphmem.serving.limits.parse_strategies``)."""
     try:
         return parse_strategies(values)
     except InputError as exc:

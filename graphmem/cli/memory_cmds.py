@@ -32,9 +32,9 @@ from graphmem.ingest.formats import ReadLimits, load
 from graphmem.ingest.models import Skipped
 from graphmem.ingest.summary import summarize
 from graphmem.ingest.validate import check_space
-from graphmem.limits import BUDGET_HELP, BUILDERS_HELP, DEFAULT_BUDGET, DEFAULT_BUILDERS
 from graphmem.memory import QueryResult
 from graphmem.retrieval.registry import DEFAULT_STRATEGY
+from graphmem.serving.limits import BUDGET_HELP, BUILDERS_HELP, DEFAULT_BUDGET, DEFAULT_BUILDERS
 from graphmem.serving.render import render_query
 from graphmem.validity.history import as_of_moment
 

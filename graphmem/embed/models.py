@@ -33,7 +33,7 @@ from typing import Literal
 
 from graphmem.config import Settings
 from graphmem.errors import ModelLoadError
-from graphmem.hashing import file_sha256
+from graphmem.process.hashing import file_sha256
 
 Pooling = Literal["mean", "cls"]
 _GROUP = "dev.langchain4j"

@@ -31,9 +31,9 @@ from graphmem.embed.windows import embed_passages
 from graphmem.errors import ConfigError
 from graphmem.graph.schema import space_embedder
 from graphmem.graph.store import GraphStore
+from graphmem.ingest.render import render_turn
 from graphmem.plugin.design import Design
 from graphmem.plugin.registry import registry
-from graphmem.turns import render_turn
 
 _BATCH = 256
 

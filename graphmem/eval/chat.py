@@ -30,12 +30,12 @@ from graphmem.errors import InputError
 from graphmem.eval.harness import Evaluator, progress_bar, run_identity, skipped_in
 from graphmem.eval.parallel import Item, evaluate_all
 from graphmem.eval.scoring import Question, locomo_metric_names, locomo_rank_values
-from graphmem.hashing import file_sha256
 from graphmem.ingest.exports import ImportOptions
 from graphmem.ingest.formats import Format, ReadLimits, load
 from graphmem.ingest.models import ConversationIn, Dataset, QAItem
 from graphmem.ingest.validate import MAX_TEXT_CHARS, Rec
 from graphmem.memory import Memory
+from graphmem.process.hashing import file_sha256
 
 DEFAULT_GROUP = "all"
 

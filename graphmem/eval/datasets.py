@@ -20,7 +20,7 @@ from pathlib import Path
 
 from graphmem.config import Settings
 from graphmem.errors import FetchError
-from graphmem.hashing import file_sha256
+from graphmem.process.hashing import file_sha256
 
 
 @dataclass(frozen=True)

@@ -60,15 +60,15 @@ from graphmem.eval.scoring import (
     longmemeval_rank_scorer,
 )
 from graphmem.graph.readiness import builders_read, check_ready
-from graphmem.hashing import file_sha256
 from graphmem.ingest.models import ConversationIn, Dataset
-from graphmem.limits import check_budget, check_strategy
 from graphmem.llm import LLMUsage
 from graphmem.memory import Memory
 from graphmem.plugin.retriever import Retriever
+from graphmem.process.hashing import file_sha256
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import build_retriever
 from graphmem.retrieval.shared import sharing_snapshots
+from graphmem.serving.limits import check_budget, check_strategy
 
 # The scoring names live in ``scoring``; benchmarks and tests import them from here.
 __all__ = [
@@ -106,7 +106,7 @@ class Evaluator:
             raise ConfigError("no retrieval strategy to evaluate")
         if not budgets:
             raise ConfigError("no budget to evaluate")
-        for budget in budgets:  # what a query may be asked for (graphmem.limits)
+        for budget in budgets:  # what a query may be asked for (graphmem.serving.limits)
             check_budget(budget)
         self.memory = memory
         self._unsettled = False  # a space was opened and its first question not asked yet

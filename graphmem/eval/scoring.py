@@ -27,12 +27,12 @@ from graphmem.eval.metrics import (
     recall_any_at_k,
 )
 from graphmem.ingest.models import ConversationIn, Dataset
+from graphmem.ingest.render import render_turn
 from graphmem.ingest.writer import session_date_text
 from graphmem.llm import Message, StructuredLLM, with_fallback
 from graphmem.llm.answer import answer_or_none
 from graphmem.plugin.retriever import RetrievalResult
 from graphmem.retrieval.packer import PackedContext
-from graphmem.turns import render_turn
 
 LOCOMO_KS = (5, 10, 20)
 LONGMEMEVAL_KS = (5, 10)

@@ -17,7 +17,8 @@ from graphmem import __version__
 from graphmem.http.errors import HANDLERS, KINDS
 from graphmem.http.guard import Guard, RateLimiter
 from graphmem.ingest.validate import MAX_SPACE_CHARS
-from graphmem.limits import (
+from graphmem.serving import MemoryService
+from graphmem.serving.limits import (
     BUDGET_HELP,
     BUILDERS_FIELD_HELP,
     DEFAULT_BUDGET,
@@ -36,7 +37,6 @@ from graphmem.limits import (
     StrictText,
     strategy_names,
 )
-from graphmem.serving import MemoryService
 
 Space = Annotated[
     StrictText,
@@ -52,7 +52,7 @@ class Strict(BaseModel):
 
 
 class QueryIn(Strict):
-    # The bounds are in the schema; the values are checked by graphmem.limits, as on every
+    # The bounds are in the schema; the values are checked by graphmem.serving.limits, as on every
     # other surface (the same words in the 400 as in the Python API's InputError).
     question: StrictText = Field(
         description=QUESTION_HELP,

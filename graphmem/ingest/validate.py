@@ -161,7 +161,7 @@ def check_space(space: object) -> str:
     return name
 
 
-# A question and a context budget: graphmem.limits (one rule for every surface).
+# A question and a context budget: graphmem.serving.limits (one rule for every surface).
 
 
 @dataclass(frozen=True)

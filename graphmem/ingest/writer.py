@@ -23,7 +23,7 @@ from graphmem.embed import Embedder
 from graphmem.embed.windows import embed_passages
 from graphmem.graph.store import GraphStore, Tx
 from graphmem.ingest.models import ConversationIn, SessionIn, Turn
-from graphmem.turns import render_turn
+from graphmem.ingest.render import render_turn
 
 
 def content_id(*parts: object) -> str:

@@ -13,12 +13,12 @@ from pydantic import AfterValidator
 from graphmem.ingest.models import Turn
 from graphmem.ingest.stored import stored_sessions
 from graphmem.ingest.writer import content_id
-from graphmem.limits import BuilderChoice, check_budget, check_strategy
 from graphmem.memory import Memory
+from graphmem.serving.limits import BuilderChoice, check_budget, check_strategy
 from graphmem.types import QueryResult
 
 # An adapter's strategy and budget, checked when it is made as every surface checks them
-# (graphmem.limits): an InputError, not pydantic's own.
+# (graphmem.serving.limits): an InputError, not pydantic's own.
 Strategy = Annotated[str, AfterValidator(check_strategy)]
 Budget = Annotated[int, AfterValidator(check_budget)]
 

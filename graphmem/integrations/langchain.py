@@ -29,14 +29,14 @@ from graphmem.integrations.items import (
     cited_items,
     session_turns,
 )
-from graphmem.limits import (
+from graphmem.memory import Memory
+from graphmem.serving.limits import (
     DEFAULT_BUDGET,
     DEFAULT_BUILDERS,
     DEFAULT_STRATEGY,
     BuilderChoice,
     parse_builders,
 )
-from graphmem.memory import Memory
 
 
 class GraphmemRetriever(BaseRetriever):

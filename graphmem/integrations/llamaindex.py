@@ -21,7 +21,8 @@ from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 from pydantic import field_validator
 
 from graphmem.integrations.items import Budget, Strategy, append_to_session, cited_items
-from graphmem.limits import (
+from graphmem.memory import Memory
+from graphmem.serving.limits import (
     DEFAULT_BUDGET,
     DEFAULT_BUILDERS,
     DEFAULT_STRATEGY,
@@ -30,7 +31,6 @@ from graphmem.limits import (
     check_strategy,
     parse_builders,
 )
-from graphmem.memory import Memory
 
 
 class GraphmemRetriever(BaseRetriever):
@@ -47,7 +47,7 @@ class GraphmemRetriever(BaseRetriever):
         super().__init__(**kwargs)
         self.memory = memory
         self.space = space
-        # Checked when made, as every surface checks them (graphmem.limits): an InputError.
+        # Checked when made, as every surface checks them (graphmem.serving.limits): an InputError.
         self.strategy = check_strategy(strategy)
         self.budget = check_budget(budget)
 

@@ -25,7 +25,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from graphmem import __version__
 from graphmem.errors import GraphmemError, UnknownSpaceError, shown
-from graphmem.limits import (
+from graphmem.mcp.stdio import AnsweringReader, claimed_stdio, screened_lines
+from graphmem.retrieval.registry import DEFAULT_STRATEGY, strategy_names
+from graphmem.serving import MemoryService
+from graphmem.serving.limits import (
     BUDGET_HELP,
     BUILDERS_FIELD_HELP,
     DEFAULT_BUDGET,
@@ -42,9 +45,6 @@ from graphmem.limits import (
     StrictFlag,
     StrictText,
 )
-from graphmem.mcp.stdio import AnsweringReader, claimed_stdio, screened_lines
-from graphmem.retrieval.registry import DEFAULT_STRATEGY, strategy_names
-from graphmem.serving import MemoryService
 from graphmem.serving.render import render_history, render_query
 
 T = TypeVar("T")
@@ -189,7 +189,7 @@ ExplainArg = Annotated[
     StrictFlag,
     Field(description="Also give the strategy and retrieval path of each item (longer)."),
 ]
-# The bounds are in the schema for hosts; the values are checked by graphmem.limits, whose
+# The bounds are in the schema for hosts; the values are checked by graphmem.serving.limits, whose
 # message is the same on every surface.
 BudgetArg = Annotated[
     StrictBudget,

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from graphmem.graph.rows import chunks, native
     from graphmem.graph.store import GraphStore
     from graphmem.ingest.models import ConversationIn, SessionIn, Turn
+    from graphmem.ingest.render import render_turn
     from graphmem.ingest.writer import content_id, session_date_text
     from graphmem.plugin.builder import OFFLINE, BuildContext, Builder, BuildReport, SessionBatch
     from graphmem.plugin.captions import CAPTION_WORDS, short_caption
@@ -80,7 +81,6 @@ if TYPE_CHECKING:
     from graphmem.retrieval.packer import EXCERPTS, PackedContext, session_header, turn_line
     from graphmem.retrieval.passages import FulltextRetriever, rrf
     from graphmem.serving.render import plural
-    from graphmem.turns import render_turn
 
 # public name -> the kit module that defines it
 _HOME = {
@@ -151,7 +151,7 @@ _BELOW = {
     "FulltextRetriever": "graphmem.retrieval.passages",
     "rrf": "graphmem.retrieval.passages",
     "plural": "graphmem.serving.render",
-    "render_turn": "graphmem.turns",
+    "render_turn": "graphmem.ingest.render",
 }
 
 __all__ = [

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from graphmem.turns import render_turn
+from graphmem.ingest.render import render_turn
 
 
 class PassageRef(BaseModel):
@@ -43,7 +43,7 @@ class PassageRef(BaseModel):
 
     @functools.cached_property
     def line(self) -> str:
-        """The turn as the reader sees it (``graphmem.turns.render_turn``), made once per
+        """The turn as the reader sees it (``graphmem.ingest.render.render_turn``), made once per
         ref: a query's packing prices the same few hundred turns a dozen times, and the
         token counter finds a kept string by its kept hash."""
         said = render_turn(self.speaker, self.text, caption=self.caption, source_id=self.source_id)

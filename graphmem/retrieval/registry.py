@@ -4,13 +4,13 @@ constructed with that design's resolved settings (``graphmem.plugin.registry``).
 from __future__ import annotations
 
 from graphmem.errors import ConfigError
-from graphmem.limits import DEFAULT_STRATEGY
 from graphmem.plugin.registry import builders_for, strategy_names, strategy_owner
 from graphmem.plugin.retriever import RetrievalContext, Retriever
+from graphmem.serving.limits import DEFAULT_STRATEGY
 
 __all__ = ["DEFAULT_STRATEGY", "build_retriever", "builders_for", "strategy_names"]
 
-# DEFAULT_STRATEGY (graphmem.limits): what `query`, `ask` use without a strategy on every
+# DEFAULT_STRATEGY (graphmem.serving.limits): what `query`, `ask` use without a strategy on every
 # surface: the cross-design strategy, which measures best on evidence and answer-token
 # recall overall (docs/graphmem-strategy.md); a space without designs is answered by its
 # fallback, hybrid.

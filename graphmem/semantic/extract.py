@@ -11,6 +11,7 @@ from datetime import datetime
 
 from spacy.tokens import Doc
 
+from graphmem.ingest.render import render_turn
 from graphmem.ingest.writer import session_date_text
 from graphmem.llm import StructuredLLM
 from graphmem.nlp import Triple, analyse_many, extract_triples, keyphrases
@@ -20,7 +21,6 @@ from graphmem.nlp.speech_acts import speaker_names
 from graphmem.plugin.builder import SessionBatch
 from graphmem.semantic.names import is_name, normalise_name
 from graphmem.semantic.prompts import QuadrupleExtraction, quadruple_messages
-from graphmem.turns import render_turn
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,9 @@ from graphmem.graph.readiness import check_stored
 from graphmem.graph.stats import space_list, space_stats
 from graphmem.ingest.jsonl import check_session_names
 from graphmem.ingest.validate import check_space
-from graphmem.limits import BuilderChoice, check_strategy, check_subject, parse_builders
 from graphmem.memory import Memory
 from graphmem.retrieval.registry import DEFAULT_STRATEGY
+from graphmem.serving.limits import BuilderChoice, check_strategy, check_subject, parse_builders
 from graphmem.serving.turns import Turns
 from graphmem.validity.history import as_of_moment
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from graphmem.config import Settings
-from graphmem.cookbook import Recipe, recipes
 from graphmem.embed import Embedder
+from graphmem.graph.cookbook import Recipe, recipes
 from graphmem.graph.store import GraphStore
 from graphmem.memory import Memory
 from graphmem.plugin.configure import DesignConfigs

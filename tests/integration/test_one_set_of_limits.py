@@ -1,4 +1,4 @@
-"""Issue 57: the defaults of graphmem/limits.py against the real database. A write builds
+"""Issue 57: the defaults of graphmem/serving/limits.py against the real database. A write builds
 every design unless told otherwise (``builders=["all"]`` too); an evaluation of
 ``graphmem`` builds every layer ``graphmem`` reads, so its numbers are its own and not its
 fallback's; a strategy whose layers a space lacks is refused, never silently replaced."""

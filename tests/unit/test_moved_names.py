@@ -5,6 +5,7 @@ and are the same objects."""
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 import pytest
 
@@ -32,6 +33,11 @@ import pytest
         ("graphmem.retrieval.types", "graphmem.plugin.hits", "RetrievalResult"),
         ("graphmem.retrieval.snapshot", "graphmem.plugin.snapshot", "SnapshotRetriever"),
         ("graphmem.captions", "graphmem.plugin.captions", "short_caption"),
+        # the package root's other modules, each in its layer's package
+        ("graphmem.cookbook", "graphmem.graph.cookbook", "recipes"),
+        ("graphmem.hashing", "graphmem.process.hashing", "file_sha256"),
+        ("graphmem.turns", "graphmem.ingest.render", "render_turn"),
+        ("graphmem.limits", "graphmem.serving.limits", "DEFAULT_BUDGET"),
         # modules renamed to say what they do
         ("graphmem.nlp.claims", "graphmem.nlp.speech_acts", "speech_act"),
         ("graphmem.validity.claim", "graphmem.validity.claim_reader", "claims"),
@@ -50,3 +56,18 @@ def test_an_unknown_name_of_a_moved_module_is_an_attribute_error() -> None:
     module = importlib.import_module("graphmem.store")
     with pytest.raises(AttributeError), pytest.warns(DeprecationWarning):
         module.NoSuchThing  # noqa: B018
+
+
+def test_the_package_root_holds_the_api_and_moved_names_only() -> None:
+    """The root shows the layers: the public API's modules, and for one release the shims of
+    names that moved (a module ``__getattr__`` and nothing else)."""
+    root = Path(importlib.import_module("graphmem").__file__ or "").parent
+    api = {"__init__", "memory", "types", "config", "errors"}
+    for file in sorted(root.glob("*.py")):
+        if file.stem in api:
+            continue
+        code = [line for line in file.read_text().split('"""')[-1].splitlines() if line.strip()]
+        assert code == [
+            "from graphmem.process.moved import forward",
+            "__getattr__ = forward(__name__, " + code[-1].split("forward(__name__, ")[-1],
+        ], file.name

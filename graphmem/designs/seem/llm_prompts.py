@@ -10,7 +10,8 @@ from pydantic import BaseModel, Field
 
 from graphmem.llm import Message
 
-PROMPT_VERSION = "seem-3"  # 2: turns rendered by graphmem.turns; 3: the paper's fusion prompt
+# 2: turns rendered by graphmem.ingest.render; 3: the paper's fusion prompt
+PROMPT_VERSION = "seem-3"
 
 
 # --- schemas ---------------------------------------------------------------------------

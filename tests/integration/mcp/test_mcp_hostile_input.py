@@ -1,5 +1,5 @@
 """Issue 62, `graphmem mcp` under a hostile client, over real stdio: the strings, types and
-unknown arguments HTTP refuses are tool errors here too (one rule, graphmem.limits), and a
+unknown arguments HTTP refuses are tool errors here too (one rule, graphmem.serving.limits), and a
 request the SDK's transport cannot read (nested too deeply, not JSON, a batch, no
 ``jsonrpc``) gets a JSON-RPC error instead of silence. Every case is refused before any I/O."""
 

@@ -143,7 +143,7 @@ def test_parse_strategies_repeat_comma_and_all() -> None:
         "hybrid",
     ]
     assert parse_strategies(["all"]) == strategy_names()
-    # the caller's mistake, as on every surface (graphmem.limits): an InputError
+    # the caller's mistake, as on every surface (graphmem.serving.limits): an InputError
     with pytest.raises(InputError, match="unknown strategy 'bm25'"):
         parse_strategies(["dense,bm25"])
     with pytest.raises(InputError, match="no strategy"):

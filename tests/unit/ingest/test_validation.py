@@ -16,8 +16,8 @@ from graphmem.ingest.formats import load
 from graphmem.ingest.jsonl import api_session
 from graphmem.ingest.source import ReadLimits
 from graphmem.ingest.validate import MAX_ID_CHARS, MAX_TURN_CHARS, check_space, parse_json
-from graphmem.limits import check_budget, check_question
 from graphmem.memory import Memory
+from graphmem.serving.limits import check_budget, check_question
 from tests.paths import FIXTURES
 
 

@@ -11,6 +11,7 @@ import pytest
 from pydantic import BaseModel
 
 from graphmem.graph.overfetch import over_fetch
+from graphmem.ingest.render import render_turn
 from graphmem.llm import Message, StructuredLLM
 from graphmem.llm.base import T
 from graphmem.nlp import analyse, analyse_many
@@ -32,7 +33,6 @@ from graphmem.semantic.seeds import (
     quantise,
     seed_groups,
 )
-from graphmem.turns import render_turn
 
 REF = datetime(2023, 5, 8, 13, 56)
 

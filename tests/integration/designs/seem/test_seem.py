@@ -417,7 +417,7 @@ def test_an_interrupted_build_reruns_clean(memory: Memory, space: str, settings:
 def _canned(body: dict[str, Any]) -> Reply:
     """Canned answers keyed on the system prompt; the turn's speaker is read back."""
     system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
-    # A turn reads "(<date>) <speaker>: <text>" (graphmem.turns.render_turn).
+    # A turn reads "(<date>) <speaker>: <text>" (graphmem.ingest.render.render_turn).
     turn = re.search(r"^(?:\([^)]*\) )?(Ana|Ben): ", user, re.MULTILINE)
     speaker = turn.group(1) if turn else "Ana"
     if system.startswith(QUADRUPLE_SYSTEM[:40]):

@@ -187,7 +187,7 @@ def test_the_api_reads_a_message_time_by_the_files_rule() -> None:
     from pydantic import TypeAdapter, ValidationError
 
     from graphmem.ingest.jsonl import api_session
-    from graphmem.limits import MessageMoment
+    from graphmem.serving.limits import MessageMoment
 
     lisbon = Clock(zone_named("Europe/Lisbon"))
     messages = [

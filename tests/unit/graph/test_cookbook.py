@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graphmem.cookbook import recipes, render_markdown
+from graphmem.graph.cookbook import recipes, render_markdown
+from tests.paths import ROOT
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "cookbook.md"
+DOC = ROOT / "docs" / "cookbook.md"
 
 
 def test_docs_cookbook_is_generated_from_the_current_files() -> None:
     assert render_markdown() in DOC.read_text(encoding="utf-8"), (
-        "docs/cookbook.md is stale: run `python -m graphmem.cookbook`"
+        "docs/cookbook.md is stale: run `python -m graphmem.graph.cookbook`"
     )
 
 

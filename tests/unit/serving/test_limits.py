@@ -1,4 +1,4 @@
-"""Issue 57: one set of defaults and limits (graphmem/limits.py) on every surface. The same
+"""Issue 57: one set of defaults and limits (graphmem/serving/limits.py) on every surface. The same
 budget, question, strategy or builder is refused with the same words by the CLI, the
 Python API, the HTTP API, the MCP tools and the framework adapters, and their help texts
 and schemas show the same bounds. No server: each value is refused before any I/O."""
@@ -15,7 +15,9 @@ from click.testing import CliRunner
 from graphmem.cli.main import cli
 from graphmem.config import Settings
 from graphmem.errors import InputError
-from graphmem.limits import (
+from graphmem.memory import Memory
+from graphmem.plugin.registry import build_order, builder_names
+from graphmem.serving.limits import (
     DEFAULT_BUDGET,
     DEFAULT_BUILDERS,
     MAX_BUDGET,
@@ -27,8 +29,6 @@ from graphmem.limits import (
     parse_builders,
     strategy_names,
 )
-from graphmem.memory import Memory
-from graphmem.plugin.registry import build_order, builder_names
 
 pytest.importorskip("fastapi")
 pytest.importorskip("mcp")
