@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from spacy.tokens import Doc, Span, Token
 
 from graphmem.validity import lexicon as lex
+from graphmem.validity.patterns import Match, matches
 from graphmem.validity.values import Now, Said, Value
 
 # A person is someone, not a thing whose state changes.
@@ -116,6 +117,7 @@ def under_way(
     docstring) of the main clauses whose subject is ``subject`` (``whose`` reads a verb's);
     ``planned``: the verb a plan is about, when the statement is a plan."""
     found: list[Value] = []
+    matched = matches(doc)
     if planned is not None:
         found += [Said(kind="planned", said=key) for key in _things_of(planned, doc)]
     for verb in main_verbs(root):
@@ -130,7 +132,7 @@ def under_way(
             found += [Said(kind="ended", said=key) for key in _back_from(verb, doc)]
         elif lemma in lex.DROP_VERBS and _told_done(verb) and _dropping(verb, lemma):
             found += [Said(kind="dropped", said=key) for key in _things_of(verb, doc)]
-        found += _now(verb, doc)
+        found += _now(verb, doc, matched)
     return found
 
 
@@ -187,21 +189,15 @@ def _back_from(verb: Token, doc: Doc) -> Iterator[str]:
     yield from _keys([p for f in froms for p in f.children if p.dep_ == "pobj"], doc)
 
 
-def _now(verb: Token, doc: Doc) -> list[Now]:
-    """ "currently reading X": ``now:read=x``; "now lives in X": ``now:live in=x``."""
-    if not any(c.dep_ == "advmod" and c.lower_ in lex.NOW_WORDS for c in verb.children):
-        return []
-    lemma = verb.lemma_.lower()
-    found = []
-    if lemma in lex.NOW_ACTIVITIES:
-        objects = [c for c in verb.children if c.dep_ in ("dobj", "obj")]
-        found += [Now(activity=lemma, thing=key) for key in _keys(objects, doc)]
-    for prep in (c for c in verb.children if c.dep_ == "prep"):
-        activity = f"{lemma} {prep.lower_}"
-        if activity in lex.NOW_ACTIVITIES:
-            places = [p for p in prep.children if p.dep_ == "pobj"]
-            found += [Now(activity=activity, thing=key) for key in _keys(places, doc)]
-    return found
+def _now(verb: Token, doc: Doc, found: dict[str, list[Match]]) -> list[Now]:
+    """ "currently reading X": ``now:read=x``; "now lives in X": ``now:live in=x``
+    (``validity.patterns``)."""
+    out = []
+    for match in (m for m in found["now"] if m["verb"].i == verb.i):
+        prep = match.get("prep")
+        activity = verb.lemma_.lower() + (f" {prep.lower_}" if prep is not None else "")
+        out += [Now(activity=activity, thing=key) for key in _keys([match["object"]], doc)]
+    return out
 
 
 def verb_of(token: Token) -> Token:

@@ -1,4 +1,4 @@
-"""The state readers' dependency rules that are tree shapes, as spaCy ``DependencyMatcher``
+"""The claim readers' dependency rules that are tree shapes, as spaCy ``DependencyMatcher``
 patterns built from the lexicon (``validity.lexicon``): which verb, which preposition under
 it, which object under that. ``validity.states`` keeps in Python what a pattern cannot say
 (a tense, a clause's subtree, a noun chunk's key).
@@ -6,10 +6,12 @@ it, which object under that. ``validity.states`` keeps in Python what a pattern 
 - ``home``: a home verb and its own preposition ("lives in Porto", "moved to Lisbon");
 - ``job``: a job verb and one of its prepositions ("works at Google", "was hired by
   Stripe"), or a job noun it acts on and the verb's prepositions ("got a new job at the
-  library", "took a position with the city"; any verb: "at", "with", "for").
+  library", "took a position with the city"; any verb: "at", "with", "for");
+- ``now``: an activity said with "now" or "currently" and the thing it is on ("is
+  currently reading Dune", "now lives in Porto"; ``validity.aspect``).
 
-Every match names its tokens by role: ``verb``, ``prep``, ``object`` (and ``noun``, the
-job noun, where there is one).
+Every match names its tokens by role: ``verb``, ``object``, and where the rule has them
+``prep``, ``noun`` (the job noun) and ``now`` (the word "now").
 """
 
 from __future__ import annotations
@@ -75,9 +77,26 @@ def _through_job_noun(verb: dict[str, Any], prep: dict[str, Any]) -> Pattern:
     ]
 
 
+def now_patterns() -> list[Pattern]:
+    """An activity with "now" or "currently" under its verb, and what it is on: the verb's
+    object ("is currently reading Dune") or its preposition's ("now lives in Porto")."""
+    now = {"DEP": "advmod", "LOWER": {"IN": sorted(lex.NOW_WORDS)}}
+    out: list[Pattern] = []
+    for activity in sorted(lex.NOW_ACTIVITIES):
+        verb, _, prep = activity.partition(" ")
+        head = [_verb({"LEMMA": verb}), _under("verb", "now", now)]
+        if prep:
+            out.append(
+                [*head, _under("verb", "prep", {"DEP": "prep", "LOWER": prep}), _object_of("prep")]
+            )
+        else:
+            out.append([*head, _under("verb", "object", {"DEP": {"IN": ["dobj", "obj"]}})])
+    return out
+
+
 def patterns() -> dict[str, list[Pattern]]:
     """Every rule's patterns by its name."""
-    return {"home": home_patterns(), "job": job_patterns()}
+    return {"home": home_patterns(), "job": job_patterns(), "now": now_patterns()}
 
 
 @lru_cache(maxsize=4)

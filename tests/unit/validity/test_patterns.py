@@ -54,3 +54,12 @@ def test_every_rule_has_patterns_that_name_their_roles() -> None:
         for rule in rules:
             roles = [part["RIGHT_ID"] for part in rule]
             assert roles[0] == "verb" and roles[-1] == "object", (name, roles)
+
+
+def test_an_activity_now_is_its_verb_with_now_and_what_it_is_on() -> None:
+    found = matches(get_nlp()("She now lives in Porto and is currently reading Dune."))["now"]
+    assert [(m["verb"].lower_, m["now"].lower_, m["object"].text) for m in found] == [
+        ("lives", "now", "Porto"),
+        ("reading", "currently", "Dune"),
+    ]
+    assert not matches(get_nlp()("She lives in Porto and is reading Dune."))["now"]
