@@ -19,7 +19,7 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from graphmem.builders.cost import record_build
 from graphmem.builders.recorded import check as check_recorded
@@ -38,8 +38,10 @@ from graphmem.graph.schema import (
     pin_space_embedder,
 )
 from graphmem.graph.store import GraphStore
+from graphmem.ingest import forget as forgetting
 from graphmem.ingest.exports import ImportOptions
 from graphmem.ingest.exports.stamps import Clock, zone_named
+from graphmem.ingest.forget import ForgetReport, Selection
 from graphmem.ingest.formats import Format, ReadLimits, load
 from graphmem.ingest.jsonl import api_session
 from graphmem.ingest.models import ConversationIn, Dataset
@@ -233,6 +235,7 @@ class Memory:
         space: str,
         builders: Sequence[str],
         progress: tuple[Callable[[int], None] | None, BuildProgress | None],
+        refresh: bool = False,
     ) -> IngestResult:
         turns_written, built = progress
         self._ready()
@@ -266,7 +269,7 @@ class Memory:
                 for other in unbuilt_conversations(self.store, space, builder.name):
                     self._build(space, other, builder, build_reports[builder.name], ctx.backend)
                 builder.finish()
-            if self.settings.validity and dataset.conversations:
+            if self.settings.validity and (dataset.conversations or refresh):
                 judged = refresh_after_ingest(
                     self.store, space, self.settings, self.llm, ctx.backend
                 )
@@ -348,10 +351,42 @@ class Memory:
         )
         return int(rows[0]["index"]) if rows else 0
 
-    def forget(self, space: str, *, missing_ok: bool = False) -> int:
-        """Delete every node of a space (and its in-memory projections). A space that does
-        not exist is an ``UnknownSpaceError`` (a misspelt name deletes nothing), unless
-        ``missing_ok`` (a clean-up that may run before the space was written): 0 then."""
+    @overload
+    def forget(self, space: str, *, missing_ok: bool = False) -> int: ...
+
+    @overload
+    def forget(
+        self,
+        space: str,
+        *,
+        turns: Sequence[str] = (),
+        session: str | None = None,
+        conversation: str | None = None,
+        dry_run: bool = False,
+    ) -> ForgetReport: ...
+
+    def forget(
+        self,
+        space: str,
+        *,
+        missing_ok: bool = False,
+        turns: Sequence[str] = (),
+        session: str | None = None,
+        conversation: str | None = None,
+        dry_run: bool = False,
+    ) -> int | ForgetReport:
+        """Without a selection: delete every node of a space (and its in-memory
+        projections); a space that does not exist is an ``UnknownSpaceError`` (a misspelt
+        name deletes nothing), unless ``missing_ok`` (a clean-up that may run before the
+        space was written): 0 then; the nodes deleted.
+        With ``turns`` (turn ids), a ``session`` or a ``conversation`` (ids as the input gave
+        them; ``conversation`` also says whose turns or session): forget that part, and the
+        space becomes what a build without it would have made (``graphmem.ingest.forget``);
+        unknown ids are an ``InputError`` naming them, nothing written; ``dry_run``: only
+        count what would go. Returns a ``ForgetReport``."""
+        if turns or session is not None or conversation is not None:
+            chosen = Selection(turns=tuple(turns), session=session, conversation=conversation)
+            return self._forget_part(space, chosen, dry_run)
         check_space(space)
         try:
             check_exists(self.store, space)
@@ -364,6 +399,30 @@ class Memory:
             for key in [key for key in self._retrievers if key[1] == space]:
                 del self._retrievers[key]
         return delete_space_nodes(self.store, space)
+
+    def _forget_part(self, space: str, selection: Selection, dry_run: bool) -> ForgetReport:
+        started = time.perf_counter()
+        check_space(space)
+        selection.check()
+        self._ready()
+        check_exists(self.store, space)
+        resuming = forgetting.pending(self.store, space, selection)
+        found = forgetting.plan(self.store, space, selection, resuming)
+        touched = forgetting.kept(self.store, space, found)
+        counted = forgetting.counts(self.store, space, found)
+        report = forgetting.report(space, found, touched, counted, dry_run)
+        if dry_run:
+            return report
+        built = self.store.read("core.space_built_by", space=space)[0]["builders"]
+        builders = forgetting.request(self.store, space, selection, sorted(built))
+        kept = [c for k in touched if (c := forgetting.release(self.store, space, k))]
+        drop_space_graphs(self.store, space)
+        with self.nlp_context():
+            self._ingest_dataset(
+                Dataset(conversations=kept, qa={}), space, builders, (None, None), refresh=True
+            )
+        forgetting.done(self.store, space, found)
+        return report.model_copy(update={"seconds": time.perf_counter() - started})
 
     # --- reading -------------------------------------------------------------------
     def query(

@@ -1,0 +1,268 @@
+"""Forgetting a part of a space: some turns, a session or a conversation.
+
+What is forgotten goes, and the space becomes what a build that never saw it would have
+made (docs/privacy.md): the sessions that held it are written again without it, each
+session after a forgotten one is written again at its new place, and every builder builds
+again what those sessions fed (``core.release_session``: a derived node of several
+sessions, an entity, a cross-session structure), as for any rewritten session. The turns
+kept keep their ids, their positions and their times, so a citation of them names the
+same turn afterwards.
+
+A forget writes its request first (``ForgetRequest``: ids, never texts); run again after a
+crash, the same forget finishes the work.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from graphmem.errors import InputError
+from graphmem.graph.store import GraphStore
+from graphmem.ingest.models import ConversationIn, SessionIn
+from graphmem.ingest.stored import stored_sessions
+from graphmem.ingest.writer import content_id, passage_id, session_id
+
+
+class Selection(BaseModel):
+    """What to forget: ``turns`` (turn ids as the input gave them), else a ``session`` (its
+    id as the input gave it), else a whole ``conversation``; ``conversation`` with turns or
+    a session says in which one, when ids repeat across conversations."""
+
+    model_config = ConfigDict(frozen=True)
+
+    turns: tuple[str, ...] = ()
+    session: str | None = None
+    conversation: str | None = None
+
+    def check(self) -> None:
+        if self.turns and self.session is not None:
+            raise InputError("give turns or a session to forget, not both", field="session")
+        if not (self.turns or self.session is not None or self.conversation is not None):
+            raise InputError("nothing to forget: give turns, a session or a conversation")
+
+    @property
+    def key(self) -> str:
+        return content_id("forget", self.conversation, self.session, *sorted(self.turns))
+
+
+class Target(BaseModel):
+    conversation: str
+    session: str
+    session_source: str
+    passage: str
+    turn: str
+
+
+class Plan(BaseModel):
+    """The passages a selection names, and the conversations written again."""
+
+    selection: Selection
+    targets: list[Target]
+
+    @property
+    def passages(self) -> list[str]:
+        return [t.passage for t in self.targets]
+
+    @property
+    def conversations(self) -> list[str]:
+        """The conversations holding forgotten turns."""
+        return sorted({t.conversation for t in self.targets})
+
+
+class ForgetReport(BaseModel):
+    """What a forget did (or, ``dry_run``, would do): turns forgotten, sessions and
+    conversations gone, and per label the derived nodes removed (citing only forgotten
+    turns) and recomputed (citing kept turns too)."""
+
+    space: str
+    dry_run: bool
+    turns: int
+    sessions: int
+    conversations: int
+    removed: dict[str, int]
+    recomputed: dict[str, int]
+    seconds: float = 0.0
+
+
+def plan(store: GraphStore, space: str, selection: Selection, resuming: bool) -> Plan:
+    """The stored turns ``selection`` names; an ``InputError`` naming the ids the space does
+    not hold (nothing is written), unless ``resuming`` a forget already under way."""
+    selection.check()
+    rows = store.read(
+        "core.forget_targets",
+        space=space,
+        conversation=selection.conversation,
+        session=selection.session,
+        turns=list(selection.turns),
+    )
+    targets = [Target(**row) for row in rows]
+    if not resuming:
+        _check_found(selection, targets)
+    return Plan(selection=selection, targets=targets)
+
+
+def _check_found(selection: Selection, targets: Sequence[Target]) -> None:
+    where = f" of conversation {selection.conversation!r}" if selection.conversation else ""
+    if selection.turns:
+        missing = sorted(set(selection.turns) - {t.turn for t in targets})
+        if missing:
+            raise InputError(f"no turn {_listed(missing)}{where} in this space", field="turns")
+        owners = defaultdict(set)
+        for t in targets:
+            owners[t.turn].add(t.conversation)
+        shared = sorted(turn for turn, convs in owners.items() if len(convs) > 1)
+        if shared:
+            raise InputError(
+                f"turn {_listed(shared)} is in several conversations",
+                field="turns",
+                hint="say which with --conversation",
+            )
+    elif not targets:
+        what = f"session {selection.session!r}" if selection.session is not None else "conversation"
+        named = what if selection.session is not None else f"{what} {selection.conversation!r}"
+        raise InputError(f"no {named}{where if selection.session else ''} in this space")
+    elif selection.session is not None and len({t.conversation for t in targets}) > 1:
+        raise InputError(
+            f"session {selection.session!r} is in several conversations",
+            field="session",
+            hint="say which with --conversation",
+        )
+
+
+def _listed(ids: Sequence[str]) -> str:
+    return ", ".join(repr(i) for i in ids)
+
+
+def kept_conversation(
+    store: GraphStore, space: str, conversation: str, forgotten: set[str]
+) -> tuple[ConversationIn, list[SessionIn], list[str]]:
+    """The conversation as stored without the forgotten passages, sessions numbered again;
+    the sessions to write again (changed or moved); the ids of sessions forgotten whole."""
+    row = store.read("core.forget_conversation", space=space, conversation_id=conversation)[0]
+    stored = stored_sessions(store, space, row["sessions"])
+    shell = ConversationIn(
+        conversation_id=conversation,
+        speakers=list(row["speakers"] or []),
+        sessions=[],
+        meta={"format": "stored", "title": row["title"]},
+    )
+    sessions: list[SessionIn] = []
+    rewrite: list[SessionIn] = []
+    gone: list[str] = []
+    for session in stored:
+        turns = [t for t in session.turns if passage_id(shell, session, t) not in forgotten]
+        if not turns:
+            gone.append(session_id(shell, session))
+            continue
+        kept = session.model_copy(update={"index": len(sessions), "turns": turns})
+        rewrite.append(kept)
+        sessions.append(kept)
+    speakers = [s for s in shell.speakers if any(t.speaker == s for x in sessions for t in x.turns)]
+    conv = shell.model_copy(update={"sessions": sessions, "speakers": speakers})
+    return conv, rewrite, gone
+
+
+def counts(store: GraphStore, space: str, found: Plan) -> tuple[dict[str, int], dict[str, int]]:
+    rows = store.read("core.forget_counts", space=space, passages=found.passages)
+    removed = {"Passage": len(found.passages)}
+    removed.update({r["label"]: r["removed"] for r in rows if r["removed"]})
+    recomputed = {r["label"]: r["recomputed"] for r in rows if r["recomputed"]}
+    return removed, recomputed
+
+
+def request(store: GraphStore, space: str, selection: Selection, builders: list[str]) -> list[str]:
+    """Write the forget's request (once); the builders it runs, as first asked."""
+    rows = store.write(
+        "core.forget_request",
+        space=space,
+        id=selection.key,
+        selection=json.dumps(selection.model_dump(), sort_keys=True),
+        builders=builders,
+    )
+    return list(rows[0]["builders"] or [])
+
+
+def pending(store: GraphStore, space: str, selection: Selection) -> bool:
+    rows = store.read("core.forget_request_pending", space=space, id=selection.key)
+    return bool(rows)
+
+
+class Kept(BaseModel):
+    """One conversation a forget touches: as it will be (``conversation``), the sessions
+    to write again and the ids of those that go whole."""
+
+    conversation: ConversationIn
+    rewrite: list[SessionIn]
+    gone: list[str]
+
+
+def closure(store: GraphStore, space: str, conversations: Sequence[str]) -> list[str]:
+    """``conversations`` and every conversation that shares a derived node with one of them,
+    transitively: a builder builds a conversation again from its first session, so each
+    is built again whole, with what it shares deleted first."""
+    found = set(conversations)
+    while True:
+        more = store.read("core.forget_closure", space=space, conversations=sorted(found))
+        new = set(more[0]["more"]) - found if more else set()
+        if not new:
+            return sorted(found)
+        found |= new
+
+
+def kept(store: GraphStore, space: str, found: Plan) -> list[Kept]:
+    forgotten = set(found.passages)
+    return [
+        Kept.model_validate(dict(zip(("conversation", "rewrite", "gone"), parts, strict=True)))
+        for parts in (
+            kept_conversation(store, space, c, forgotten)
+            for c in closure(store, space, found.conversations)
+        )
+    ]
+
+
+def report(
+    space: str,
+    found: Plan,
+    touched: Sequence[Kept],
+    counted: tuple[dict[str, int], dict[str, int]],
+    dry_run: bool,
+) -> ForgetReport:
+    return ForgetReport(
+        space=space,
+        dry_run=dry_run,
+        turns=len(found.targets),
+        sessions=sum(len(k.gone) for k in touched),
+        conversations=sum(not k.conversation.sessions for k in touched),
+        removed=counted[0],
+        recomputed=counted[1],
+    )
+
+
+def release(store: GraphStore, space: str, touched: Kept) -> ConversationIn | None:
+    """Release everything a conversation's sessions fed (deleted, to be built again from
+    its first session); a session forgotten whole goes with its passages, the others are
+    marked to be written again at their places. The conversation to write again, None
+    when nothing is kept."""
+    conv = touched.conversation
+    kept = [session_id(conv, s) for s in touched.rewrite]
+    for sid in [*touched.gone, *kept]:
+        released = store.write("core.release_session", space=space, session_id=sid)
+        if sid in touched.gone:
+            store.write("core.delete_session", space=space, session_id=sid)
+        if released and released[0]["loose"]:
+            store.write("core.prune_loose", space=space, ids=released[0]["loose"])
+    rows = [{"id": session_id(conv, s), "index": s.index} for s in touched.rewrite]
+    store.write("core.rewrite_sessions", space=space, rows=rows)
+    return conv if conv.sessions else None
+
+
+def done(store: GraphStore, space: str, found: Plan) -> None:
+    """After the writes: a conversation with no session left goes, with the speakers no
+    turn is spoken by any more; then the request."""
+    for conversation in found.conversations:
+        store.write("core.drop_empty_conversation", space=space, conversation_id=conversation)
+    store.write("core.forget_request_done", space=space, id=found.selection.key)

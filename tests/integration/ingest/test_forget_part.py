@@ -1,0 +1,127 @@
+"""Issue 59: forgetting some turns, a session or a conversation leaves the space a build
+that never saw them would have made (equal digests), for every design alone and for all
+together; unknown ids write nothing; a dry run counts and changes nothing."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+from graphmem.config import Settings
+from graphmem.embed import Embedder
+from graphmem.errors import InputError
+from graphmem.graph.digest import space_digest
+from graphmem.graph.store import GraphStore
+from graphmem.ingest.forget import ForgetReport
+from graphmem.ingest.models import ConversationIn, Dataset
+from graphmem.memory import Memory
+from graphmem.plugin.registry import builder_names
+from tests.conftest import delete_space
+from tests.integration.helpers import tiny_conversation
+
+pytestmark = pytest.mark.integration
+
+# Every design alone, and all together (the semantic layer with each: designs build on it).
+BUILDERS = [["semantic", name] for name in builder_names() if name != "semantic"]
+ALL = list(builder_names())
+
+
+@pytest.fixture
+def clean_space(store: GraphStore) -> Iterator[str]:
+    name = f"test-{uuid.uuid4().hex[:10]}"
+    yield name
+    delete_space(store, name)
+
+
+def _ingest(memory: Memory, space: str, convs: list[ConversationIn], builders: list[str]) -> None:
+    memory.ingest_dataset(Dataset(conversations=convs, qa={}), space, builders)
+
+
+def _without_turn(conv: ConversationIn, session: int, turn: str) -> ConversationIn:
+    """The input without one turn: the others keep their ids and positions."""
+    sessions = list(conv.sessions)
+    kept = [t for t in sessions[session].turns if t.source_id != turn]
+    sessions[session] = sessions[session].model_copy(update={"turns": kept})
+    return conv.model_copy(update={"sessions": sessions})
+
+
+def _without_session(conv: ConversationIn, session: int) -> ConversationIn:
+    """The input without one session: the later ones move up."""
+    kept = [s for s in conv.sessions if s.index != session]
+    return conv.model_copy(
+        update={"sessions": [s.model_copy(update={"index": i}) for i, s in enumerate(kept)]}
+    )
+
+
+def _same(store: GraphStore, space: str, clean: str) -> None:
+    found, want = space_digest(store, space), space_digest(store, clean)
+    assert found.labels == want.labels
+    assert found.types == want.types
+    assert found.sha256 == want.sha256
+
+
+@pytest.mark.parametrize("builders", [*BUILDERS, ALL], ids=lambda b: "+".join(b))
+def test_forgetting_a_turn_a_session_or_a_conversation_equals_a_build_without_it(
+    settings: Settings,
+    store: GraphStore,
+    embedder: Embedder,
+    space: str,
+    clean_space: str,
+    builders: list[str],
+) -> None:
+    memory = Memory(settings, store=store, embedder=embedder)
+    conv = tiny_conversation("conv-a", sessions=3)
+    other = tiny_conversation("conv-b", sessions=2)
+    _ingest(memory, space, [conv, other], builders)
+
+    done = memory.forget(space, turns=["D2:2"], conversation="conv-a")
+    assert isinstance(done, ForgetReport) and done.turns == 1 and not done.dry_run
+    step = _without_turn(conv, 1, "D2:2")
+    _ingest(memory, clean_space, [step, other], builders)
+    _same(store, space, clean_space)
+
+    memory.forget(space, session="session_1", conversation="conv-a")
+    step = _without_session(step, 0)
+    delete_space(store, clean_space)
+    _ingest(memory, clean_space, [step, other], builders)
+    _same(store, space, clean_space)
+
+    gone = memory.forget(space, conversation="conv-b")
+    assert gone.conversations == 1 and gone.sessions == 2
+    delete_space(store, clean_space)
+    _ingest(memory, clean_space, [step], builders)
+    _same(store, space, clean_space)
+
+
+def test_unknown_ids_are_named_and_nothing_is_written(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str
+) -> None:
+    memory = Memory(settings, store=store, embedder=embedder)
+    conv, other = tiny_conversation("conv-a", sessions=2), tiny_conversation("conv-b", 1)
+    _ingest(memory, space, [conv, other], ["semantic", "anchormem"])
+    before = space_digest(store, space).sha256
+    with pytest.raises(InputError, match="'D9:9'"):
+        memory.forget(space, turns=["D1:1", "D9:9"], conversation="conv-a")
+    with pytest.raises(InputError, match="several conversations"):
+        memory.forget(space, turns=["D1:1"])  # both conversations have a D1:1
+    with pytest.raises(InputError, match="session 'session_7'"):
+        memory.forget(space, session="session_7")
+    with pytest.raises(InputError, match="conversation 'conv-z'"):
+        memory.forget(space, conversation="conv-z")
+    with pytest.raises(InputError, match="not both"):
+        memory.forget(space, turns=["D1:1"], session="session_1")
+    assert space_digest(store, space).sha256 == before
+
+
+def test_a_dry_run_counts_what_would_go_and_changes_nothing(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str
+) -> None:
+    memory = Memory(settings, store=store, embedder=embedder)
+    _ingest(memory, space, [tiny_conversation("conv-a", sessions=2)], ["semantic", "anchormem"])
+    before = space_digest(store, space).sha256
+    plan = memory.forget(space, session="session_2", dry_run=True)
+    assert plan.dry_run and plan.turns == 6 and plan.sessions == 1 and plan.conversations == 0
+    assert plan.removed["Passage"] == 6 and plan.removed["AtomicFact"] > 0
+    assert space_digest(store, space).sha256 == before
