@@ -36,12 +36,11 @@ NON_TOPICAL_LABELS = frozenset(
     {"DATE", "TIME", "CARDINAL", "ORDINAL", "PERCENT", "MONEY", "QUANTITY"}
 )
 
-# Laughter, two rules. ``LAUGHTER`` (the head of a phrase, ``things``, lower case):
-# "haha", "Ahhahha", "hahah", "lool". ``REACTION_SOUND`` (a content word of a sentence,
-# ``text.is_content_token``, any case): laughter as "ha"/"he"/"hi" syllables ("hehe",
-# "hihi"; not "Ahhahha" nor "haaa") and the other sounds of a reaction ("xD", "aww",
-# "ohh", "umm", "hmm"). One pattern for both would match words of LoCoMo's turns that
-# each rule lets through now (heads "Aw", "Hmmm", "xd"; the content word "Ahhahha"), so
-# each rule keeps its own until a build shows what merging changes.
-LAUGHTER = re.compile(r"(?:a*h+a+)+h*|(?:ha)+h?|lo+l")
-REACTION_SOUND = re.compile(r"^(?:a*(?:ha|he|hi)+h?|lo+l|x+d+|a+w+|o+h+|u+m+|h+m+)$", re.IGNORECASE)
+# Laughter: "haha", "Ahhahha", "hahah", "hehe", "hihi", "lool". No phrase has it as its head
+# (``things``, lower case).
+_LAUGHTER = r"(?:a*h+a+)+h*|a*(?:ha|he|hi)+h?|lo+l"
+LAUGHTER = re.compile(_LAUGHTER)
+# The sounds of a reaction, any case: laughter and "xD", "aww", "ohh", "umm", "hmm". No
+# content word is one (``text.is_content_token``); only laughter is no head, as the others
+# may be names too ("OH" for Ohio, "UM" a university's initials, a model's "AW").
+REACTION_SOUND = re.compile(rf"^(?:{_LAUGHTER}|x+d+|a+w+|o+h+|u+m+|h+m+)$", re.IGNORECASE)
