@@ -58,6 +58,14 @@ class UnknownSpaceError(ConfigError):
         return UnknownSpaceError(self.space, [s for s in self.known if s in served])
 
 
+class UnknownIdError(ConfigError):
+    """A forget or a redaction named turn, session or conversation ids the space does not
+    hold, or ids that name more than one (nothing is written)."""
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+
+
 def _space_hint(space: str, known: Sequence[str]) -> str:
     if not known:  # nothing to mistake it for: a space to make, most likely
         return f"ingest into it first: graphmem ingest FILE --space {space}"

@@ -382,7 +382,7 @@ class Memory:
         With ``turns`` (turn ids), a ``session`` or a ``conversation`` (ids as the input gave
         them; ``conversation`` also says whose turns or session): forget that part, and the
         space becomes what a build without it would have made (``graphmem.ingest.forget``);
-        unknown ids are an ``InputError`` naming them, nothing written; ``dry_run``: only
+        unknown ids are an ``UnknownIdError`` naming them, nothing written; ``dry_run``: only
         count what would go. Returns a ``ForgetReport``."""
         if turns or session is not None or conversation is not None:
             chosen = Selection(turns=tuple(turns), session=session, conversation=conversation)

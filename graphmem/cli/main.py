@@ -87,7 +87,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Retrieve a cited, chronological context for QUESTION within a token budget.",
     ),
     "ask": ("memory_cmds", "ask", "Answer QUESTION from memory with the configured LLM."),
-    "forget": ("memory_cmds", "forget", "Delete everything stored in a space."),
+    "forget": (
+        "forget_cmds",
+        "forget",
+        "Forget a whole space, or some turns, a session or a conversation of it.",
+    ),
     "history": (
         "history_cmds",
         "history",

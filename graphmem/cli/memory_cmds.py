@@ -26,7 +26,7 @@ from graphmem.cli.import_options import format_option, import_options, options_o
 from graphmem.cli.plain import nonzero, plural
 from graphmem.cli.progress import IngestProgress, ReadProgress
 from graphmem.graph.digest import space_digest
-from graphmem.graph.readiness import check_exists, check_stored
+from graphmem.graph.readiness import check_stored
 from graphmem.graph.stats import space_list, space_stats
 from graphmem.ingest.formats import ReadLimits, load
 from graphmem.ingest.models import Skipped
@@ -278,22 +278,6 @@ def ask(
         return f"{d['answer']}\n\ncited turns: {', '.join(map(str, d['citations']))}"
 
     emit(data, as_json, text)
-
-
-@click.command("forget")
-@space_option
-@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
-@json_option
-@click.pass_context
-@handle_errors
-def forget(ctx: click.Context, space: str, yes: bool, as_json: bool) -> None:
-    """Delete everything stored in a space."""
-    with app(ctx).memory() as memory:
-        check_exists(memory.store, space)  # a misspelt name: said before asking anything
-        if not yes:
-            click.confirm(f"Delete every memory of space {space!r}?", abort=True)
-        deleted = memory.forget(space)
-    emit({"space": space, "deleted_nodes": deleted}, as_json)
 
 
 @click.command("spaces")

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from graphmem.errors import InputError
+from graphmem.errors import ConfigError, UnknownIdError
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import ConversationIn, SessionIn
 from graphmem.ingest.stored import stored_sessions
@@ -40,9 +40,9 @@ class Selection(BaseModel):
 
     def check(self) -> None:
         if self.turns and self.session is not None:
-            raise InputError("give turns or a session to forget, not both", field="session")
+            raise ConfigError("give turns or a session to forget, not both")
         if not (self.turns or self.session is not None or self.conversation is not None):
-            raise InputError("nothing to forget: give turns, a session or a conversation")
+            raise ConfigError("nothing to forget: give turns, a session or a conversation")
 
     @property
     def key(self) -> str:
@@ -89,8 +89,8 @@ class ForgetReport(BaseModel):
 
 
 def plan(store: GraphStore, space: str, selection: Selection, resuming: bool) -> Plan:
-    """The stored turns ``selection`` names; an ``InputError`` naming the ids the space does
-    not hold (nothing is written), unless ``resuming`` a forget already under way."""
+    """The stored turns ``selection`` names; an ``UnknownIdError`` naming the ids the space
+    does not hold (nothing is written), unless ``resuming`` a forget already under way."""
     selection.check()
     rows = store.read(
         "core.forget_targets",
@@ -110,26 +110,24 @@ def _check_found(selection: Selection, targets: Sequence[Target]) -> None:
     if selection.turns:
         missing = sorted(set(selection.turns) - {t.turn for t in targets})
         if missing:
-            raise InputError(f"no turn {_listed(missing)}{where} in this space", field="turns")
+            raise UnknownIdError(f"no turn {_listed(missing)}{where} in this space")
         owners = defaultdict(set)
         for t in targets:
             owners[t.turn].add(t.conversation)
         shared = sorted(turn for turn, convs in owners.items() if len(convs) > 1)
         if shared:
-            raise InputError(
+            raise UnknownIdError(
                 f"turn {_listed(shared)} is in several conversations",
-                field="turns",
-                hint="say which with --conversation",
+                hint="say which with --conversation (conversation= in Python)",
             )
     elif not targets:
         what = f"session {selection.session!r}" if selection.session is not None else "conversation"
         named = what if selection.session is not None else f"{what} {selection.conversation!r}"
-        raise InputError(f"no {named}{where if selection.session else ''} in this space")
+        raise UnknownIdError(f"no {named}{where if selection.session else ''} in this space")
     elif selection.session is not None and len({t.conversation for t in targets}) > 1:
-        raise InputError(
+        raise UnknownIdError(
             f"session {selection.session!r} is in several conversations",
-            field="session",
-            hint="say which with --conversation",
+            hint="say which with --conversation (conversation= in Python)",
         )
 
 

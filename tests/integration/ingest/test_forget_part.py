@@ -4,14 +4,17 @@ together; unknown ids write nothing; a dry run counts and changes nothing."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterator
 
 import pytest
+from click.testing import CliRunner
 
+from graphmem.cli.main import cli
 from graphmem.config import Settings
 from graphmem.embed import Embedder
-from graphmem.errors import InputError
+from graphmem.errors import ConfigError, UnknownIdError
 from graphmem.graph.digest import space_digest
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.forget import ForgetReport
@@ -102,15 +105,15 @@ def test_unknown_ids_are_named_and_nothing_is_written(
     conv, other = tiny_conversation("conv-a", sessions=2), tiny_conversation("conv-b", 1)
     _ingest(memory, space, [conv, other], ["semantic", "anchormem"])
     before = space_digest(store, space).sha256
-    with pytest.raises(InputError, match="'D9:9'"):
+    with pytest.raises(UnknownIdError, match="'D9:9'"):
         memory.forget(space, turns=["D1:1", "D9:9"], conversation="conv-a")
-    with pytest.raises(InputError, match="several conversations"):
+    with pytest.raises(UnknownIdError, match="several conversations"):
         memory.forget(space, turns=["D1:1"])  # both conversations have a D1:1
-    with pytest.raises(InputError, match="session 'session_7'"):
+    with pytest.raises(UnknownIdError, match="session 'session_7'"):
         memory.forget(space, session="session_7")
-    with pytest.raises(InputError, match="conversation 'conv-z'"):
+    with pytest.raises(UnknownIdError, match="conversation 'conv-z'"):
         memory.forget(space, conversation="conv-z")
-    with pytest.raises(InputError, match="not both"):
+    with pytest.raises(ConfigError, match="not both"):
         memory.forget(space, turns=["D1:1"], session="session_1")
     assert space_digest(store, space).sha256 == before
 
@@ -125,3 +128,23 @@ def test_a_dry_run_counts_what_would_go_and_changes_nothing(
     assert plan.dry_run and plan.turns == 6 and plan.sessions == 1 and plan.conversations == 0
     assert plan.removed["Passage"] == 6 and plan.removed["AtomicFact"] > 0
     assert space_digest(store, space).sha256 == before
+
+
+def test_the_cli_counts_first_forgets_with_yes_and_names_unknown_ids(
+    memory: Memory, store: GraphStore, space: str
+) -> None:
+    _ingest(memory, space, [tiny_conversation("conv-a", sessions=2)], ["semantic", "anchormem"])
+    before = space_digest(store, space).sha256
+    unknown = CliRunner().invoke(cli, ["forget", "--space", space, "--turn", "D7:7"])
+    assert unknown.exit_code == 2 and "no turn 'D7:7'" in unknown.output
+    counted = CliRunner().invoke(cli, ["forget", "--space", space, "--turn", "D1:2", "--json"])
+    assert counted.exit_code == 0, counted.output
+    plan = json.loads(counted.output)
+    assert plan["dry_run"] and plan["turns"] == 1 and plan["removed"]["Passage"] == 1
+    assert space_digest(store, space).sha256 == before
+    done = CliRunner().invoke(cli, ["forget", "--space", space, "--turn", "D1:2", "--yes"])
+    assert done.exit_code == 0, done.output
+    assert "forgot 1 turn" in done.output and "removed" in done.output
+    assert space_digest(store, space).sha256 != before
+    again = CliRunner().invoke(cli, ["forget", "--space", space, "--turn", "D1:2", "--yes"])
+    assert again.exit_code == 2, "a turn forgotten is no longer in the space"
