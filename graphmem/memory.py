@@ -422,6 +422,9 @@ class Memory:
                 Dataset(conversations=kept, qa={}), space, builders, (None, None), refresh=True
             )
         forgetting.done(self.store, space, found)
+        # The cache's vectors of the forgotten turns (the graph's went with their nodes).
+        texts = [t.rendered for t in found.targets]
+        self.embedder.forget(self.embedder.heads(texts, "passage"), "passage")
         return report.model_copy(update={"seconds": time.perf_counter() - started})
 
     # --- reading -------------------------------------------------------------------

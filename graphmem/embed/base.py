@@ -52,6 +52,11 @@ class Embedder(ABC):
     def count_tokens_many(self, texts: Sequence[str]) -> list[int]:
         return [self.count_tokens(t) for t in texts]
 
+    def forget(self, texts: Sequence[str], kind: Kind = "passage") -> int:
+        """Drop what this embedder keeps of ``texts`` (a forget, ``Memory.forget``): an
+        embedder without a cache keeps nothing. The entries dropped."""
+        return 0
+
     def embed_query(self, text: str) -> list[float]:
         """One question's vector, as a query parameter."""
         return [float(x) for x in self.embed([text], "query")[0]]

@@ -211,6 +211,27 @@ class VectorStore:
         (left,) = self._db.execute("SELECT count(*) FROM vectors").fetchone()
         self._db.execute("UPDATE meta SET value = ? WHERE name = 'count'", (left,))
 
+    def delete(self, keys: Sequence[bytes]) -> int:
+        """Remove entries (a forget): SQLite overwrites their bytes (``secure_delete``) and
+        the write-ahead log is emptied after, so the file keeps nothing of them."""
+        db = self._db
+        db.execute("PRAGMA secure_delete = ON")
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            before = db.total_changes
+            for start in range(0, len(keys), 500):  # SQLite's bound-parameter limit
+                chunk = list(keys[start : start + 500])
+                marks = ",".join("?" * len(chunk))
+                db.execute(f"DELETE FROM vectors WHERE key IN ({marks})", chunk)
+            gone = db.total_changes - before
+            db.execute("UPDATE meta SET value = value - ? WHERE name = 'count'", (gone,))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return gone
+
     def count(self) -> int:
         (n,) = self._db.execute("SELECT count(*) FROM vectors").fetchone()
         return int(n)
@@ -294,6 +315,19 @@ class CachedEmbedder(Embedder):
                 for k in wanted:
                     self._remember(k, known[k])
         return np.stack([known[k] for k in keys]).astype(np.float32, copy=False)
+
+    def forget(self, texts: Sequence[str], kind: Kind = "passage") -> int:
+        keys = [self.key(t, kind) for t in texts]
+        with self._lock:
+            for key in keys:
+                self._memo.pop(key, None)
+            if self.store is None or not keys:
+                return 0
+            try:
+                return self.store.delete(keys)
+            except (sqlite3.Error, OSError) as exc:
+                self._give_up(exc)
+                return 0
 
     def _remember(self, key: bytes, vector: np.ndarray) -> None:
         self._memo[key] = vector

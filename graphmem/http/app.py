@@ -111,6 +111,24 @@ class SpaceIn(Strict):
     space: Space
 
 
+class ForgetIn(Strict):
+    space: Space
+    turns: list[StrictText] = Field(
+        default=[], description="Turns to forget, by their ids as the input gave them."
+    )
+    session: StrictText | None = Field(
+        default=None, description="A session to forget, by its id in the input."
+    )
+    conversation: StrictText | None = Field(
+        default=None,
+        description="A conversation to forget whole; with turns or a session, the one they "
+        "are in. With none of the three, the whole space is forgotten.",
+    )
+    dry_run: bool = Field(
+        default=False, description="Count what would go, per label; change nothing."
+    )
+
+
 class ErrorOut(BaseModel):
     error: str = Field(description=", ".join(KINDS))
     exit_code: int = Field(description="What the CLI exits with for this error; 0: HTTP only.")
@@ -209,6 +227,7 @@ def _routes(api: FastAPI, service: MemoryService) -> None:
         )
 
     @api.post("/v1/forget", tags=["write"])
-    def forget(body: SpaceIn) -> dict[str, Any]:
-        """Delete every memory of a space (--allow-writes). Cannot be undone."""
-        return service.forget(body.space)
+    def forget(body: ForgetIn) -> dict[str, Any]:
+        """Forget a whole space, or some turns, a session or a conversation of it, as if
+        never ingested (--allow-writes). Cannot be undone; ``dry_run`` only counts."""
+        return service.forget(body.space, body.turns, body.session, body.conversation, body.dry_run)

@@ -30,6 +30,7 @@ from graphmem.errors import (
     RefusedError,
     SchemaError,
     ServerError,
+    UnknownIdError,
     UnknownSpaceError,
 )
 from graphmem.graph.store import driver_error
@@ -41,6 +42,7 @@ log = logging.getLogger("graphmem.http")
 STATUS: tuple[tuple[type[GraphmemError], str, int], ...] = (
     (InputError, "input", 400),
     (UnknownSpaceError, "unknown_space", 404),  # the request's mistake, not the server's
+    (UnknownIdError, "unknown_id", 404),
     (ConfigError, "config", 500),
     (ServerError, "server", 503),
     (SchemaError, "schema", 500),

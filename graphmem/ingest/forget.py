@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict
 from graphmem.errors import ConfigError, UnknownIdError
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import ConversationIn, SessionIn
+from graphmem.ingest.render import render_turn
 from graphmem.ingest.stored import stored_sessions
 from graphmem.ingest.writer import content_id, passage_id, session_id
 
@@ -55,6 +56,15 @@ class Target(BaseModel):
     session_source: str
     passage: str
     turn: str
+    text: str
+    speaker: str
+    caption: str | None = None
+    date_text: str | None = None
+
+    @property
+    def rendered(self) -> str:
+        """The text its vector was made of (``PassageWriter``)."""
+        return render_turn(self.speaker, self.text, date_text=self.date_text, caption=self.caption)
 
 
 class Plan(BaseModel):

@@ -21,7 +21,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict
 
-from graphmem.errors import ConfigError
+from graphmem.errors import UnknownIdError
 from graphmem.integrations.items import (
     Budget,
     Strategy,
@@ -113,8 +113,9 @@ class GraphmemChatHistory(BaseChatMessageHistory):
         return row
 
     def clear(self) -> None:
-        """graphmem forgets whole spaces, not sessions: refused, with the way to do it."""
-        raise ConfigError(
-            "graphmem cannot delete one session of a space",
-            hint=f"Memory.forget({self.space!r}) deletes the whole space",
-        )
+        """Forget this session (``Memory.forget(space, session=, conversation=)``): what it
+        fed is built again without it. A session not stored yet has nothing to clear."""
+        try:
+            self.memory.forget(self.space, session=self.session, conversation=self.conversation)
+        except UnknownIdError:
+            return

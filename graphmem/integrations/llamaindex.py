@@ -20,6 +20,7 @@ from llama_index.core.retrievers import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 from pydantic import field_validator
 
+from graphmem.errors import UnknownIdError
 from graphmem.integrations.items import Budget, Strategy, append_to_session, cited_items
 from graphmem.memory import Memory
 from graphmem.serving.limits import (
@@ -91,6 +92,18 @@ class GraphmemMemoryBlock(BaseMemoryBlock[str]):
             self.memory.query, question, self.space, self.strategy, self.budget
         )
         return found.context.render()
+
+    def reset(self) -> None:
+        """Forget this block's session (``Memory.forget(space, session=, conversation=)``);
+        LlamaIndex's ``Memory.reset`` clears its own store only, so call this too. A
+        session not stored yet has nothing to forget."""
+        try:
+            self.memory.forget(self.space, session=self.session, conversation=self.conversation)
+        except UnknownIdError:
+            return
+
+    async def areset(self) -> None:
+        await asyncio.to_thread(self.reset)
 
     async def _aput(self, messages: list[ChatMessage]) -> None:
         rows = [

@@ -335,3 +335,22 @@ def _add_write_tools(server: MCPServer, tools: MemoryService) -> None:
         annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True),
         description="Delete every memory of a space. Cannot be undone.",
     )
+
+    def forget_part(
+        space: SpaceArg,
+        turns: list[str] | None = None,
+        session: str | None = None,
+        conversation: str | None = None,
+        dry_run: bool = False,
+    ) -> dict[str, Any]:
+        return _guarded(
+            lambda: tools.forget(space, turns or (), session, conversation, dry_run), tools.spaces
+        )
+
+    server.add_tool(
+        forget_part,
+        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True),
+        description="Forget some turns (their ids), a session or a conversation of a space as "
+        "if it had never been stored: what they fed is built again without them. Cannot be "
+        "undone; dry_run only counts what would go.",
+    )

@@ -209,9 +209,27 @@ class MemoryService:
         )
         return {**done.as_dict(), "sequence": sequence}
 
-    def forget(self, space: str) -> dict[str, Any]:
+    def forget(
+        self,
+        space: str,
+        turns: Sequence[str] = (),
+        session: str | None = None,
+        conversation: str | None = None,
+        dry_run: bool = False,
+    ) -> dict[str, Any]:
+        """The whole space, or (with a selection) some turns, a session or a conversation
+        of it (``Memory.forget``); a dry run counts and writes nothing."""
         self._write()
         space = self._space(space)
         memory = self.memory
-        deleted, sequence = self._in(space, lambda: memory.forget(space), write=True)
-        return {"space": space, "deleted_nodes": deleted, "sequence": sequence}
+        if not (turns or session is not None or conversation is not None):
+            deleted, sequence = self._in(space, lambda: memory.forget(space), write=True)
+            return {"space": space, "deleted_nodes": deleted, "sequence": sequence}
+        done, sequence = self._in(
+            space,
+            lambda: memory.forget(
+                space, turns=turns, session=session, conversation=conversation, dry_run=dry_run
+            ),
+            write=not dry_run,
+        )
+        return {**done.model_dump(), "sequence": sequence}

@@ -57,6 +57,18 @@ def test_the_api_over_a_real_server(store: GraphStore) -> None:
             assert counts["Passage"] == 19 and counts["EventFrame"] > 0
             listed = http.get("/v1/spaces").json()["spaces"]
             assert listed == [{"space": space, "conversations": 1, "sessions": 3, "turns": 19}]
+            part = {"space": space, "conversation": "maya-and-tom", "session": "s1"}
+            first = len(sample_sessions()["s1"])
+            counted = http.post("/v1/forget", json={**part, "dry_run": True}).json()
+            assert counted["dry_run"] and counted["removed"]["Passage"] == first
+            assert http.get("/v1/stats", params={"space": space}).json()["nodes"] == counts
+            done = http.post("/v1/forget", json=part)
+            assert done.status_code == 200 and done.json()["sessions"] == 1, done.text
+            left = http.get("/v1/stats", params={"space": space}).json()["nodes"]
+            assert left["Passage"] == 19 - first
+            again = http.post("/v1/forget", json=part)
+            assert again.status_code == 404 and again.json()["error"] == "unknown_id"
+            assert again.json()["exit_code"] == 2 and "'s1'" in again.json()["message"]
             gone = http.post("/v1/forget", json={"space": space}).json()
             assert gone["deleted_nodes"] > 19
             after = http.get("/v1/stats", params={"space": space})  # forgotten: none now

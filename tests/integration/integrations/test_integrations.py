@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from graphmem.config import Settings
-from graphmem.errors import ConfigError, InputError
+from graphmem.errors import InputError
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
@@ -120,8 +120,11 @@ def test_langchain_chat_history_writes_through_add_messages(
     docs = GraphmemRetriever(memory=memory, space=fresh_space).invoke("Which city, Toronto?")
     cited = [d for d in docs if back[0].id in d.metadata["turns"]]
     assert cited and "Toronto" in cited[0].page_content
-    with pytest.raises(ConfigError, match="one session"):
-        history.clear()
+    history.clear()  # the session is forgotten, as if never stored
+    assert history.messages == []
+    with pytest.raises(InputError, match="holds no memories"):  # as before the first write
+        GraphmemRetriever(memory=memory, space=fresh_space).invoke("Which city, Toronto?")
+    history.clear()  # nothing stored: nothing to clear
 
 
 def test_llamaindex_memory_block_puts_and_gets(memory: Memory, fresh_space: str) -> None:
@@ -143,3 +146,7 @@ def test_llamaindex_memory_block_puts_and_gets(memory: Memory, fresh_space: str)
     assert "Pixel" in context and "[s1:0] user:" in context and "date unknown" not in context
     assert "assistant: Pixel is a lovely name!" in context
     assert asyncio.run(block.aget([])) == ""
+    asyncio.run(block.areset())  # the session is forgotten, as if never stored
+    with pytest.raises(InputError, match="holds no memories"):  # as before the first put
+        asyncio.run(block.aget(asked))
+    block.reset()  # nothing stored: nothing to forget

@@ -105,8 +105,10 @@ def test_ingest_query_ask_stats_forget_over_stdio(
             "history",
             "ingest_messages",
             "forget_space",
+            "forget_part",
         }
         assert tools["forget_space"].annotations.destructive_hint  # type: ignore[union-attr]
+        assert tools["forget_part"].annotations.destructive_hint  # type: ignore[union-attr]
         assert tools["query"].annotations.read_only_hint  # type: ignore[union-attr]
         for session, messages in _sessions().items():
             done = await _call(
@@ -140,6 +142,14 @@ def test_ingest_query_ask_stats_forget_over_stdio(
         assert counts["Passage"] == 19 and counts["EventFrame"] > 0
         listed = (await _call(client, "spaces"))["spaces"]
         assert {"space": space, "conversations": 1, "sessions": 3, "turns": 19} in listed
+        part = {"space": space, "conversation": "maya-and-tom", "turns": ["s1:1"]}
+        counted = await _call(client, "forget_part", **part, dry_run=True)
+        assert counted["dry_run"] and counted["removed"]["Passage"] == 1
+        done = await _call(client, "forget_part", **part)
+        assert done["turns"] == 1 and not done["dry_run"]
+        assert (await _call(client, "stats", space=space))["nodes"]["Passage"] == 18
+        again = await client.call_tool("forget_part", part)
+        assert again.is_error and "'s1:1'" in _text(again)
         gone = await _call(client, "forget_space", space=space)
         assert gone["deleted_nodes"] > 19
 
