@@ -406,25 +406,27 @@ class Memory:
         selection.check()
         self._ready()
         check_exists(self.store, space)
-        resuming = forgetting.pending(self.store, space, selection)
-        found = forgetting.plan(self.store, space, selection, resuming)
-        touched = forgetting.kept(self.store, space, found)
+        under_way = forgetting.pending(self.store, space, selection)
+        found = forgetting.plan(self.store, space, selection, under_way is not None)
+        convs = forgetting.closure(self.store, space, [*found.conversations, *(under_way or [])])
+        touched = forgetting.kept(self.store, space, found, convs)
         counted = forgetting.counts(self.store, space, found)
         report = forgetting.report(space, found, touched, counted, dry_run)
         if dry_run:
             return report
         built = self.store.read("core.space_built_by", space=space)[0]["builders"]
-        builders = forgetting.request(self.store, space, selection, sorted(built))
+        builders, convs = forgetting.request(self.store, space, selection, sorted(built), convs)
+        # The cache's vectors of the forgotten turns first, while their texts are stored
+        # (the graph's go with their nodes).
+        texts = [t.rendered for t in found.targets]
+        self.embedder.forget(self.embedder.heads(texts, "passage"), "passage")
         kept = [c for k in touched if (c := forgetting.release(self.store, space, k))]
         drop_space_graphs(self.store, space)
         with self.nlp_context():
             self._ingest_dataset(
                 Dataset(conversations=kept, qa={}), space, builders, (None, None), refresh=True
             )
-        forgetting.done(self.store, space, found)
-        # The cache's vectors of the forgotten turns (the graph's went with their nodes).
-        texts = [t.rendered for t in found.targets]
-        self.embedder.forget(self.embedder.heads(texts, "passage"), "passage")
+        forgetting.done(self.store, space, found, convs)
         return report.model_copy(update={"seconds": time.perf_counter() - started})
 
     # --- reading -------------------------------------------------------------------

@@ -1,7 +1,9 @@
 // A forget under way, written before its first change: a rerun after a crash finds what it
-// was asked (turn ids, never texts) and the builders to run, and finishes it.
-// params: $space, $id, $selection, $builders
-// returns: id
+// was asked (turn ids, never texts), the builders to run and the conversations to write
+// again, and finishes it.
+// params: $space, $id, $selection, $builders, $conversations
+// returns: id, builders, conversations
 MERGE (r:ForgetRequest {space: $space, id: $id})
-  ON CREATE SET r.selection = $selection, r.builders = $builders
-RETURN r.id AS id, r.builders AS builders
+  ON CREATE SET r.selection = $selection, r.builders = $builders,
+    r.conversations = $conversations
+RETURN r.id AS id, r.builders AS builders, r.conversations AS conversations

@@ -1,5 +1,6 @@
-// Whether a forget of this request is under way (a crash stopped it before its end).
+// A forget of this request under way (a crash stopped it before its end): the
+// conversations it writes again.
 // params: $space, $id
-// returns: id
+// returns: conversations
 MATCH (r:ForgetRequest {space: $space, id: $id})
-RETURN r.id AS id
+RETURN r.conversations AS conversations

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import click
@@ -97,6 +98,46 @@ def _probe(settings: Settings) -> dict[str, Any]:
     except Exception as exc:  # GDS missing shows up as a Cypher error
         found["gds"] = f"unavailable ({type(exc).__name__})"
     return found
+
+
+@server.command("dump")
+@click.option(
+    "--to",
+    "folder",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The folder the dump goes into (<database>.dump; made private).",
+)
+@json_option
+@click.pass_context
+@handle_errors
+def dump_cmd(ctx: click.Context, folder: Path, as_json: bool) -> None:
+    """Copy the whole database into a dump with Neo4j's own tool (a backup, or a copy
+    without deleted records: docs/privacy.md). The server must be stopped."""
+    done = process.copy_database(app(ctx).settings, "dump", folder)
+    emit({"dump": str(done)}, as_json, lambda d: f"wrote {d['dump']}")
+
+
+@server.command("load")
+@click.option(
+    "--from",
+    "folder",
+    required=True,
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    help="The folder holding a dump (<database>.dump).",
+)
+@click.option("--yes", is_flag=True, help="Replace the database without asking.")
+@json_option
+@click.pass_context
+@handle_errors
+def load_cmd(ctx: click.Context, folder: Path, yes: bool, as_json: bool) -> None:
+    """Replace the whole database by a dump (graphmem server dump). The server must be
+    stopped; everything stored now is replaced."""
+    settings = app(ctx).settings
+    if not yes:
+        click.confirm("Replace every space of the database by the dump?", abort=True)
+    done = process.copy_database(settings, "load", folder)
+    emit({"loaded": str(done)}, as_json, lambda d: f"loaded {d['loaded']}")
 
 
 @server.command("status")

@@ -182,21 +182,31 @@ def counts(store: GraphStore, space: str, found: Plan) -> tuple[dict[str, int], 
     return removed, recomputed
 
 
-def request(store: GraphStore, space: str, selection: Selection, builders: list[str]) -> list[str]:
-    """Write the forget's request (once); the builders it runs, as first asked."""
+def request(
+    store: GraphStore,
+    space: str,
+    selection: Selection,
+    builders: list[str],
+    conversations: list[str],
+) -> tuple[list[str], list[str]]:
+    """Write the forget's request (once); the builders it runs and the conversations it
+    writes again, as first asked."""
     rows = store.write(
         "core.forget_request",
         space=space,
         id=selection.key,
         selection=json.dumps(selection.model_dump(), sort_keys=True),
         builders=builders,
+        conversations=conversations,
     )
-    return list(rows[0]["builders"] or [])
+    return list(rows[0]["builders"] or []), list(rows[0]["conversations"] or [])
 
 
-def pending(store: GraphStore, space: str, selection: Selection) -> bool:
+def pending(store: GraphStore, space: str, selection: Selection) -> list[str] | None:
+    """The conversations of this forget when one is under way (a crash stopped it), else
+    None."""
     rows = store.read("core.forget_request_pending", space=space, id=selection.key)
-    return bool(rows)
+    return list(rows[0]["conversations"] or []) if rows else None
 
 
 class Kept(BaseModel):
@@ -221,14 +231,12 @@ def closure(store: GraphStore, space: str, conversations: Sequence[str]) -> list
         found |= new
 
 
-def kept(store: GraphStore, space: str, found: Plan) -> list[Kept]:
+def kept(store: GraphStore, space: str, found: Plan, conversations: Sequence[str]) -> list[Kept]:
+    """Each of ``conversations`` as it will be (the ``closure`` of the forgotten turns')."""
     forgotten = set(found.passages)
     return [
         Kept.model_validate(dict(zip(("conversation", "rewrite", "gone"), parts, strict=True)))
-        for parts in (
-            kept_conversation(store, space, c, forgotten)
-            for c in closure(store, space, found.conversations)
-        )
+        for parts in (kept_conversation(store, space, c, forgotten) for c in conversations)
     ]
 
 
@@ -268,9 +276,9 @@ def release(store: GraphStore, space: str, touched: Kept) -> ConversationIn | No
     return conv if conv.sessions else None
 
 
-def done(store: GraphStore, space: str, found: Plan) -> None:
+def done(store: GraphStore, space: str, found: Plan, conversations: Sequence[str]) -> None:
     """After the writes: a conversation with no session left goes, with the speakers no
     turn is spoken by any more; then the request."""
-    for conversation in found.conversations:
+    for conversation in conversations:
         store.write("core.drop_empty_conversation", space=space, conversation_id=conversation)
     store.write("core.forget_request_done", space=space, id=found.selection.key)

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from graphmem.browser import allowed_guide_hosts
 from graphmem.config import Settings
@@ -342,3 +343,24 @@ def rss_bytes(pid: int) -> int | None:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) * 1024
     return None
+
+
+def copy_database(settings: Settings, direction: Literal["dump", "load"], folder: Path) -> Path:
+    """``dump``: the database's live records into ``folder`` (``<database>.dump``; deleted
+    records and old transaction logs are not in it); ``load``: the store replaced by the
+    dump in ``folder``. Neo4j's own ``neo4j-admin database dump|load``, run on a stopped
+    local server (docs/privacy.md)."""
+    if settings.external:
+        raise ServerError("NEO4J_URI is set: dump and load that server with its own tools")
+    if running_pid(settings) is not None:
+        raise ServerError("the server is running", hint="graphmem server stop, then again")
+    lay = layout(settings)
+    runtime, _ = fetch_runtime(settings)
+    if direction == "load" and not (folder / f"{settings.neo4j_database}.dump").is_file():
+        raise ServerError(f"no {settings.neo4j_database}.dump in {folder}")
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    where = f"--to-path={folder}" if direction == "dump" else f"--from-path={folder}"
+    args = ["database", direction, settings.neo4j_database, where, "--overwrite-destination"]
+    _admin(settings, lay, runtime, args)
+    restrict_tree(folder)
+    return folder / f"{settings.neo4j_database}.dump"

@@ -17,7 +17,7 @@ from graphmem.embed import Embedder
 from graphmem.errors import ConfigError, UnknownIdError
 from graphmem.graph.digest import space_digest
 from graphmem.graph.store import GraphStore
-from graphmem.ingest.forget import ForgetReport
+from graphmem.ingest.forget import ForgetReport, Selection
 from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.memory import Memory
 from graphmem.plugin.registry import builder_names
@@ -148,3 +148,45 @@ def test_the_cli_counts_first_forgets_with_yes_and_names_unknown_ids(
     assert space_digest(store, space).sha256 != before
     again = CliRunner().invoke(cli, ["forget", "--space", space, "--turn", "D1:2", "--yes"])
     assert again.exit_code == 2, "a turn forgotten is no longer in the space"
+
+
+@pytest.mark.parametrize("stop_at", ["release", "rewrite_sessions", "ingest"])
+def test_a_forget_stopped_part_way_finishes_when_run_again(
+    settings: Settings,
+    store: GraphStore,
+    embedder: Embedder,
+    space: str,
+    clean_space: str,
+    stop_at: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A crash after the request is written, at one of its write steps: the same forget run
+    again reaches the graph a build without the turns has (its ids are gone by then)."""
+    memory = Memory(settings, store=store, embedder=embedder)
+    builders = ["semantic", "anchormem", "amory"]
+    conv = tiny_conversation("conv-a", sessions=3)
+    _ingest(memory, space, [conv], builders)
+    real_write, real_ingest = store.write, memory._ingest_dataset
+    statements = {"release": "core.delete_session", "rewrite_sessions": "core.rewrite_sessions"}
+
+    def crashing_write(name: str, **params: object) -> list[dict[str, object]]:
+        if name == statements.get(stop_at):
+            raise RuntimeError("killed")
+        return real_write(name, **params)
+
+    def crashing_ingest(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("killed")
+
+    monkeypatch.setattr(store, "write", crashing_write)
+    if stop_at == "ingest":
+        monkeypatch.setattr(memory, "_ingest_dataset", crashing_ingest)
+    with pytest.raises(RuntimeError, match="killed"):
+        memory.forget(space, session="session_2")
+    asked = Selection(session="session_2").key
+    assert store.read("core.forget_request_pending", space=space, id=asked)
+    monkeypatch.setattr(store, "write", real_write)
+    monkeypatch.setattr(memory, "_ingest_dataset", real_ingest)
+    memory.forget(space, session="session_2")
+    _ingest(memory, clean_space, [_without_session(conv, 1)], builders)
+    _same(store, space, clean_space)
+    assert not store.read("core.forget_request_pending", space=space, id=asked)
