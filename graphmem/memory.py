@@ -27,7 +27,7 @@ from graphmem.builders.recorded import record as record_settings
 from graphmem.builders.registry import build_builders
 from graphmem.config import Settings
 from graphmem.embed import Embedder, build_embedder
-from graphmem.errors import UnknownSpaceError
+from graphmem.errors import InputError, UnknownSpaceError
 from graphmem.graph.forget import delete_space_nodes
 from graphmem.graph.projections import drop_space_graphs
 from graphmem.graph.readiness import check_exists, check_ready
@@ -41,7 +41,7 @@ from graphmem.graph.store import GraphStore
 from graphmem.ingest import forget as forgetting
 from graphmem.ingest.exports import ImportOptions
 from graphmem.ingest.exports.stamps import Clock, zone_named
-from graphmem.ingest.forget import ForgetReport, Selection
+from graphmem.ingest.forget import REDACTED, ForgetReport, Selection
 from graphmem.ingest.formats import Format, ReadLimits, load
 from graphmem.ingest.jsonl import api_session
 from graphmem.ingest.models import ConversationIn, Dataset
@@ -399,6 +399,23 @@ class Memory:
             for key in [key for key in self._retrievers if key[1] == space]:
                 del self._retrievers[key]
         return delete_space_nodes(self.store, space)
+
+    def redact(
+        self,
+        space: str,
+        turns: Sequence[str],
+        *,
+        text: str = REDACTED,
+        conversation: str | None = None,
+        dry_run: bool = False,
+    ) -> ForgetReport:
+        """Replace the text of ``turns`` (ids as the input gave them) by ``text`` and drop
+        their captions, keeping their ids, speakers and times; the space becomes what a
+        build of the redacted input would have made, as for ``forget``."""
+        if not isinstance(text, str) or not text.strip():
+            raise InputError("a redaction's text may not be blank", field="text")
+        chosen = Selection(turns=tuple(turns), conversation=conversation, redaction=text)
+        return self._forget_part(space, chosen, dry_run)
 
     def _forget_part(self, space: str, selection: Selection, dry_run: bool) -> ForgetReport:
         started = time.perf_counter()

@@ -10,6 +10,7 @@ from graphmem.cli.common import app, emit, handle_errors, json_option
 from graphmem.cli.memory_cmds import space_option
 from graphmem.graph.readiness import check_exists
 from graphmem.graph.stats import space_stats
+from graphmem.ingest.forget import REDACTED
 from graphmem.serving.render import plural
 
 
@@ -87,16 +88,18 @@ def _space_text(data: dict[str, Any]) -> str:
     )
 
 
-def _part_text(data: dict[str, Any]) -> str:
+def _part_text(
+    data: dict[str, Any], verbs: tuple[str, str, str] = ("would forget", "forgot", "forget")
+) -> str:
+    """``verbs``: what a dry run would do, what was done, the word for it."""
     what = plural(data["turns"], "turn")
     whole = [
         plural(data["sessions"], "session") if data["sessions"] else "",
         plural(data["conversations"], "conversation") if data["conversations"] else "",
     ]
     gone = " and ".join(w for w in whole if w)
-    head = (
-        f"{'would forget' if data['dry_run'] else 'forgot'} {what} of space {data['space']!r}"
-        + (f" ({gone} whole)" if gone else "")
+    head = f"{verbs[0] if data['dry_run'] else verbs[1]} {what} of space {data['space']!r}" + (
+        f" ({gone} whole)" if gone else ""
     )
     labels = sorted(set(data["removed"]) | set(data["recomputed"]))
     table = [f"  {'label':<14} {'removed':>8} {'rebuilt':>8}"] + [
@@ -104,8 +107,53 @@ def _part_text(data: dict[str, Any]) -> str:
         for label in labels
     ]
     tail = (
-        "run again with --yes to forget it"
+        f"run again with --yes to {verbs[2]} it"
         if data["dry_run"]
-        else f"the space is as a build without it ({data['seconds']:.1f} s)"
+        else f"the space is as a build of the input so changed ({data['seconds']:.1f} s)"
     )
     return "\n".join([head + ":", *table, tail])
+
+
+@click.command("redact")
+@space_option
+@click.option(
+    "--turn",
+    "turns",
+    multiple=True,
+    required=True,
+    metavar="ID",
+    help="A turn to redact, by its id as the input gave it (D1:3); repeat for more.",
+)
+@click.option(
+    "--text",
+    default=REDACTED,
+    show_default=True,
+    help="What the turns say instead; their captions go.",
+)
+@click.option(
+    "--conversation", metavar="ID", help="The conversation of the turns, when ids repeat."
+)
+@click.option("--dry-run", is_flag=True, help="Print what would change; change nothing.")
+@click.option("--yes", is_flag=True, help="Redact for real (without it: a dry run).")
+@json_option
+@click.pass_context
+@handle_errors
+def redact(
+    ctx: click.Context,
+    space: str,
+    turns: tuple[str, ...],
+    text: str,
+    conversation: str | None,
+    dry_run: bool,
+    yes: bool,
+    as_json: bool,
+) -> None:
+    """Replace what some turns say, keeping their ids, speakers and times: what they fed is
+    built again from the new text. Without --yes a dry run."""
+    with app(ctx).memory() as memory:
+        check_exists(memory.store, space)
+        report = memory.redact(
+            space, turns, text=text, conversation=conversation, dry_run=dry_run or not yes
+        )
+    data = report.model_dump()
+    emit(data, as_json, lambda d: _part_text(d, ("would redact", "redacted", "redact")))

@@ -92,6 +92,12 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "forget",
         "Forget a whole space, or some turns, a session or a conversation of it.",
     ),
+    "redact": (
+        "forget_cmds",
+        "redact",
+        "Replace what some turns say, keeping their ids, speakers and times: what they fed "
+        "is built again from the new text.",
+    ),
     "history": (
         "history_cmds",
         "history",

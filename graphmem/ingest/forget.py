@@ -27,6 +27,9 @@ from graphmem.ingest.render import render_turn
 from graphmem.ingest.stored import stored_sessions
 from graphmem.ingest.writer import content_id, passage_id, session_id
 
+# What a redacted turn says by default (``graphmem redact``).
+REDACTED = "[redacted]"
+
 
 class Selection(BaseModel):
     """What to forget: ``turns`` (turn ids as the input gave them), else a ``session`` (its
@@ -38,8 +41,12 @@ class Selection(BaseModel):
     turns: tuple[str, ...] = ()
     session: str | None = None
     conversation: str | None = None
+    # A redaction: the turns are kept, their text replaced by this and their caption gone.
+    redaction: str | None = None
 
     def check(self) -> None:
+        if self.redaction is not None and (not self.turns or self.session is not None):
+            raise ConfigError("a redaction names turns (--turn), not a session or conversation")
         if self.turns and self.session is not None:
             raise ConfigError("give turns or a session to forget, not both")
         if not (self.turns or self.session is not None or self.conversation is not None):
@@ -47,7 +54,8 @@ class Selection(BaseModel):
 
     @property
     def key(self) -> str:
-        return content_id("forget", self.conversation, self.session, *sorted(self.turns))
+        what = "forget" if self.redaction is None else f"redact:{self.redaction}"
+        return content_id(what, self.conversation, self.session, *sorted(self.turns))
 
 
 class Target(BaseModel):
@@ -146,10 +154,15 @@ def _listed(ids: Sequence[str]) -> str:
 
 
 def kept_conversation(
-    store: GraphStore, space: str, conversation: str, forgotten: set[str]
+    store: GraphStore,
+    space: str,
+    conversation: str,
+    forgotten: set[str],
+    redaction: str | None = None,
 ) -> tuple[ConversationIn, list[SessionIn], list[str]]:
-    """The conversation as stored without the forgotten passages, sessions numbered again;
-    the sessions to write again (changed or moved); the ids of sessions forgotten whole."""
+    """The conversation as stored without the forgotten passages (with ``redaction``: those
+    turns kept, their text replaced and their caption gone), sessions numbered again; the
+    sessions to write again; the ids of sessions forgotten whole."""
     row = store.read("core.forget_conversation", space=space, conversation_id=conversation)[0]
     stored = stored_sessions(store, space, row["sessions"])
     shell = ConversationIn(
@@ -162,7 +175,15 @@ def kept_conversation(
     rewrite: list[SessionIn] = []
     gone: list[str] = []
     for session in stored:
-        turns = [t for t in session.turns if passage_id(shell, session, t) not in forgotten]
+        named = [passage_id(shell, session, t) in forgotten for t in session.turns]
+        if redaction is None:
+            turns = [t for t, gone in zip(session.turns, named, strict=True) if not gone]
+        else:
+            said = {"text": redaction, "caption": None}
+            turns = [
+                t.model_copy(update=said) if hit else t
+                for t, hit in zip(session.turns, named, strict=True)
+            ]
         if not turns:
             gone.append(session_id(shell, session))
             continue
@@ -236,7 +257,10 @@ def kept(store: GraphStore, space: str, found: Plan, conversations: Sequence[str
     forgotten = set(found.passages)
     return [
         Kept.model_validate(dict(zip(("conversation", "rewrite", "gone"), parts, strict=True)))
-        for parts in (kept_conversation(store, space, c, forgotten) for c in conversations)
+        for parts in (
+            kept_conversation(store, space, c, forgotten, found.selection.redaction)
+            for c in conversations
+        )
     ]
 
 

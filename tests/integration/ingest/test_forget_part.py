@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from graphmem.cli.main import cli
 from graphmem.config import Settings
 from graphmem.embed import Embedder
-from graphmem.errors import ConfigError, UnknownIdError
+from graphmem.errors import ConfigError, InputError, UnknownIdError
 from graphmem.graph.digest import space_digest
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.forget import ForgetReport, Selection
@@ -190,3 +190,35 @@ def test_a_forget_stopped_part_way_finishes_when_run_again(
     _ingest(memory, clean_space, [_without_session(conv, 1)], builders)
     _same(store, space, clean_space)
     assert not store.read("core.forget_request_pending", space=space, id=asked)
+
+
+@pytest.mark.parametrize("builders", [["semantic", "anchormem", "amory"], ALL], ids=len)
+def test_a_redacted_turn_equals_a_build_of_the_redacted_input(
+    settings: Settings,
+    store: GraphStore,
+    embedder: Embedder,
+    space: str,
+    clean_space: str,
+    builders: list[str],
+) -> None:
+    memory = Memory(settings, store=store, embedder=embedder)
+    conv = tiny_conversation("conv-a", sessions=2)
+    _ingest(memory, space, [conv], builders)
+    done = memory.redact(space, ["D1:2"], text="[removed]")
+    assert done.turns == 1 and not done.dry_run
+    sessions = list(conv.sessions)
+    turns = [
+        t.model_copy(update={"text": "[removed]", "caption": None}) if t.source_id == "D1:2" else t
+        for t in sessions[0].turns
+    ]
+    sessions[0] = sessions[0].model_copy(update={"turns": turns})
+    _ingest(memory, clean_space, [conv.model_copy(update={"sessions": sessions})], builders)
+    _same(store, space, clean_space)
+    marathon = store.read(
+        "core.forget_targets", space=space, conversation=None, session=None, turns=["D1:2"]
+    )
+    assert [r["text"] for r in marathon] == ["[removed]"]  # the id, speaker and time kept
+    with pytest.raises(InputError, match="blank"):
+        memory.redact(space, ["D1:2"], text="  ")
+    with pytest.raises(ConfigError, match="names turns"):
+        memory.redact(space, [])
