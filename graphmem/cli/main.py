@@ -92,6 +92,13 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "forget",
         "Forget a whole space, or some turns, a session or a conversation of it.",
     ),
+    "export": (
+        "export_cmds",
+        "export",
+        "Write a space's conversations as graphmem JSONL, every field kept (ids, speakers, "
+        "texts, timestamps, captions, session dates, titles): `graphmem ingest FILE --space "
+        "NEW` builds the same graph from it. Files are readable by their owner only.",
+    ),
     "redact": (
         "forget_cmds",
         "redact",

@@ -74,8 +74,13 @@ def _conversation(
     speakers: list[str] = []
     sessions: list[SessionIn] = []
     first_use: dict[str, tuple[str, Turn]] = {}  # turn id -> its record and turn
+    title: str | None = None
     for name, messages in grouped.items():
         turns = _turns(messages, name, first_use, skips)
+        # Optional, as graphmem export writes them: the conversation's title, the
+        # session's date as its source wrote it ("1:56 pm on 8 May, 2023").
+        title = title or next((t for r, m in messages if (t := r.opt_str(m, "title"))), None)
+        said = next((d for r, m in messages if (d := r.opt_str(m, "session_date"))), None)
         if not turns:
             continue  # every message of the session skipped
         for turn in turns:
@@ -84,9 +89,15 @@ def _conversation(
         started = min((t.timestamp for t in turns if t.timestamp is not None), default=None)
         turns = [t if t.timestamp else t.model_copy(update={"timestamp": started}) for t in turns]
         sessions.append(
-            SessionIn(index=len(sessions), source_id=name, started_at=started, turns=turns)
+            SessionIn(
+                index=len(sessions),
+                source_id=name,
+                started_at=started,
+                turns=turns,
+                source_date=said,
+            )
         )
-    meta = {"format": "jsonl"}
+    meta = {"format": "jsonl", **({"title": title} if title else {})}
     return ConversationIn(conversation_id=cid, speakers=speakers, sessions=sessions, meta=meta)
 
 
