@@ -222,3 +222,53 @@ def test_a_redacted_turn_equals_a_build_of_the_redacted_input(
         memory.redact(space, ["D1:2"], text="  ")
     with pytest.raises(ConfigError, match="names turns"):
         memory.redact(space, [])
+
+
+def test_a_forgotten_secret_is_in_no_property_and_no_file_but_neo4js_own(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str
+) -> None:
+    """A unique secret planted in one turn, forgotten: no node or relationship property
+    holds it, nor any file graphmem wrote under its home and cache folder; Neo4j's own
+    store and transaction files are left out (docs/privacy.md says what they keep)."""
+    memory = Memory(settings, store=store, embedder=embedder)
+    secret = f"PIN-{uuid.uuid4().hex[:12]}"
+    conv = tiny_conversation("conv-a", sessions=2)
+    sessions = list(conv.sessions)
+    said = sessions[0].turns[1].model_copy(update={"text": f"My bank PIN is {secret}, shh."})
+    sessions[0] = sessions[0].model_copy(
+        update={"turns": [sessions[0].turns[0], said, *sessions[0].turns[2:]]}
+    )
+    _ingest(memory, space, [conv.model_copy(update={"sessions": sessions})], ALL)
+    assert _holding(store, space, secret), "planted"
+    memory.forget(space, turns=[said.source_id])
+    assert not _holding(store, space, secret)
+    # Left out: Neo4j's store, and what graphmem fetched rather than wrote (the server's
+    # jars, the models, the datasets): nothing a user said is in them.
+    fetched = {settings.home / "neo4j" / "data", settings.runtime_dir}
+    fetched |= {settings.cache_dir / name for name in ("models", "onnx", "data")}
+    for folder in {settings.home, settings.cache_dir}:
+        for file in folder.rglob("*"):
+            if file.is_file() and not fetched & set(file.parents):
+                assert secret.encode() not in file.read_bytes(), file
+
+
+def _holding(store: GraphStore, space: str, secret: str) -> int:
+    """Nodes and relationships of ``space`` with a text property holding ``secret``."""
+    holds = (
+        "any(k IN [k IN keys(x) WHERE k <> 'embedding'] WHERE "
+        "(x[k] IS :: STRING AND x[k] CONTAINS $s) OR "
+        "(x[k] IS :: LIST<STRING> AND any(v IN x[k] WHERE v CONTAINS $s)))"
+    )
+    with store.driver.session(database=store.database) as session:
+        nodes = session.run(
+            f"MATCH (x) WHERE x.space = $space AND {holds} RETURN count(x) AS n",
+            space=space,
+            s=secret,
+        ).single()
+        rels = session.run(
+            f"MATCH (a)-[x]->() WHERE a.space = $space AND {holds} RETURN count(x) AS n",
+            space=space,
+            s=secret,
+        ).single()
+    assert nodes is not None and rels is not None
+    return int(nodes["n"]) + int(rels["n"])
