@@ -295,6 +295,9 @@ def release(store: GraphStore, space: str, touched: Kept) -> ConversationIn | No
             store.write("core.delete_session", space=space, session_id=sid)
         if released and released[0]["loose"]:
             store.write("core.prune_loose", space=space, ids=released[0]["loose"])
+    ungrounded = store.write("core.forget_unground", space=space, conversation=conv.conversation_id)
+    if ungrounded and ungrounded[0]["loose"]:
+        store.write("core.prune_loose", space=space, ids=ungrounded[0]["loose"])
     rows = [{"id": session_id(conv, s), "index": s.index} for s in touched.rewrite]
     store.write("core.rewrite_sessions", space=space, rows=rows)
     return conv if conv.sessions else None

@@ -18,7 +18,7 @@ from graphmem.errors import ConfigError, InputError, UnknownIdError
 from graphmem.graph.digest import space_digest
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.forget import ForgetReport, Selection
-from graphmem.ingest.models import ConversationIn, Dataset
+from graphmem.ingest.models import ConversationIn, Dataset, Turn
 from graphmem.memory import Memory
 from graphmem.plugin.registry import builder_names
 from tests.conftest import delete_space
@@ -272,3 +272,41 @@ def _holding(store: GraphStore, space: str, secret: str) -> int:
         ).single()
     assert nodes is not None and rels is not None
     return int(nodes["n"]) + int(rels["n"])
+
+
+def test_an_entity_named_by_a_forgotten_turn_takes_a_kept_turns_words(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str, clean_space: str
+) -> None:
+    """An entity's name is its first mention's: the forgotten turn said "Pottery Studio",
+    the kept ones "pottery studio", in this conversation and in another one."""
+    memory = Memory(settings, store=store, embedder=embedder)
+    conv = tiny_conversation("conv-a", sessions=2)
+    other = tiny_conversation("conv-b", sessions=1)
+    first = (
+        conv.sessions[0]
+        .turns[0]
+        .model_copy(update={"text": "I signed up at the Pottery Studio downtown."})
+    )
+    later = (
+        conv.sessions[1]
+        .turns[0]
+        .model_copy(update={"text": "The pottery studio downtown is lovely."})
+    )
+    elsewhere = (
+        other.sessions[0]
+        .turns[0]
+        .model_copy(update={"text": "My aunt runs the pottery studio downtown."})
+    )
+
+    def swapped(c: ConversationIn, session: int, turn: Turn) -> ConversationIn:
+        sessions = list(c.sessions)
+        turns = [turn if t.source_id == turn.source_id else t for t in sessions[session].turns]
+        sessions[session] = sessions[session].model_copy(update={"turns": turns})
+        return c.model_copy(update={"sessions": sessions})
+
+    conv = swapped(swapped(conv, 0, first), 1, later)
+    other = swapped(other, 0, elsewhere)
+    _ingest(memory, space, [conv, other], ["semantic"])
+    memory.forget(space, turns=[first.source_id], conversation="conv-a")
+    _ingest(memory, clean_space, [_without_turn(conv, 0, first.source_id), other], ["semantic"])
+    _same(store, space, clean_space)
