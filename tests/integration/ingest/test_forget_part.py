@@ -310,3 +310,24 @@ def test_an_entity_named_by_a_forgotten_turn_takes_a_kept_turns_words(
     memory.forget(space, turns=[first.source_id], conversation="conv-a")
     _ingest(memory, clean_space, [_without_turn(conv, 0, first.source_id), other], ["semantic"])
     _same(store, space, clean_space)
+
+
+@pytest.mark.parametrize("strategy", ["hybrid", "fulltext", "graphmem"])
+def test_another_process_sees_the_forget_at_its_next_query(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str, strategy: str
+) -> None:
+    """A serving process (its own Memory, snapshots warm) queries, another forgets a turn:
+    the server's next query cites it no more (its snapshots check the space's version)."""
+    serving = Memory(
+        settings.model_copy(update={"snapshot_recheck_seconds": 0.0}),
+        store=store,
+        embedder=embedder,
+    )
+    writer = Memory(settings, store=store, embedder=embedder)
+    _ingest(writer, space, [tiny_conversation("conv-a", sessions=2)], ALL)
+    question = "Who finished the marathon in Lisbon?"
+    before = serving.query(question, space, strategy).as_dict()["citations"]
+    assert "conv-a/D1:2" in before, before
+    writer.forget(space, turns=["D1:2", "D2:2"])
+    after = serving.query(question, space, strategy).as_dict()["citations"]
+    assert not {"conv-a/D1:2", "conv-a/D2:2"} & set(after), after
