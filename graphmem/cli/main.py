@@ -97,7 +97,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "export",
         "Write a space's conversations as graphmem JSONL, every field kept (ids, speakers, "
         "texts, timestamps, captions, session dates, titles): `graphmem ingest FILE --space "
-        "NEW` builds the same graph from it. Files are readable by their owner only.",
+        "NEW` builds the same graph from it.",
     ),
     "redact": (
         "forget_cmds",

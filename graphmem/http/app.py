@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from graphmem import __version__
 from graphmem.http.errors import HANDLERS, KINDS
 from graphmem.http.guard import Guard, RateLimiter
+from graphmem.ingest.forget import REDACTED
 from graphmem.ingest.validate import MAX_SPACE_CHARS
 from graphmem.serving import MemoryService
 from graphmem.serving.limits import (
@@ -129,6 +130,16 @@ class ForgetIn(Strict):
     )
 
 
+class RedactIn(Strict):
+    space: Space
+    turns: list[StrictText] = Field(description="Turns to redact, by their ids in the input.")
+    text: StrictText = Field(default=REDACTED, description="What the turns say instead.")
+    conversation: StrictText | None = Field(
+        default=None, description="The conversation of the turns, when ids repeat."
+    )
+    dry_run: bool = Field(default=False, description="Count what would change; change nothing.")
+
+
 class ErrorOut(BaseModel):
     error: str = Field(description=", ".join(KINDS))
     exit_code: int = Field(description="What the CLI exits with for this error; 0: HTTP only.")
@@ -225,6 +236,12 @@ def _routes(api: FastAPI, service: MemoryService) -> None:
         return service.add_messages(
             body.space, body.conversation, body.session, rows, body.started_at, body.builders
         )
+
+    @api.post("/v1/redact", tags=["write"])
+    def redact(body: RedactIn) -> dict[str, Any]:
+        """Replace what some turns say, keeping their ids, speakers and times; what they
+        fed is built again (--allow-writes). Cannot be undone; ``dry_run`` only counts."""
+        return service.redact(body.space, body.turns, body.text, body.conversation, body.dry_run)
 
     @api.post("/v1/forget", tags=["write"])
     def forget(body: ForgetIn) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from graphmem import __version__
 from graphmem.errors import GraphmemError, UnknownSpaceError, shown
+from graphmem.ingest.forget import REDACTED
 from graphmem.mcp.stdio import AnsweringReader, claimed_stdio, screened_lines
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, strategy_names
 from graphmem.serving import MemoryService
@@ -346,6 +347,25 @@ def _add_write_tools(server: MCPServer, tools: MemoryService) -> None:
         return _guarded(
             lambda: tools.forget(space, turns or (), session, conversation, dry_run), tools.spaces
         )
+
+    def redact_turns(
+        space: SpaceArg,
+        turns: list[str],
+        text: str = REDACTED,
+        conversation: str | None = None,
+        dry_run: bool = False,
+    ) -> dict[str, Any]:
+        return _guarded(
+            lambda: tools.redact(space, turns, text, conversation, dry_run), tools.spaces
+        )
+
+    server.add_tool(
+        redact_turns,
+        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True),
+        description="Replace what some turns (their ids) say, keeping their ids, speakers and "
+        "times: what they fed is built again from the new text. Cannot be undone; dry_run "
+        "only counts.",
+    )
 
     server.add_tool(
         forget_part,

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from graphmem.errors import ForbiddenError, TooManyMessagesError, UnknownSpaceError
 from graphmem.graph.readiness import check_stored
 from graphmem.graph.stats import space_list, space_stats
+from graphmem.ingest.forget import REDACTED
 from graphmem.ingest.jsonl import check_session_names
 from graphmem.ingest.validate import check_space
 from graphmem.memory import Memory
@@ -208,6 +209,28 @@ class MemoryService:
             write=True,
         )
         return {**done.as_dict(), "sequence": sequence}
+
+    def redact(
+        self,
+        space: str,
+        turns: Sequence[str],
+        text: str = REDACTED,
+        conversation: str | None = None,
+        dry_run: bool = False,
+    ) -> dict[str, Any]:
+        """Replace what ``turns`` say (``Memory.redact``); a dry run counts and writes
+        nothing."""
+        self._write()
+        space = self._space(space)
+        memory = self.memory
+        done, sequence = self._in(
+            space,
+            lambda: memory.redact(
+                space, turns, text=text, conversation=conversation, dry_run=dry_run
+            ),
+            write=not dry_run,
+        )
+        return {**done.model_dump(), "sequence": sequence}
 
     def forget(
         self,

@@ -57,6 +57,9 @@ def test_the_api_over_a_real_server(store: GraphStore) -> None:
             assert counts["Passage"] == 19 and counts["EventFrame"] > 0
             listed = http.get("/v1/spaces").json()["spaces"]
             assert listed == [{"space": space, "conversations": 1, "sessions": 3, "turns": 19}]
+            hide = {"space": space, "conversation": "maya-and-tom", "turns": ["s2:1"]}
+            redacted = http.post("/v1/redact", json={**hide, "text": "[gone]"})
+            assert redacted.status_code == 200 and redacted.json()["turns"] == 1, redacted.text
             part = {"space": space, "conversation": "maya-and-tom", "session": "s1"}
             first = len(sample_sessions()["s1"])
             counted = http.post("/v1/forget", json={**part, "dry_run": True}).json()

@@ -106,6 +106,7 @@ def test_ingest_query_ask_stats_forget_over_stdio(
             "ingest_messages",
             "forget_space",
             "forget_part",
+            "redact_turns",
         }
         assert tools["forget_space"].annotations.destructive_hint  # type: ignore[union-attr]
         assert tools["forget_part"].annotations.destructive_hint  # type: ignore[union-attr]
@@ -142,6 +143,9 @@ def test_ingest_query_ask_stats_forget_over_stdio(
         assert counts["Passage"] == 19 and counts["EventFrame"] > 0
         listed = (await _call(client, "spaces"))["spaces"]
         assert {"space": space, "conversations": 1, "sessions": 3, "turns": 19} in listed
+        hidden = {"space": space, "conversation": "maya-and-tom", "turns": ["s2:1"]}
+        redacted = await _call(client, "redact_turns", **hidden, text="[gone]")
+        assert redacted["turns"] == 1 and not redacted["dry_run"]
         part = {"space": space, "conversation": "maya-and-tom", "turns": ["s1:1"]}
         counted = await _call(client, "forget_part", **part, dry_run=True)
         assert counted["dry_run"] and counted["removed"]["Passage"] == 1
