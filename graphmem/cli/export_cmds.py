@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import click
@@ -47,8 +49,7 @@ def export(
                 for message in export_space(store, space):
                     sys.stdout.write(_line(message))
                 return
-            lines = write_jsonl(out, export_space(store, space))
-            emit({"space": space, "file": str(out), "messages": lines}, as_json)
+            emit(_written(out, export_space(store, space), space), as_json)
             return
         assert out is not None
         out.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -56,9 +57,23 @@ def export(
         for row in space_list(store):
             # A space's name as a file name: nothing in it leaves the folder ("/", "..").
             target = out / f"{quote(row['space'], safe='')}.jsonl"
-            lines = write_jsonl(target, export_space(store, row["space"]))
-            written.append({"space": row["space"], "file": str(target), "messages": lines})
+            written.append(_written(target, export_space(store, row["space"]), row["space"]))
     emit({"spaces": written}, as_json)
+
+
+def _written(path: Path, messages: Iterator[dict[str, Any]], space: str) -> dict[str, Any]:
+    """Write ``messages`` to ``path``; what it holds: turns, and the empty messages that
+    keep the positions of forgotten or empty ones (``gaps``)."""
+    gaps = 0
+
+    def counted() -> Iterator[dict[str, Any]]:
+        nonlocal gaps
+        for message in messages:
+            gaps += message["text"] == ""
+            yield message
+
+    lines = write_jsonl(path, counted())
+    return {"space": space, "file": str(path), "turns": lines - gaps, "gaps": gaps}
 
 
 def _line(message: dict[str, object]) -> str:

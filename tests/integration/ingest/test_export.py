@@ -103,7 +103,7 @@ def test_every_space_goes_to_a_file_of_its_own(memory: Memory, space: str, tmp_p
     out = tmp_path / "all"
     done = CliRunner().invoke(cli, ["export", "--all", "--out", str(out), "--json"])
     assert done.exit_code == 0, done.output
-    files = {Path(s["file"]).name: s["messages"] for s in json.loads(done.output)["spaces"]}
+    files = {Path(s["file"]).name: s["turns"] for s in json.loads(done.output)["spaces"]}
     assert files[f"{space}.jsonl"] == 12
     missing = CliRunner().invoke(cli, ["export", "--all"])
     assert missing.exit_code == 2 and "--out" in missing.output
