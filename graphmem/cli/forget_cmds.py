@@ -106,6 +106,12 @@ def _part_text(
         f"  {label:<14} {data['removed'].get(label, 0):>8} {data['recomputed'].get(label, 0):>8}"
         for label in labels
     ]
+    rebuilt = data["rebuilt"]
+    if rebuilt:
+        shown = ", ".join(rebuilt[:5]) + (
+            f" and {len(rebuilt) - 5} more" if len(rebuilt) > 5 else ""
+        )
+        table.append(f"built again: {plural(len(rebuilt), 'conversation')} ({shown})")
     tail = (
         f"run again with --yes to {verbs[2]} it"
         if data["dry_run"]

@@ -93,8 +93,9 @@ class Plan(BaseModel):
 
 class ForgetReport(BaseModel):
     """What a forget did (or, ``dry_run``, would do): turns forgotten, sessions and
-    conversations gone, and per label the derived nodes removed (citing only forgotten
-    turns) and recomputed (citing kept turns too)."""
+    conversations gone, per label the derived nodes removed (citing only forgotten turns)
+    and recomputed (citing kept turns too), and the conversations built again (those
+    holding the turns and those sharing a memory or an entity with them: the cost)."""
 
     space: str
     dry_run: bool
@@ -103,6 +104,7 @@ class ForgetReport(BaseModel):
     conversations: int
     removed: dict[str, int]
     recomputed: dict[str, int]
+    rebuilt: list[str] = []
     seconds: float = 0.0
 
 
@@ -279,6 +281,7 @@ def report(
         conversations=sum(not k.conversation.sessions for k in touched),
         removed=counted[0],
         recomputed=counted[1],
+        rebuilt=[k.conversation.conversation_id for k in touched if k.conversation.sessions],
     )
 
 

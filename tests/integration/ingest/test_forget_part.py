@@ -126,6 +126,7 @@ def test_a_dry_run_counts_what_would_go_and_changes_nothing(
     before = space_digest(store, space).sha256
     plan = memory.forget(space, session="session_2", dry_run=True)
     assert plan.dry_run and plan.turns == 6 and plan.sessions == 1 and plan.conversations == 0
+    assert plan.rebuilt == ["conv-a"]
     assert plan.removed["Passage"] == 6 and plan.removed["AtomicFact"] > 0
     assert space_digest(store, space).sha256 == before
 
