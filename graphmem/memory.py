@@ -11,6 +11,7 @@ two of them with different ``spacy_model`` settings coexist in one process.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import OrderedDict
@@ -57,6 +58,7 @@ from graphmem.llm import Message, StructuredLLM, build_llm
 from graphmem.plugin.builder import BuildContext, Builder, BuildReport, SessionBatch, run_build
 from graphmem.plugin.configure import DesignConfigs
 from graphmem.plugin.retriever import RetrievalContext, Retriever, settle, space_out_collections
+from graphmem.process import uses
 from graphmem.process.threads import limit_blas_threads
 from graphmem.retrieval.packer import pack
 from graphmem.retrieval.registry import DEFAULT_STRATEGY, build_retriever
@@ -253,10 +255,12 @@ class Memory:
             # that says its embedder, not one read as written before spaces were pinned
             # (the database's first embedder).
             pin_space_embedder(self.store, space, self.embedder)
-        try:
+        # A space-wide step's cache uses are the space's (a conversation's: its own).
+        with uses.scope(space), self._refreshing(space):
             for conv in dataset.conversations:
                 conv = place_sessions(self.store, space, conv)
-                writer.write_conversation(space, conv, report, turns_written)
+                with uses.scope(space, conv.conversation_id):
+                    writer.write_conversation(space, conv, report, turns_written)
                 record_settings(self.store, space, settings_text)
                 settings_text = None
                 for builder in active:
@@ -275,19 +279,25 @@ class Memory:
                 )
                 if judged is not None:  # the LLM judge's cost, reported like a build's
                     build_reports[judged.builder] = judged
-        finally:  # even a failed ingest may have written: the kept retrievers look again
-            for retriever in self._kept(space):
-                retriever.refresh()
         return IngestResult(
             report=report, builds=list(build_reports.values()), skipped=dataset.skipped
         )
+
+    @contextmanager
+    def _refreshing(self, space: str) -> Iterator[None]:
+        try:
+            yield
+        finally:  # even a failed ingest may have written: the kept retrievers look again
+            for retriever in self._kept(space):
+                retriever.refresh()
 
     def _build(
         self, space: str, conv: ConversationIn, builder: Builder, into: BuildReport, backend: str
     ) -> None:
         batch = self._pending(space, conv, builder.name)
         if batch.sessions:
-            built = run_build(builder, batch)
+            with uses.scope(space, conv.conversation_id):
+                built = run_build(builder, batch)
             into.merge(built)
             record_build(self.store, space, built, backend)
             self.store.write(
@@ -398,7 +408,16 @@ class Memory:
         with self._table:
             for key in [key for key in self._retrievers if key[1] == space]:
                 del self._retrievers[key]
-        return delete_space_nodes(self.store, space)
+        deleted = delete_space_nodes(self.store, space)
+        self._sweep(space, None, math.inf)
+        return deleted
+
+    def _sweep(self, space: str, conversations: Sequence[str] | None, before: float) -> None:
+        """Erase from the vector and LLM caches what only ``conversations`` of ``space``
+        (None: all) and its queries used before ``before`` (``graphmem.process.uses``)."""
+        self.embedder.sweep(space, conversations, before)
+        if self.llm is not None:
+            self.llm.sweep(space, conversations, before)
 
     def redact(
         self,
@@ -432,18 +451,22 @@ class Memory:
         if dry_run:
             return report
         built = self.store.read("core.space_built_by", space=space)[0]["builders"]
-        builders, convs = forgetting.request(self.store, space, selection, sorted(built), convs)
+        asked = forgetting.request(self.store, space, selection, sorted(built), convs)
         # The cache's vectors of the forgotten turns first, while their texts are stored
         # (the graph's go with their nodes).
         texts = [t.rendered for t in found.targets]
         self.embedder.forget(self.embedder.heads(texts, "passage"), "passage")
+        self.embedder.clear_memory()  # the rebuild's uses reach the disk, recorded
         kept = [c for k in touched if (c := forgetting.release(self.store, space, k))]
         drop_space_graphs(self.store, space)
         with self.nlp_context():
             self._ingest_dataset(
-                Dataset(conversations=kept, qa={}), space, builders, (None, None), refresh=True
+                Dataset(conversations=kept, qa={}), space, asked.builders, (None, None), True
             )
-        forgetting.done(self.store, space, found, convs)
+        # Then what the rebuild did not use again: the caches' entries only the forgotten
+        # turns (and the space's questions, any of whose contexts may have held them) fed.
+        self._sweep(space, asked.conversations, asked.started_at)
+        forgetting.done(self.store, space, found, asked.conversations)
         return report.model_copy(update={"seconds": time.perf_counter() - started})
 
     # --- reading -------------------------------------------------------------------
@@ -469,7 +492,7 @@ class Memory:
             with self._table:
                 fresh = as_of is None and (strategy, space) not in self._retrievers
             # A first query prepares the retriever: its members share the snapshots they read.
-            with sharing_snapshots() if fresh else nullcontext():
+            with sharing_snapshots() if fresh else nullcontext(), uses.scope(space):
                 result = self._retriever_at(strategy, space, as_of).retrieve(question, budget)
         if fresh:  # its first query prepared it
             self.settle()
@@ -570,7 +593,7 @@ class Memory:
         """The query's result and context, and the LLM's answer from that context: ``None``
         without an LLM, or when the model gives no valid answer (logged)."""
         found = self.query(question, space, strategy, budget, as_of=as_of)
-        with self.nlp_context():
+        with self.nlp_context(), uses.scope(space):
             answer = self._answer(question, self._retriever_at(strategy, space, as_of), found)
         return AskResult(result=found.result, context=found.context, answer=answer)
 

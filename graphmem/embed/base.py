@@ -57,6 +57,18 @@ class Embedder(ABC):
         embedder without a cache keeps nothing. The entries dropped."""
         return 0
 
+    def sweep(self, space: str, conversations: Sequence[str] | None, before: float) -> int:
+        """Drop the cached vectors only ``space``'s ``conversations`` (None: all) used
+        before ``before`` (``graphmem.process.uses``); the entries dropped."""
+        return 0
+
+    def touch(self, texts: Sequence[str], kind: Kind = "passage") -> None:  # noqa: B027
+        """Say ``texts``' vectors are in use though taken from elsewhere (the graph): a
+        cache records the use (``graphmem.process.uses``); nothing else keeps any."""
+
+    def clear_memory(self) -> None:  # noqa: B027 - optional hook, most embedders keep none
+        """Empty an in-memory tier, if any (a forget's rebuild records what it uses)."""
+
     def embed_query(self, text: str) -> list[float]:
         """One question's vector, as a query parameter."""
         return [float(x) for x in self.embed([text], "query")[0]]

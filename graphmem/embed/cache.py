@@ -34,13 +34,14 @@ import sqlite3
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from graphmem.config import Settings
 from graphmem.embed.base import Embedder, Kind, Vectors
+from graphmem.process import uses
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,7 @@ _SCHEMA = (
     " used INTEGER NOT NULL) WITHOUT ROWID",
     "CREATE INDEX IF NOT EXISTS vectors_used ON vectors (used)",
     "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
+    uses.USES_SCHEMA,  # who used each vector: a forget erases what only it used
 )
 # Counted once, when the meta table is new: a count on every open would read the whole file.
 _COUNT = "INSERT INTO meta SELECT 'count', count(*) FROM vectors"
@@ -169,11 +171,13 @@ class VectorStore:
                     found[key] = np.frombuffer(blob, dtype="<f4")
                     if now - used > _TOUCH_S:
                         stale.append(key)
-        if stale:
+        scoped = uses.current() is not None and found
+        if stale or scoped:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.executemany(
                 "UPDATE vectors SET used = ? WHERE key = ?", ((now, k) for k in stale)
             )
+            uses.mark(self._db, found)
             self._db.execute("COMMIT")
         return found
 
@@ -190,6 +194,7 @@ class VectorStore:
                 ((k, np.asarray(v, dtype="<f4").tobytes(), now) for k, v in rows),
             )
             added = db.total_changes - before
+            uses.mark(db, (k for k, _ in rows))
             db.execute("UPDATE meta SET value = value + ? WHERE name = 'count'", (added,))
             self._evict(len(rows[0][1]))
             db.execute("COMMIT")
@@ -208,29 +213,53 @@ class VectorStore:
             "DELETE FROM vectors WHERE key IN (SELECT key FROM vectors ORDER BY used LIMIT ?)",
             (drop,),
         )
+        self._db.execute("DELETE FROM uses WHERE key NOT IN (SELECT key FROM vectors)")
         (left,) = self._db.execute("SELECT count(*) FROM vectors").fetchone()
         self._db.execute("UPDATE meta SET value = ? WHERE name = 'count'", (left,))
 
     def delete(self, keys: Sequence[bytes]) -> int:
-        """Remove entries (a forget): SQLite overwrites their bytes (``secure_delete``) and
-        the write-ahead log is emptied after, so the file keeps nothing of them."""
+        """Remove entries (a forget's turns) and their uses."""
+
+        def drop(db: sqlite3.Connection) -> None:
+            for start in range(0, len(keys), 500):  # SQLite's bound-parameter limit
+                chunk = list(keys[start : start + 500])
+                marks = ",".join("?" * len(chunk))
+                db.execute(f"DELETE FROM uses WHERE key IN ({marks})", chunk)
+                db.execute(f"DELETE FROM vectors WHERE key IN ({marks})", chunk)
+
+        return self._erase(drop)
+
+    def touch(self, keys: Sequence[bytes]) -> None:
+        """Record the current scope's use of ``keys`` (held elsewhere too)."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            uses.mark(self._db, keys)
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+
+    def sweep(self, space: str, conversations: Sequence[str] | None, before: float) -> int:
+        """Remove the entries only the swept uses held (``uses.sweep``)."""
+        return self._erase(lambda db: uses.sweep(db, "vectors", space, conversations, before))
+
+    def _erase(self, change: Callable[[sqlite3.Connection], object]) -> int:
+        """Run a deleting ``change``: SQLite overwrites the freed bytes (``secure_delete``)
+        and the write-ahead log is emptied after, so the file keeps nothing of them."""
         db = self._db
         db.execute("PRAGMA secure_delete = ON")
         db.execute("BEGIN IMMEDIATE")
         try:
-            before = db.total_changes
-            for start in range(0, len(keys), 500):  # SQLite's bound-parameter limit
-                chunk = list(keys[start : start + 500])
-                marks = ",".join("?" * len(chunk))
-                db.execute(f"DELETE FROM vectors WHERE key IN ({marks})", chunk)
-            gone = db.total_changes - before
-            db.execute("UPDATE meta SET value = value - ? WHERE name = 'count'", (gone,))
+            before = db.execute("SELECT count(*) FROM vectors").fetchone()[0]
+            change(db)
+            (left,) = db.execute("SELECT count(*) FROM vectors").fetchone()
+            db.execute("UPDATE meta SET value = ? WHERE name = 'count'", (left,))
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
             raise
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        return gone
+        return int(before - left)
 
     def count(self) -> int:
         (n,) = self._db.execute("SELECT count(*) FROM vectors").fetchone()
@@ -328,6 +357,33 @@ class CachedEmbedder(Embedder):
             except (sqlite3.Error, OSError) as exc:
                 self._give_up(exc)
                 return 0
+
+    def sweep(self, space: str, conversations: Sequence[str] | None, before: float) -> int:
+        with self._lock:
+            self._memo.clear()  # a speed tier: the kept vectors are on disk
+            if self.store is None:
+                return 0
+            try:
+                return self.store.sweep(space, conversations, before)
+            except (sqlite3.Error, OSError) as exc:
+                self._give_up(exc)
+                return 0
+
+    def touch(self, texts: Sequence[str], kind: Kind = "passage") -> None:
+        if self.store is None or not texts or uses.current() is None:
+            return
+        keys = [self.key(t, kind) for t in texts]
+        with self._lock:
+            try:
+                self.store.touch(keys)
+            except (sqlite3.Error, OSError) as exc:
+                self._give_up(exc)
+
+    def clear_memory(self) -> None:
+        """Empty the in-memory tier, so that the next uses reach the disk and are recorded
+        (a forget's rebuild: ``sweep`` keeps what it used again)."""
+        with self._lock:
+            self._memo.clear()
 
     def _remember(self, key: bytes, vector: np.ndarray) -> None:
         self._memo[key] = vector

@@ -15,8 +15,10 @@ crash, the same forget finishes the work.
 from __future__ import annotations
 
 import json
+import time
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -205,15 +207,23 @@ def counts(store: GraphStore, space: str, found: Plan) -> tuple[dict[str, int], 
     return removed, recomputed
 
 
+class Request(NamedTuple):
+    """A forget as first asked: the builders it runs, the conversations it writes again,
+    and when it started (the caches keep what was used again since: ``process.uses``)."""
+
+    builders: list[str]
+    conversations: list[str]
+    started_at: float
+
+
 def request(
     store: GraphStore,
     space: str,
     selection: Selection,
     builders: list[str],
     conversations: list[str],
-) -> tuple[list[str], list[str]]:
-    """Write the forget's request (once); the builders it runs and the conversations it
-    writes again, as first asked."""
+) -> Request:
+    """Write the forget's request (once, so that a rerun after a crash keeps its start)."""
     rows = store.write(
         "core.forget_request",
         space=space,
@@ -221,8 +231,12 @@ def request(
         selection=json.dumps(selection.model_dump(), sort_keys=True),
         builders=builders,
         conversations=conversations,
+        started_at=time.time(),
     )
-    return list(rows[0]["builders"] or []), list(rows[0]["conversations"] or [])
+    row = rows[0]
+    return Request(
+        list(row["builders"] or []), list(row["conversations"] or []), float(row["started_at"])
+    )
 
 
 def pending(store: GraphStore, space: str, selection: Selection) -> list[str] | None:

@@ -238,8 +238,11 @@ class PassageWriter:
                     row["speaker"], row["text"], date_text=row["date_text"], caption=row["caption"]
                 )
                 known[text] = [float(x) for x in row["embedding"]]
-        missing = list(dict.fromkeys(t for rendered in texts.values() for t in rendered))
-        missing = [t for t in missing if t not in known]
+        wanted = list(dict.fromkeys(t for rendered in texts.values() for t in rendered))
+        # A stored vector taken again is still this conversation's: the cache keeps it.
+        reused = [t for t in wanted if t in known]
+        self._embedder.touch(self._embedder.heads(reused, "passage"), "passage")
+        missing = [t for t in wanted if t not in known]
         if missing:
             for text, vec in zip(missing, embed_passages(self._embedder, missing), strict=True):
                 known[text] = [float(x) for x in vec]

@@ -54,6 +54,11 @@ class StructuredLLM(ABC):
             self.concurrency,
         )
 
+    def sweep(self, space: str, conversations: Sequence[str] | None, before: float) -> int:
+        """Drop the cached answers only ``space``'s ``conversations`` (None: all) and its
+        queries used before ``before`` (``graphmem.process.uses``); without a cache none."""
+        return 0
+
     def close(self) -> None:  # noqa: B027 - optional hook, most backends hold nothing
         """Release connections and files; the client must not be used afterwards."""
 

@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from graphmem.errors import ConfigError
 from graphmem.llm.types import Message
+from graphmem.process import uses
 
 if TYPE_CHECKING:
     from graphmem.config import Settings
@@ -98,6 +99,7 @@ class ResponseCache:
                 _private(self.path)
                 conn = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False)
                 conn.execute(_SCHEMA_SQL)
+                conn.execute(uses.USES_SCHEMA)  # who asked: a forget erases what only it did
                 conn.commit()
             except (OSError, sqlite3.Error) as exc:
                 raise ConfigError(
@@ -113,6 +115,9 @@ class ResponseCache:
             conn = self._connection()
             try:
                 row = conn.execute("SELECT content FROM responses WHERE key = ?", (key,)).fetchone()
+                if row is not None and uses.current() is not None:
+                    uses.mark(conn, [key])
+                    conn.commit()
             except sqlite3.Error as exc:
                 # A busy or damaged cache costs tokens, not correctness: treat as a miss.
                 log.warning("LLM cache read failed (%s); calling the model instead", exc)
@@ -128,6 +133,7 @@ class ResponseCache:
                     " VALUES (?, ?, ?, ?, ?)",
                     (key, model, schema, content, time.time()),
                 )
+                uses.mark(conn, [key])
                 conn.commit()
             except sqlite3.Error as exc:
                 log.warning("LLM cache write failed (%s); the answer is not cached", exc)
@@ -141,6 +147,26 @@ class ResponseCache:
                 conn.commit()
             except sqlite3.Error as exc:
                 log.warning("LLM cache delete failed (%s)", exc)
+
+    def sweep(self, space: str, conversations: Sequence[str] | None, before: float) -> int:
+        """Drop the answers only the swept uses held (``graphmem.process.uses``): a forget's
+        touched conversations and the space's queries before ``before``. SQLite overwrites
+        their bytes (``secure_delete``). A cache file never opened is left unopened."""
+        if self._conn is None and not self.path.is_file():
+            return 0
+        with self._lock:
+            conn = self._connection()
+            try:
+                conn.execute("PRAGMA secure_delete = ON")
+                gone = uses.sweep(conn, "responses", space, conversations, before)
+                conn.commit()
+            except sqlite3.Error as exc:
+                conn.rollback()
+                raise ConfigError(
+                    f"cannot erase from the LLM response cache at {self.path}: {exc}",
+                    hint=f"delete {self.path} (it fills again as needed)",
+                ) from exc
+        return gone
 
     def close(self) -> None:
         with self._lock:

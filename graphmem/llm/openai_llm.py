@@ -143,6 +143,9 @@ class OpenAIStructuredLLM(StructuredLLM):
             self.cache.put(key, answer.model_dump_json(), model=self._model, schema=schema.__name__)
         return answer
 
+    def sweep(self, space: str, conversations: Sequence[str] | None, before: float) -> int:
+        return 0 if self.cache is None else self.cache.sweep(space, conversations, before)
+
     def close(self) -> None:
         with self._client_lock:
             if self._client is not None:
