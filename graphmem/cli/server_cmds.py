@@ -1,4 +1,4 @@
-"""``graphmem server start|stop|status|logs``: the local Neo4j 5.26 + GDS."""
+"""``graphmem server start|stop|status|logs|dump|load|compact``: the local Neo4j 5.26 + GDS."""
 
 from __future__ import annotations
 
@@ -169,3 +169,19 @@ def logs_cmd(ctx: click.Context, lines: int, follow: bool) -> None:
                 click.echo(line, nl=False)
             else:
                 time.sleep(0.5)
+
+
+@server.command("compact")
+@click.option("--yes", is_flag=True, help="Compact without asking.")
+@json_option
+@click.pass_context
+@handle_errors
+def compact_cmd(ctx: click.Context, yes: bool, as_json: bool) -> None:
+    """Rebuild the database from its spaces' conversations and erase the old files, so
+    that Neo4j's store and transaction logs keep nothing deleted (forgotten turns, deleted
+    spaces): docs/privacy.md. Every space is built again with its builders and must give
+    the same digest, else the old database is put back. Run again after a crash, it
+    finishes."""
+    from graphmem.cli.compact_cmds import compact  # the ingest path: only when compacting
+
+    compact(app(ctx), yes, as_json)
