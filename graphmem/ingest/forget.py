@@ -28,6 +28,7 @@ from graphmem.ingest.models import ConversationIn, SessionIn
 from graphmem.ingest.render import render_turn
 from graphmem.ingest.stored import stored_sessions
 from graphmem.ingest.writer import content_id, passage_id, session_id
+from graphmem.plugin.registry import release_session
 
 # What a redacted turn says by default (``graphmem redact``).
 REDACTED = "[redacted]"
@@ -307,7 +308,7 @@ def release(store: GraphStore, space: str, touched: Kept) -> ConversationIn | No
     conv = touched.conversation
     kept = [session_id(conv, s) for s in touched.rewrite]
     for sid in [*touched.gone, *kept]:
-        released = store.write("core.release_session", space=space, session_id=sid)
+        released = release_session(store.write, space, sid)
         if sid in touched.gone:
             store.write("core.delete_session", space=space, session_id=sid)
         if released and released[0]["loose"]:

@@ -24,6 +24,7 @@ from graphmem.embed.windows import embed_passages
 from graphmem.graph.store import GraphStore, Tx
 from graphmem.ingest.models import ConversationIn, SessionIn, Turn
 from graphmem.ingest.render import render_turn
+from graphmem.plugin.registry import release_session
 
 
 def content_id(*parts: object) -> str:
@@ -292,7 +293,7 @@ class PassageWriter:
             passages=len(rows),
         )
         # A changed session replaces everything derived from it (see release_session).
-        released = tx.run("core.release_session", space=space, session_id=sid)
+        released = release_session(tx.run, space, sid)
         tx.run("core.prune_session", space=space, session_id=sid, keep=[r["id"] for r in rows])
         tx.run("core.upsert_passages", space=space, session_id=sid, rows=rows)
         if released and released[0]["loose"]:

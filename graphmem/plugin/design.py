@@ -78,6 +78,13 @@ StatsFunction = Callable[["GraphStore", str], dict[str, Any]]
 # interrupted re-embedding runs it again from the start.
 ReembedFunction = Callable[["GraphStore", "Embedder", str], int]
 ReadsFunction = Callable[[Any], Sequence[str]]
+# ``release(run, space, session_id)``: a session's derived nodes are being deleted, to be
+# built again (a forget, a redaction, a changed session); the core deletes every node with
+# FROM to its turns and the nodes without FROM next to them that nothing grounds any more.
+# A design that keeps something else the session fed (a node without FROM, a count over
+# the space) removes or resets it here, with ``run(statement, **params)`` (its catalog
+# statements, in the caller's transaction); its builder then builds the session again.
+ReleaseFunction = Callable[[Callable[..., Any], str, str], None]
 
 
 @dataclass(frozen=True)
@@ -203,6 +210,9 @@ class Design:
     # ``graphmem`` CLI commands it adds, by name: ``graphmem --help`` lists them from here,
     # each command's module is imported when it runs.
     commands: Mapping[str, Command] = field(default_factory=dict)
+    # What it keeps of a session beyond FROM, removed when the session is released (see
+    # ``ReleaseFunction``); None: FROM reaches all of it (every built-in design).
+    release: Hook[ReleaseFunction] = Hook()  # noqa: RUF009
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier() or self.name != self.name.lower():

@@ -9,9 +9,10 @@ Nothing is imported at import time of this module; ``registry()`` discovers once
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from importlib.metadata import entry_points
+from typing import Any
 
 from graphmem.errors import ConfigError
 from graphmem.graph.catalog import register_schema, register_statement, register_tree
@@ -145,6 +146,17 @@ def design(name: str) -> Design:
     if found is None:
         raise ConfigError(f"unknown design {name!r}", hint=f"choose from {', '.join(registry())}")
     return found
+
+
+def release_session(run: Callable[..., Any], space: str, session_id: str) -> Any:
+    """The core's release of a session's derived nodes (``core.release_session``: its rows,
+    whose ``loose`` the caller prunes once the passages are settled), then each design's own
+    (``Design.release``); ``run(statement, **params)`` runs in the caller's transaction."""
+    released = run("core.release_session", space=space, session_id=session_id)
+    for entry in registry().values():
+        if entry.release is not None:
+            entry.release(run, space, session_id)
+    return released
 
 
 def builder_names() -> list[str]:
