@@ -110,6 +110,14 @@ def space(store: GraphStore) -> Iterator[str]:
 
 
 @pytest.fixture
+def clean_space(store: GraphStore) -> Iterator[str]:
+    """A second fresh space: the build a changed ``space`` is compared with."""
+    name = f"test-{uuid.uuid4().hex[:10]}"
+    yield name
+    delete_space(store, name)
+
+
+@pytest.fixture
 def spaces(store: GraphStore) -> Iterator[list[str]]:
     """Space names a test adds to the list, deleted afterwards whatever the test did."""
     made: list[str] = []

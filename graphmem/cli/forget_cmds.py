@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import click
 
@@ -88,17 +88,26 @@ def _space_text(data: dict[str, Any]) -> str:
     )
 
 
-def _part_text(
-    data: dict[str, Any], verbs: tuple[str, str, str] = ("would forget", "forgot", "forget")
-) -> str:
-    """``verbs``: what a dry run would do, what was done, the word for it."""
+class Verbs(NamedTuple):
+    """How the report of a forget or a redaction speaks."""
+
+    would: str  # a dry run
+    did: str
+    verb: str  # the word for it, in "run again with --yes to ..."
+
+
+FORGET = Verbs("would forget", "forgot", "forget")
+REDACT = Verbs("would redact", "redacted", "redact")
+
+
+def _part_text(data: dict[str, Any], verbs: Verbs = FORGET) -> str:
     what = plural(data["turns"], "turn")
     whole = [
         plural(data["sessions"], "session") if data["sessions"] else "",
         plural(data["conversations"], "conversation") if data["conversations"] else "",
     ]
     gone = " and ".join(w for w in whole if w)
-    head = f"{verbs[0] if data['dry_run'] else verbs[1]} {what} of space {data['space']!r}" + (
+    head = f"{verbs.would if data['dry_run'] else verbs.did} {what} of space {data['space']!r}" + (
         f" ({gone} whole)" if gone else ""
     )
     labels = sorted(set(data["removed"]) | set(data["recomputed"]))
@@ -113,7 +122,7 @@ def _part_text(
         )
         table.append(f"built again: {plural(len(rebuilt), 'conversation')} ({shown})")
     tail = (
-        f"run again with --yes to {verbs[2]} it"
+        f"run again with --yes to {verbs.verb} it"
         if data["dry_run"]
         else f"the space is as a build of the input so changed ({data['seconds']:.1f} s)"
     )
@@ -162,4 +171,4 @@ def redact(
             space, turns, text=text, conversation=conversation, dry_run=dry_run or not yes
         )
     data = report.model_dump()
-    emit(data, as_json, lambda d: _part_text(d, ("would redact", "redacted", "redact")))
+    emit(data, as_json, lambda d: _part_text(d, REDACT))

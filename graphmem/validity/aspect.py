@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from spacy.tokens import Doc, Span, Token
 
 from graphmem.validity import lexicon as lex
-from graphmem.validity.patterns import Match, matches
+from graphmem.validity.patterns import Match
 from graphmem.validity.values import Now, Said, Value
 
 # A person is someone, not a thing whose state changes.
@@ -111,13 +111,18 @@ def agent(verb: Token) -> Token | None:
 
 
 def under_way(
-    doc: Doc, root: Token, whose: Callable[[Token], str], subject: str, planned: Token | None
+    doc: Doc,
+    root: Token,
+    whose: Callable[[Token], str],
+    subject: str,
+    planned: Token | None,
+    matched: dict[str, list[Match]],
 ) -> list[Value]:
     """The ``begun:``, ``ended:``, ``dropped:``, ``planned:`` and ``now:`` values (module
     docstring) of the main clauses whose subject is ``subject`` (``whose`` reads a verb's);
-    ``planned``: the verb a plan is about, when the statement is a plan."""
+    ``planned``: the verb a plan is about, when the statement is a plan; ``matched``: the
+    doc's pattern matches (``patterns.matches``, read once per statement)."""
     found: list[Value] = []
-    matched = matches(doc)
     if planned is not None:
         found += [Said(kind="planned", said=key) for key in _things_of(planned, doc)]
     for verb in main_verbs(root):

@@ -60,6 +60,7 @@ from graphmem.validity.aspect import (
     verb_of,
 )
 from graphmem.validity.counts import clause_counts
+from graphmem.validity.patterns import matches
 from graphmem.validity.states import states
 from graphmem.validity.types import MEASURED, Claim, Statement
 from graphmem.validity.values import Now, Said, SaidKind, Value
@@ -143,9 +144,10 @@ def _claim(statement: Statement, doc: Doc, reported: bool) -> Claim:
         return _subject(agent(v) or subject_token, speaker)
 
     planned = verb if intent == "plan" else None
-    values += tuple(under_way(doc, root, whose, subject, planned))
+    matched = matches(doc)  # the dependency patterns, once for both readers
+    values += tuple(under_way(doc, root, whose, subject, planned, matched))
     values += tuple(clause_counts(doc, root, whose, subject))
-    values += tuple(states(doc, root, whose, subject))
+    values += tuple(states(doc, root, whose, subject, matched))
     return Claim(
         subject=subject,
         predicate=predicate,

@@ -36,7 +36,7 @@ from spacy.tokens import Doc, Token
 from graphmem.nlp.grounding_rules import WEEKDAYS
 from graphmem.validity import lexicon as lex
 from graphmem.validity.aspect import chunk_key, clauses, hedged, specific_key
-from graphmem.validity.patterns import Match, matches
+from graphmem.validity.patterns import Match
 from graphmem.validity.values import Placed, Rank, Rate, Said, Span, Value, Weekday
 
 _PERFECT_AUX = frozenset({"has", "have", "'ve", "'s"})
@@ -49,11 +49,17 @@ _RATE = re.compile(
 _TIMES = {"once": "1", "twice": "2", "thrice": "3"}
 
 
-def states(doc: Doc, root: Token, whose: Callable[[Token], str], subject: str) -> list[Value]:
+def states(
+    doc: Doc,
+    root: Token,
+    whose: Callable[[Token], str],
+    subject: str,
+    matched: dict[str, list[Match]],
+) -> list[Value]:
     """The ``span:``, ``rate:``, ``weekday:``, ``home:`` and ``job:`` values (module
-    docstring) of the main clauses whose subject is ``subject``."""
+    docstring) of the main clauses whose subject is ``subject`` (``matched``: the doc's
+    pattern matches, ``patterns.matches``)."""
     found: list[Value] = []
-    matched = matches(doc)
     for verb in clauses(doc):
         if not subject or whose(verb) != subject:
             continue

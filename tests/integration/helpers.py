@@ -12,6 +12,7 @@ import pytest
 from pydantic import SecretStr
 
 from graphmem.config import Settings
+from graphmem.graph.digest import space_digest
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import ConversationIn, SessionIn, Turn
 from tests.fakes.openai_server import FakeOpenAIServer, Responder
@@ -107,3 +108,12 @@ def fake_server(monkeypatch: pytest.MonkeyPatch, answer: Responder) -> Iterator[
     monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
     with FakeOpenAIServer(default=answer) as server:
         yield server
+
+
+def assert_same_digest(store: GraphStore, space: str, clean: str) -> None:
+    """``space`` is what the build of ``clean`` is: the label and relationship counts first
+    (a readable difference), then the whole digest."""
+    found, want = space_digest(store, space), space_digest(store, clean)
+    assert found.labels == want.labels
+    assert found.types == want.types
+    assert found.sha256 == want.sha256

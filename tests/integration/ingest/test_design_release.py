@@ -5,7 +5,6 @@ without the forgotten session; without the hook the stale entry would stay."""
 from __future__ import annotations
 
 import dataclasses
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,6 @@ from graphmem.ingest.models import Dataset
 from graphmem.memory import Memory
 from graphmem.plugin import Builder, BuildReport, Design, Label, SessionBatch
 from graphmem.plugin.registry import register, unregister
-from tests.conftest import delete_space
 from tests.integration.helpers import tiny_conversation
 
 pytestmark = pytest.mark.integration
@@ -54,13 +52,6 @@ TALLY = Design(
 def designed() -> Iterator[Callable[[Design], None]]:
     yield register
     unregister("tally")
-
-
-@pytest.fixture
-def clean_space(store: GraphStore) -> Iterator[str]:
-    name = f"test-{uuid.uuid4().hex[:10]}"
-    yield name
-    delete_space(store, name)
 
 
 def _entries(store: GraphStore, space: str) -> list[str]:

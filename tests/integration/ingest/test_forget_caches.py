@@ -8,8 +8,6 @@ from __future__ import annotations
 import random
 import sqlite3
 import string
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,19 +21,11 @@ from graphmem.llm.cache import CACHE_FILE_NAME
 from graphmem.llm.openai_llm import OpenAIStructuredLLM
 from graphmem.memory import Memory
 from graphmem.plugin.registry import builder_names
-from tests.conftest import delete_space
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.fakes.weak_model import WeakModel
 from tests.integration.helpers import tiny_conversation
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-def clean_space(store: GraphStore) -> Iterator[str]:
-    name = f"test-{uuid.uuid4().hex[:10]}"
-    yield name
-    delete_space(store, name)
 
 
 def _planted(secret: str) -> tuple[ConversationIn, ConversationIn, str]:

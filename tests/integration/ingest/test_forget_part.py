@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner
@@ -22,20 +21,13 @@ from graphmem.ingest.models import ConversationIn, Dataset, Turn
 from graphmem.memory import Memory
 from graphmem.plugin.registry import builder_names
 from tests.conftest import delete_space
-from tests.integration.helpers import tiny_conversation
+from tests.integration.helpers import assert_same_digest, tiny_conversation
 
 pytestmark = pytest.mark.integration
 
 # Every design alone, and all together (the semantic layer with each: designs build on it).
 BUILDERS = [["semantic", name] for name in builder_names() if name != "semantic"]
 ALL = list(builder_names())
-
-
-@pytest.fixture
-def clean_space(store: GraphStore) -> Iterator[str]:
-    name = f"test-{uuid.uuid4().hex[:10]}"
-    yield name
-    delete_space(store, name)
 
 
 def _ingest(memory: Memory, space: str, convs: list[ConversationIn], builders: list[str]) -> None:
@@ -58,13 +50,6 @@ def _without_session(conv: ConversationIn, session: int) -> ConversationIn:
     )
 
 
-def _same(store: GraphStore, space: str, clean: str) -> None:
-    found, want = space_digest(store, space), space_digest(store, clean)
-    assert found.labels == want.labels
-    assert found.types == want.types
-    assert found.sha256 == want.sha256
-
-
 @pytest.mark.parametrize("builders", [*BUILDERS, ALL], ids=lambda b: "+".join(b))
 def test_forgetting_a_turn_a_session_or_a_conversation_equals_a_build_without_it(
     settings: Settings,
@@ -83,19 +68,19 @@ def test_forgetting_a_turn_a_session_or_a_conversation_equals_a_build_without_it
     assert isinstance(done, ForgetReport) and done.turns == 1 and not done.dry_run
     step = _without_turn(conv, 1, "D2:2")
     _ingest(memory, clean_space, [step, other], builders)
-    _same(store, space, clean_space)
+    assert_same_digest(store, space, clean_space)
 
     memory.forget(space, session="session_1", conversation="conv-a")
     step = _without_session(step, 0)
     delete_space(store, clean_space)
     _ingest(memory, clean_space, [step, other], builders)
-    _same(store, space, clean_space)
+    assert_same_digest(store, space, clean_space)
 
     gone = memory.forget(space, conversation="conv-b")
     assert gone.conversations == 1 and gone.sessions == 2
     delete_space(store, clean_space)
     _ingest(memory, clean_space, [step], builders)
-    _same(store, space, clean_space)
+    assert_same_digest(store, space, clean_space)
 
 
 def test_unknown_ids_are_named_and_nothing_is_written(
@@ -189,7 +174,7 @@ def test_a_forget_stopped_part_way_finishes_when_run_again(
     monkeypatch.setattr(memory, "_ingest_dataset", real_ingest)
     memory.forget(space, session="session_2")
     _ingest(memory, clean_space, [_without_session(conv, 1)], builders)
-    _same(store, space, clean_space)
+    assert_same_digest(store, space, clean_space)
     assert not store.read("core.forget_request_pending", space=space, id=asked)
 
 
@@ -214,7 +199,7 @@ def test_a_redacted_turn_equals_a_build_of_the_redacted_input(
     ]
     sessions[0] = sessions[0].model_copy(update={"turns": turns})
     _ingest(memory, clean_space, [conv.model_copy(update={"sessions": sessions})], builders)
-    _same(store, space, clean_space)
+    assert_same_digest(store, space, clean_space)
     marathon = store.read(
         "core.forget_targets", space=space, conversation=None, session=None, turns=["D1:2"]
     )
@@ -310,7 +295,7 @@ def test_an_entity_named_by_a_forgotten_turn_takes_a_kept_turns_words(
     _ingest(memory, space, [conv, other], ["semantic"])
     memory.forget(space, turns=[first.source_id], conversation="conv-a")
     _ingest(memory, clean_space, [_without_turn(conv, 0, first.source_id), other], ["semantic"])
-    _same(store, space, clean_space)
+    assert_same_digest(store, space, clean_space)
 
 
 @pytest.mark.parametrize("strategy", ["hybrid", "fulltext", "graphmem"])

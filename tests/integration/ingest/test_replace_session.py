@@ -4,8 +4,6 @@ nothing of the old text survives."""
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,7 +14,7 @@ from graphmem.graph.digest import space_digest
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.models import ConversationIn, Dataset
 from graphmem.memory import Memory
-from tests.integration.helpers import tiny_conversation
+from tests.integration.helpers import assert_same_digest, tiny_conversation
 
 pytestmark = pytest.mark.integration
 
@@ -32,14 +30,6 @@ def edited(conv: ConversationIn, drop_last: bool = False) -> ConversationIn:
         turns = turns[:-1]
     sessions = [*conv.sessions[:-1], last.model_copy(update={"turns": turns})]
     return conv.model_copy(update={"sessions": sessions})
-
-
-@pytest.fixture
-def clean_space(store: GraphStore) -> Iterator[str]:
-    name = f"test-{uuid.uuid4().hex[:10]}"
-    yield name
-    while store.write("core.delete_space_batch", space=name, batch=5000)[0]["deleted"]:
-        pass
 
 
 def _ingest(memory: Memory, space: str, conv: ConversationIn, builders: list[str]) -> None:
@@ -92,10 +82,7 @@ def test_changed_session_replaces_everything_derived_from_it(
     assert _old_text_nodes(store, space) > _old_text_nodes(store, clean_space)
     _ingest(memory, space, after, builders)
     assert _old_text_nodes(store, space) == _old_text_nodes(store, clean_space)
-    replaced, clean = space_digest(store, space), space_digest(store, clean_space)
-    assert replaced.labels == clean.labels
-    assert replaced.types == clean.types
-    assert replaced.sha256 == clean.sha256
+    assert_same_digest(store, space, clean_space)
 
 
 @pytest.mark.parametrize("builders", [["anchormem"], ["seem"]])
@@ -155,6 +142,4 @@ def test_a_changed_session_rebuilds_what_another_conversation_shared(
     after = edited(before)
     memory.ingest_dataset(Dataset(conversations=[after], qa={}), space, builders)
     memory.ingest_dataset(Dataset(conversations=[after, other], qa={}), clean_space, builders)
-    replaced, clean = space_digest(store, space), space_digest(store, clean_space)
-    assert replaced.labels == clean.labels
-    assert replaced.sha256 == clean.sha256
+    assert_same_digest(store, space, clean_space)
