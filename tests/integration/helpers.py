@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
@@ -117,3 +120,27 @@ def assert_same_digest(store: GraphStore, space: str, clean: str) -> None:
     assert found.labels == want.labels
     assert found.types == want.types
     assert found.sha256 == want.sha256
+
+
+_SCAN = """
+import json, sys
+from pathlib import Path
+secret, (folders, skip) = sys.argv[1].encode(), json.loads(sys.argv[2])
+left = {Path(p) for p in skip}
+for folder in folders:
+    for file in Path(folder).rglob("*"):
+        if file.is_file() and not left & set(file.parents) and secret in file.read_bytes():
+            print(json.dumps(str(file)))
+"""
+
+
+def files_holding(secret: str, folders: list[Path], skip: list[Path]) -> list[str]:
+    """The files under ``folders`` (not under ``skip``) holding ``secret``, read by another
+    process: closing any descriptor of an SQLite file drops every POSIX lock this process
+    holds on it, so reading a cache this process has open (the vector cache) lets another
+    process that uses it too take itself for the last user and damage it."""
+    where = json.dumps([[str(f) for f in folders], [str(f) for f in skip]])
+    done = subprocess.run(
+        [sys.executable, "-c", _SCAN, secret, where], capture_output=True, text=True, check=True
+    )
+    return [json.loads(line) for line in done.stdout.splitlines()]

@@ -21,7 +21,7 @@ from graphmem.ingest.models import ConversationIn, Dataset, Turn
 from graphmem.memory import Memory
 from graphmem.plugin.registry import builder_names
 from tests.conftest import delete_space
-from tests.integration.helpers import assert_same_digest, tiny_conversation
+from tests.integration.helpers import assert_same_digest, files_holding, tiny_conversation
 
 pytestmark = pytest.mark.integration
 
@@ -230,12 +230,9 @@ def test_a_forgotten_secret_is_in_no_property_and_no_file_but_neo4js_own(
     assert not _holding(store, space, secret)
     # Left out: Neo4j's store, and what graphmem fetched rather than wrote (the server's
     # jars, the models, the datasets): nothing a user said is in them.
-    fetched = {settings.home / "neo4j" / "data", settings.runtime_dir}
-    fetched |= {settings.cache_dir / name for name in ("models", "onnx", "data")}
-    for folder in {settings.home, settings.cache_dir}:
-        for file in folder.rglob("*"):
-            if file.is_file() and not fetched & set(file.parents):
-                assert secret.encode() not in file.read_bytes(), file
+    fetched = [settings.home / "neo4j" / "data", settings.runtime_dir]
+    fetched += [settings.cache_dir / name for name in ("models", "onnx", "data")]
+    assert files_holding(secret, [settings.home, settings.cache_dir], fetched) == []
 
 
 def _holding(store: GraphStore, space: str, secret: str) -> int:
