@@ -238,7 +238,12 @@ class Memory:
         builders: Sequence[str],
         progress: tuple[Callable[[int], None] | None, BuildProgress | None],
         refresh: bool = False,
+        others: bool = True,
     ) -> IngestResult:
+        """``refresh``: valid time is read again even without new conversations; ``others``:
+        the builders also build the space's other conversations they have not completed
+        (a rewritten session may have released what another's fed; a forget rebuilds every
+        conversation it touches itself, each with its own builders)."""
         turns_written, built = progress
         self._ready()
         check_space_embedder(self.store, space, self.embedder)
@@ -270,7 +275,8 @@ class Memory:
                     if built is not None:  # built now, or by an earlier ingest
                         built(builder.name, len(conv.sessions))
             for builder in active:
-                for other in unbuilt_conversations(self.store, space, builder.name):
+                rest = unbuilt_conversations(self.store, space, builder.name) if others else []
+                for other in rest:
                     self._build(space, other, builder, build_reports[builder.name], ctx.backend)
                 builder.finish()
             if self.settings.validity and (dataset.conversations or refresh):
@@ -450,8 +456,8 @@ class Memory:
         report = forgetting.report(space, found, touched, counted, dry_run)
         if dry_run:
             return report
-        built = self.store.read("core.space_built_by", space=space)[0]["builders"]
-        asked = forgetting.request(self.store, space, selection, sorted(built), convs)
+        built = forgetting.built_by(self.store, space, convs)
+        asked = forgetting.request(self.store, space, selection, built, convs)
         # The cache's vectors of the forgotten turns first, while their texts are stored
         # (the graph's go with their nodes).
         texts = [t.rendered for t in found.targets]
@@ -460,9 +466,9 @@ class Memory:
         kept = [c for k in touched if (c := forgetting.release(self.store, space, k))]
         drop_space_graphs(self.store, space)
         with self.nlp_context():
-            self._ingest_dataset(
-                Dataset(conversations=kept, qa={}), space, asked.builders, (None, None), True
-            )
+            for builders, group in forgetting.by_builders(kept, asked.builders):
+                dataset = Dataset(conversations=group, qa={})
+                self._ingest_dataset(dataset, space, builders, (None, None), True, others=False)
         # Then what the rebuild did not use again: the caches' entries only the forgotten
         # turns (and the space's questions, any of whose contexts may have held them) fed.
         self._sweep(space, asked.conversations, asked.started_at)

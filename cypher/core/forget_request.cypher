@@ -1,6 +1,7 @@
 // A forget under way, written before its first change: a rerun after a crash finds what it
-// was asked (turn ids, never texts), the builders to run, the conversations to write
-// again and when it started (the caches sweep what was not used since), and finishes it.
+// was asked (turn ids, never texts), the builders to run on each conversation (JSON), the
+// conversations to write again and when it started (the caches sweep what was not used
+// since), and finishes it.
 // params: $space, $id, $selection, $builders, $conversations, $started_at
 // returns: id, builders, conversations, started_at
 MERGE (r:ForgetRequest {space: $space, id: $id})

@@ -209,19 +209,29 @@ def counts(store: GraphStore, space: str, found: Plan) -> tuple[dict[str, int], 
 
 
 class Request(NamedTuple):
-    """A forget as first asked: the builders it runs, the conversations it writes again,
-    and when it started (the caches keep what was used again since: ``process.uses``)."""
+    """A forget as first asked: the builders it runs on each conversation it writes again,
+    those conversations, and when it started (the caches keep what was used again since:
+    ``process.uses``)."""
 
-    builders: list[str]
+    builders: dict[str, list[str]]
     conversations: list[str]
     started_at: float
+
+
+def built_by(store: GraphStore, space: str, conversations: Sequence[str]) -> dict[str, list[str]]:
+    """The builders that built each of ``conversations``: each is built again with its own,
+    as the ingests that made the space built it (one ingested with ``--builders none``
+    stays without memories)."""
+    rows = store.read("core.conversation_built_by", space=space, conversations=list(conversations))
+    found = {r["conversation"]: sorted(r["builders"]) for r in rows}
+    return {c: found.get(c, []) for c in conversations}
 
 
 def request(
     store: GraphStore,
     space: str,
     selection: Selection,
-    builders: list[str],
+    builders: dict[str, list[str]],
     conversations: list[str],
 ) -> Request:
     """Write the forget's request (once, so that a rerun after a crash keeps its start)."""
@@ -230,14 +240,25 @@ def request(
         space=space,
         id=selection.key,
         selection=json.dumps(selection.model_dump(), sort_keys=True),
-        builders=builders,
+        builders=json.dumps(builders, sort_keys=True),
         conversations=conversations,
         started_at=time.time(),
     )
     row = rows[0]
-    return Request(
-        list(row["builders"] or []), list(row["conversations"] or []), float(row["started_at"])
-    )
+    kept = row["builders"]
+    # A request of a graphmem before builders were per conversation: one list for all.
+    chosen = json.loads(kept) if isinstance(kept, str) else dict.fromkeys(builders, kept or [])
+    return Request(chosen, list(row["conversations"] or []), float(row["started_at"]))
+
+
+def by_builders(
+    conversations: Sequence[ConversationIn], builders: dict[str, list[str]]
+) -> list[tuple[list[str], list[ConversationIn]]]:
+    """``conversations`` grouped by the builders each is built again with."""
+    groups: dict[tuple[str, ...], list[ConversationIn]] = defaultdict(list)
+    for conv in conversations:
+        groups[tuple(builders.get(conv.conversation_id, []))].append(conv)
+    return [(list(names), group) for names, group in sorted(groups.items())]
 
 
 def pending(store: GraphStore, space: str, selection: Selection) -> list[str] | None:

@@ -83,6 +83,22 @@ def test_forgetting_a_turn_a_session_or_a_conversation_equals_a_build_without_it
     assert_same_digest(store, space, clean_space)
 
 
+def test_each_conversation_is_built_again_with_the_builders_that_built_it(
+    settings: Settings, store: GraphStore, embedder: Embedder, space: str, clean_space: str
+) -> None:
+    """A conversation stored with the turns only (``--builders none``) stays so when a
+    forget rebuilds the space's other one with every design."""
+    memory = Memory(settings, store=store, embedder=embedder)
+    conv = tiny_conversation("conv-a", sessions=2)
+    bare = tiny_conversation("conv-b", sessions=1)
+    _ingest(memory, space, [conv], ALL)
+    _ingest(memory, space, [bare], [])
+    memory.forget(space, turns=["D1:2"], conversation="conv-a")
+    _ingest(memory, clean_space, [_without_turn(conv, 0, "D1:2")], ALL)
+    _ingest(memory, clean_space, [bare], [])
+    assert_same_digest(store, space, clean_space)
+
+
 def test_unknown_ids_are_named_and_nothing_is_written(
     settings: Settings, store: GraphStore, embedder: Embedder, space: str
 ) -> None:
