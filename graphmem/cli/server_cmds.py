@@ -51,6 +51,14 @@ def start_cmd(ctx: click.Context, as_json: bool) -> None:
         emit(result, as_json, lambda _: msg)
         return
     emit({**result, **_status(settings)}, as_json)
+    if (settings.home / "compact" / "manifest.json").is_file():
+        # Stopped part-way, a compaction has set the old store aside: the spaces are back
+        # only once it finishes.
+        click.echo(
+            "warning: a compaction is under way (its spaces are set aside): run "
+            "`graphmem server compact` to finish it",
+            err=True,
+        )
 
 
 @server.command("stop")
