@@ -419,8 +419,8 @@ class Memory:
         return deleted
 
     def _sweep(self, space: str, conversations: Sequence[str] | None, before: float) -> None:
-        """Erase from the vector and LLM caches what only ``conversations`` of ``space``
-        (None: all) and its queries used before ``before`` (``graphmem.process.uses``)."""
+        """Erase from the vector and LLM caches what only the scopes ``conversations`` of
+        ``space`` (None: all) used before ``before`` (``graphmem.process.uses``)."""
         self.embedder.sweep(space, conversations, before)
         if self.llm is not None:
             self.llm.sweep(space, conversations, before)
@@ -466,12 +466,17 @@ class Memory:
         kept = [c for k in touched if (c := forgetting.release(self.store, space, k))]
         drop_space_graphs(self.store, space)
         with self.nlp_context():
-            for builders, group in forgetting.by_builders(kept, asked.builders):
+            # No group when nothing is kept: one empty pass still reads valid time again
+            # and refreshes the kept retrievers.
+            groups = forgetting.by_builders(kept, asked.builders) or [([], [])]
+            for builders, group in groups:
                 dataset = Dataset(conversations=group, qa={})
                 self._ingest_dataset(dataset, space, builders, (None, None), True, others=False)
         # Then what the rebuild did not use again: the caches' entries only the forgotten
-        # turns (and the space's questions, any of whose contexts may have held them) fed.
-        self._sweep(space, asked.conversations, asked.started_at)
+        # turns fed, and every question's (any of whose contexts may have held them, one
+        # asked while this ran too).
+        self._sweep(space, [*asked.conversations, ""], asked.started_at)
+        self._sweep(space, [uses.QUESTIONS], time.time())
         forgetting.done(self.store, space, found, asked.conversations)
         return report.model_copy(update={"seconds": time.perf_counter() - started})
 
@@ -498,7 +503,8 @@ class Memory:
             with self._table:
                 fresh = as_of is None and (strategy, space) not in self._retrievers
             # A first query prepares the retriever: its members share the snapshots they read.
-            with sharing_snapshots() if fresh else nullcontext(), uses.scope(space):
+            questions = uses.scope(space, uses.QUESTIONS)
+            with sharing_snapshots() if fresh else nullcontext(), questions:
                 result = self._retriever_at(strategy, space, as_of).retrieve(question, budget)
         if fresh:  # its first query prepared it
             self.settle()
@@ -599,7 +605,7 @@ class Memory:
         """The query's result and context, and the LLM's answer from that context: ``None``
         without an LLM, or when the model gives no valid answer (logged)."""
         found = self.query(question, space, strategy, budget, as_of=as_of)
-        with self.nlp_context(), uses.scope(space):
+        with self.nlp_context(), uses.scope(space, uses.QUESTIONS):
             answer = self._answer(question, self._retriever_at(strategy, space, as_of), found)
         return AskResult(result=found.result, context=found.context, answer=answer)
 

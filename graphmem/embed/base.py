@@ -58,8 +58,8 @@ class Embedder(ABC):
         return 0
 
     def sweep(self, space: str, conversations: Sequence[str] | None, before: float) -> int:
-        """Drop the cached vectors only ``space``'s ``conversations`` (None: all) used
-        before ``before`` (``graphmem.process.uses``); the entries dropped."""
+        """Drop the cached vectors only the scopes ``conversations`` of ``space`` (None:
+        all) used before ``before`` (``graphmem.process.uses``); the entries dropped."""
         return 0
 
     def touch(self, texts: Sequence[str], kind: Kind = "passage") -> None:  # noqa: B027

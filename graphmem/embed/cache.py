@@ -54,7 +54,7 @@ _SCHEMA = (
     " used INTEGER NOT NULL) WITHOUT ROWID",
     "CREATE INDEX IF NOT EXISTS vectors_used ON vectors (used)",
     "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
-    uses.USES_SCHEMA,  # who used each vector: a forget erases what only it used
+    *uses.USES_SCHEMA,  # who used each vector: a forget erases what only it used
 )
 # Counted once, when the meta table is new: a count on every open would read the whole file.
 _COUNT = "INSERT INTO meta SELECT 'count', count(*) FROM vectors"
@@ -174,11 +174,15 @@ class VectorStore:
         scoped = uses.current() is not None and found
         if stale or scoped:
             self._db.execute("BEGIN IMMEDIATE")
-            self._db.executemany(
-                "UPDATE vectors SET used = ? WHERE key = ?", ((now, k) for k in stale)
-            )
-            uses.mark(self._db, found)
-            self._db.execute("COMMIT")
+            try:
+                self._db.executemany(
+                    "UPDATE vectors SET used = ? WHERE key = ?", ((now, k) for k in stale)
+                )
+                uses.mark(self._db, found)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
         return found
 
     def put(self, rows: Sequence[tuple[bytes, np.ndarray]]) -> None:

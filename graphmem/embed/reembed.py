@@ -34,6 +34,7 @@ from graphmem.graph.store import GraphStore
 from graphmem.ingest.render import render_turn
 from graphmem.plugin.design import Design
 from graphmem.plugin.registry import registry
+from graphmem.process import uses
 
 _BATCH = 256
 
@@ -80,7 +81,19 @@ def reembed_space(
     batch: int = _BATCH,
 ) -> dict[str, Any]:
     """Switch one space to ``embedder``; resumes a switch to the same embedder that was
-    interrupted. Returns what it did."""
+    interrupted. Returns what it did. The vectors it caches are the space's
+    (``graphmem.process.uses``: a forget sweeps them)."""
+    with uses.scope(space):
+        return _reembed_space(store, embedder, space, progress, batch)
+
+
+def _reembed_space(
+    store: GraphStore,
+    embedder: Embedder,
+    space: str,
+    progress: Callable[[int], None] | None,
+    batch: int,
+) -> dict[str, Any]:
     before = space_embedder(store, space)
     if (
         before == embedder.name

@@ -55,8 +55,8 @@ class StructuredLLM(ABC):
         )
 
     def sweep(self, space: str, conversations: Sequence[str] | None, before: float) -> int:
-        """Drop the cached answers only ``space``'s ``conversations`` (None: all) and its
-        queries used before ``before`` (``graphmem.process.uses``); without a cache none."""
+        """Drop the cached answers only the scopes ``conversations`` of ``space`` (None:
+        all) used before ``before`` (``graphmem.process.uses``); without a cache none."""
         return 0
 
     def close(self) -> None:  # noqa: B027 - optional hook, most backends hold nothing

@@ -99,7 +99,8 @@ class ResponseCache:
                 _private(self.path)
                 conn = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False)
                 conn.execute(_SCHEMA_SQL)
-                conn.execute(uses.USES_SCHEMA)  # who asked: a forget erases what only it did
+                for statement in uses.USES_SCHEMA:  # who asked: a forget erases what only it did
+                    conn.execute(statement)
                 conn.commit()
             except (OSError, sqlite3.Error) as exc:
                 raise ConfigError(
@@ -115,14 +116,24 @@ class ResponseCache:
             conn = self._connection()
             try:
                 row = conn.execute("SELECT content FROM responses WHERE key = ?", (key,)).fetchone()
-                if row is not None and uses.current() is not None:
-                    uses.mark(conn, [key])
-                    conn.commit()
             except sqlite3.Error as exc:
                 # A busy or damaged cache costs tokens, not correctness: treat as a miss.
                 log.warning("LLM cache read failed (%s); calling the model instead", exc)
                 return None
+            if row is not None and uses.current() is not None:
+                self._mark(conn, key)
         return None if row is None else str(row[0])
+
+    @staticmethod
+    def _mark(conn: sqlite3.Connection, key: str) -> None:
+        """Record a hit's use; a busy cache only loses the record (the entry may then go at
+        a forget that needed it kept: a cost, never a leak)."""
+        try:
+            uses.mark(conn, [key])
+            conn.commit()
+        except sqlite3.Error as exc:
+            conn.rollback()
+            log.warning("LLM cache use not recorded (%s)", exc)
 
     def put(self, key: str, content: str, *, model: str = "", schema: str = "") -> None:
         with self._lock:
@@ -136,6 +147,7 @@ class ResponseCache:
                 uses.mark(conn, [key])
                 conn.commit()
             except sqlite3.Error as exc:
+                conn.rollback()
                 log.warning("LLM cache write failed (%s); the answer is not cached", exc)
 
     def delete(self, key: str) -> None:
@@ -144,14 +156,15 @@ class ResponseCache:
             conn = self._connection()
             try:
                 conn.execute("DELETE FROM responses WHERE key = ?", (key,))
+                conn.execute("DELETE FROM uses WHERE key = ?", (key,))
                 conn.commit()
             except sqlite3.Error as exc:
                 log.warning("LLM cache delete failed (%s)", exc)
 
     def sweep(self, space: str, conversations: Sequence[str] | None, before: float) -> int:
-        """Drop the answers only the swept uses held (``graphmem.process.uses``): a forget's
-        touched conversations and the space's queries before ``before``. SQLite overwrites
-        their bytes (``secure_delete``). A cache file never opened is left unopened."""
+        """Drop the answers only the swept uses held (``graphmem.process.uses``: the scopes
+        ``conversations`` of ``space`` before ``before``). SQLite overwrites their bytes
+        (``secure_delete``). A cache file never opened is left unopened."""
         if self._conn is None and not self.path.is_file():
             return 0
         with self._lock:

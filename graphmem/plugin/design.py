@@ -83,7 +83,9 @@ ReadsFunction = Callable[[Any], Sequence[str]]
 # FROM to its turns and the nodes without FROM next to them that nothing grounds any more.
 # A design that keeps something else the session fed (a node without FROM, a count over
 # the space) removes or resets it here, with ``run(statement, **params)`` (its catalog
-# statements, in the caller's transaction); its builder then builds the session again.
+# statements: in the writer's transaction for a changed session, one by one in a forget,
+# which a rerun after a crash repeats, so it must be idempotent); its builder then builds
+# the session again.
 ReleaseFunction = Callable[[Callable[..., Any], str, str], None]
 
 

@@ -151,7 +151,8 @@ def design(name: str) -> Design:
 def release_session(run: Callable[..., Any], space: str, session_id: str) -> Any:
     """The core's release of a session's derived nodes (``core.release_session``: its rows,
     whose ``loose`` the caller prunes once the passages are settled), then each design's own
-    (``Design.release``); ``run(statement, **params)`` runs in the caller's transaction."""
+    (``Design.release``); ``run(statement, **params)`` is the caller's (a transaction's
+    ``run``, or the store's ``write``)."""
     released = run("core.release_session", space=space, session_id=session_id)
     for entry in registry().values():
         if entry.release is not None:

@@ -26,7 +26,12 @@ from typing import NamedTuple
 
 class Scope(NamedTuple):
     space: str
-    conversation: str = ""  # "": a space-wide step
+    conversation: str = ""  # "": a space-wide step of a build
+
+
+# The scope of a space's questions (queries and answers): a forget sweeps their uses up to
+# its end, since one asked while it ran read the graph as it was.
+QUESTIONS = "?"
 
 
 _SCOPE: ContextVar[Scope | None] = ContextVar("graphmem_cache_scope", default=None)
@@ -34,7 +39,9 @@ _SCOPE: ContextVar[Scope | None] = ContextVar("graphmem_cache_scope", default=No
 USES_SCHEMA = (
     "CREATE TABLE IF NOT EXISTS uses (key BLOB NOT NULL, space TEXT NOT NULL,"
     " conversation TEXT NOT NULL, used_at REAL NOT NULL,"
-    " PRIMARY KEY (key, space, conversation)) WITHOUT ROWID"
+    " PRIMARY KEY (key, space, conversation)) WITHOUT ROWID",
+    # A sweep reads one space's scopes: without it, the whole table under the write lock.
+    "CREATE INDEX IF NOT EXISTS uses_scope ON uses (space, conversation, used_at)",
 )
 _MARK = "INSERT OR REPLACE INTO uses VALUES (?, ?, ?, ?)"
 
@@ -70,14 +77,14 @@ def sweep(
     conversations: Sequence[str] | None,
     before: float,
 ) -> int:
-    """Inside the caller's transaction: drop the uses of ``space`` (its ``conversations``
-    and its space-wide steps; None: all of them) made before ``before``, then the entries
-    of ``table`` (a trusted name, keyed by ``key``) that no use holds any more. The
-    entries deleted."""
-    chosen = "" if conversations is None else _among(len(conversations) + 1)
+    """Inside the caller's transaction: drop the uses of ``space`` in ``conversations``
+    (scopes: a conversation, ``""`` for the build's space-wide steps, ``QUESTIONS``; None:
+    every scope) made before ``before``, then the entries of ``table`` (a trusted name,
+    keyed by ``key``) that no use holds any more. The entries deleted."""
+    chosen = "" if conversations is None else _among(len(conversations))
     params: list[object] = [space, before]
     if conversations is not None:
-        params += ["", *conversations]
+        params += list(conversations)
     condition = f"space = ? AND used_at < ?{chosen}"
     db.execute("DROP TABLE IF EXISTS temp.swept")
     db.execute(

@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 
 from graphmem.config import Settings
+from graphmem.graph.store import GraphStore
 from graphmem.server.process import layout
 
 _CHUNK = 1 << 20
@@ -24,7 +25,7 @@ def database_dirs(settings: Settings) -> list[Path]:
     """The store and the transaction logs of graphmem's database (never ``system``'s:
     it holds the password)."""
     data = layout(settings).data
-    name = settings.neo4j_database
+    name = GraphStore(settings).database  # the local server's: always "neo4j"
     return [data / "databases" / name, data / "transactions" / name]
 
 

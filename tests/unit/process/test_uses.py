@@ -22,7 +22,8 @@ CONVERSATIONS = ("", "c1", "c2")
 
 def _table(db: sqlite3.Connection) -> None:
     db.execute("CREATE TABLE entries (key TEXT PRIMARY KEY)")
-    db.execute(uses.USES_SCHEMA)
+    for statement in uses.USES_SCHEMA:
+        db.execute(statement)
 
 
 use = st.tuples(st.sampled_from(SPACES), st.sampled_from(CONVERSATIONS), st.integers(0, 5))
@@ -45,7 +46,7 @@ def test_an_entry_goes_exactly_when_only_swept_uses_held_it(
         with uses.scope(space, conversation):
             uses.mark(db, [f"k{k}"])
     uses.mark(db, [f"k{k}" for k in unscoped])  # outside any scope: not recorded
-    conversations = None if swept == "all" else [swept]
+    conversations = None if swept == "all" else [swept, ""]
     in_sweep = {"", swept} if conversations else set(CONVERSATIONS)
 
     def swept_use(space: str, conversation: str) -> bool:
@@ -71,7 +72,7 @@ def test_a_use_after_the_sweeps_start_keeps_its_entry() -> None:
         started = time.time()
         time.sleep(0.01)
         uses.mark(db, ["again"])  # the rebuild used it again
-    assert uses.sweep(db, "entries", "a", ["c1"], started) == 1
+    assert uses.sweep(db, "entries", "a", ["c1", ""], started) == 1
     assert [r[0] for r in db.execute("SELECT key FROM entries")] == ["again"]
 
 
@@ -83,7 +84,7 @@ def test_the_vector_cache_sweeps_what_only_a_conversation_used(tmp_path: Path) -
     with uses.scope("b", "c9"):
         assert set(store.get([b"shared"], 384)) == {b"shared"}  # a hit is a use
     store.put([(b"nobody", shared)])  # no scope: never swept
-    assert store.sweep("a", ["c1"], math.inf) == 1
+    assert store.sweep("a", ["c1", ""], math.inf) == 1
     assert set(store.get([b"secret", b"shared", b"nobody"], 384)) == {b"shared", b"nobody"}
     assert store.count() == 2
     store.close()
@@ -99,7 +100,7 @@ def test_the_llm_cache_sweeps_a_spaces_answers_and_leaves_no_byte(tmp_path: Path
         cache.put("build", '{"facts": ["kept"]}')
     with uses.scope("b"):
         cache.put("q2", '{"answer": "elsewhere"}')
-    assert cache.sweep("a", ["c2"], math.inf) == 1  # the space's queries go at any forget
+    assert cache.sweep("a", ["c2", ""], math.inf) == 1  # the space-wide scope goes too
     assert cache.get("q1") is None and cache.get("build") is not None
     assert cache.get("q2") is not None
     assert cache.sweep("a", None, math.inf) == 1 and cache.get("build") is None
