@@ -219,16 +219,20 @@ class Memory:
         progress: Callable[[int], None] | None = None,
         *,
         build_progress: BuildProgress | None = None,
+        others: bool = True,
     ) -> IngestResult:
         """Write ``dataset`` into ``space`` and run ``builders`` (all by default; "none" or
-        []: the turns only) over the sessions they have not built yet. ``progress`` is told
+        []: the turns only) over the sessions they have not built yet, of ``dataset``'s
+        conversations and (``others``) of the space's other ones. ``progress`` is told
         the turns written, ``build_progress`` each builder's sessions (``BuildProgress``);
         the result's ``seconds`` is the whole call's."""
         check_space(space)
         chosen = parse_builders(builders)
         started = time.perf_counter()
         with self.nlp_context():
-            done = self._ingest_dataset(dataset, space, chosen, (progress, build_progress))
+            done = self._ingest_dataset(
+                dataset, space, chosen, (progress, build_progress), others=others
+            )
         return done.model_copy(update={"seconds": time.perf_counter() - started})
 
     def _ingest_dataset(

@@ -254,11 +254,16 @@ def request(
 def by_builders(
     conversations: Sequence[ConversationIn], builders: dict[str, list[str]]
 ) -> list[tuple[list[str], list[ConversationIn]]]:
-    """``conversations`` grouped by the builders each is built again with."""
-    groups: dict[tuple[str, ...], list[ConversationIn]] = defaultdict(list)
+    """``conversations`` in runs of the same builders, in their order (a build's order
+    decides what the first mention names: an entity)."""
+    groups: list[tuple[list[str], list[ConversationIn]]] = []
     for conv in conversations:
-        groups[tuple(builders.get(conv.conversation_id, []))].append(conv)
-    return [(list(names), group) for names, group in sorted(groups.items())]
+        names = list(builders.get(conv.conversation_id, []))
+        if groups and groups[-1][0] == names:
+            groups[-1][1].append(conv)
+        else:
+            groups.append((names, [conv]))
+    return groups
 
 
 def pending(store: GraphStore, space: str, selection: Selection) -> list[str] | None:

@@ -107,7 +107,7 @@ def test_a_rebuild_that_would_change_a_space_puts_the_old_database_back(
     work.mkdir(mode=0o700)
     export = _run(env, "export", "--space", "nu", "--out", str(work / "nu.jsonl"))
     assert export.exit_code == 0, export.output
-    wrong = {"space": "nu", "file": "nu.jsonl", "builders": [], "digest": "0" * 64}
+    wrong = {"space": "nu", "file": "nu.jsonl", "conversations": [], "digest": "0" * 64}
     (work / "manifest.json").write_text(json.dumps({"spaces": [wrong]}))
     refused = _run(env, "server", "compact", "--yes")
     assert refused.exit_code == 4 and "is as it was" in refused.output
