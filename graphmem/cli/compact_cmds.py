@@ -12,10 +12,13 @@ back (``putting-back`` marks that under way).
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import socket
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -46,6 +49,27 @@ def compact(state: AppContext, yes: bool, as_json: bool) -> None:
     settings = state.settings
     if settings.external:
         raise ServerError("NEO4J_URI is set: compact that server with its own tools")
+    with _alone(settings.home / "compact.lock"):
+        _compact(state, yes, as_json)
+
+
+@contextmanager
+def _alone(lock: Path) -> Iterator[None]:
+    """One compaction at a time per home (two would stop and start each other's server)."""
+    lock.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ServerError("another graphmem server compact is running") from None
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _compact(state: AppContext, yes: bool, as_json: bool) -> None:
+    settings = state.settings
     work = settings.home / "compact"
     quiet = _spare_ports(settings)
     if (work / PUTTING_BACK).exists():

@@ -10,7 +10,7 @@ import click
 
 from graphmem.cli.common import app, emit, handle_errors, json_option
 from graphmem.config import Settings
-from graphmem.errors import GraphmemError
+from graphmem.errors import GraphmemError, ServerError
 from graphmem.graph.store import GraphStore
 from graphmem.server import process
 from graphmem.server.runtime import Runtime, fetch_runtime
@@ -41,6 +41,14 @@ def fetch_cmd(ctx: click.Context, as_json: bool) -> None:
 def start_cmd(ctx: click.Context, as_json: bool) -> None:
     """Start the server (no-op when it already runs) and wait until Bolt answers."""
     settings = app(ctx).settings
+    work = settings.home / "compact"
+    if not settings.external and any((work / f).exists() for f in ("manifest.json", "old")):
+        # Stopped part-way, a compaction has set the old store aside (or is putting it
+        # back): a server started now would serve a half-built store.
+        raise ServerError(
+            "a compaction is under way (the spaces are set aside)",
+            hint="run `graphmem server compact` to finish it",
+        )
     if not as_json and not settings.external and process.running_pid(settings) is None:
         fetching = not Runtime(settings.runtime_dir).is_complete()
         note = " (fetching ~160 MB of jars with mvn first)" if fetching else ""
@@ -51,14 +59,6 @@ def start_cmd(ctx: click.Context, as_json: bool) -> None:
         emit(result, as_json, lambda _: msg)
         return
     emit({**result, **_status(settings)}, as_json)
-    if (settings.home / "compact" / "manifest.json").is_file():
-        # Stopped part-way, a compaction has set the old store aside: the spaces are back
-        # only once it finishes.
-        click.echo(
-            "warning: a compaction is under way (its spaces are set aside): run "
-            "`graphmem server compact` to finish it",
-            err=True,
-        )
 
 
 @server.command("stop")
