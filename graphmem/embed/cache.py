@@ -89,6 +89,17 @@ def _wal(db: sqlite3.Connection, deadline: float) -> None:
             time.sleep(0.02)
 
 
+def _empty_wal(db: sqlite3.Connection, tries: int = 20) -> None:
+    """Copy the write-ahead log into the file and empty it, so the deleted entries' bytes
+    leave it; a reader in another process holds it back a moment, so this tries again."""
+    for _ in range(tries):
+        (busy, _, _) = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        if not busy:
+            return
+        time.sleep(0.05)
+    log.warning("vector cache: another process kept the write-ahead log; it empties later")
+
+
 def cache_path(settings: Settings) -> Path:
     return settings.cache_dir / "vectors" / "vectors.sqlite3"
 
@@ -262,7 +273,7 @@ class VectorStore:
         except BaseException:
             db.execute("ROLLBACK")
             raise
-        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        _empty_wal(db)
         return int(before - left)
 
     def count(self) -> int:
