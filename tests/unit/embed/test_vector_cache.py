@@ -22,8 +22,9 @@ import pytest
 from graphmem.config import Settings
 from graphmem.embed import build_embedder
 from graphmem.embed.base import Embedder
-from graphmem.embed.cache import CachedEmbedder, VectorStore, _wal, cache_path
+from graphmem.embed.cache import CachedEmbedder, VectorStore, cache_path
 from graphmem.embed.factory import build_model
+from graphmem.embed.vector_store import _wal
 from tests.counting_embedder import Counting
 from tests.paths import ROOT
 
@@ -121,7 +122,7 @@ def test_the_file_is_private(e5: Embedder, tmp_path: Path) -> None:
 def test_least_recently_used_entries_go_past_the_cap(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import graphmem.embed.cache as cache
+    import graphmem.embed.vector_store as cache
 
     clock = [1_000_000]
     monkeypatch.setattr(cache, "_now", lambda: clock[0])
