@@ -23,7 +23,7 @@ from graphmem.memory import Memory
 from graphmem.plugin.registry import builder_names
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.fakes.weak_model import WeakModel
-from tests.integration.helpers import tiny_conversation
+from tests.integration.helpers import fake_llm_settings, tiny_conversation
 
 pytestmark = pytest.mark.integration
 
@@ -69,15 +69,8 @@ def test_the_caches_after_a_forget_hold_what_a_build_without_the_turn_uses(
     vectors = tmp_path / "vectors.sqlite3"
     cached = CachedEmbedder(embedder, VectorStore(vectors, 64 << 20))
     with FakeOpenAIServer(default=WeakModel(every=4)) as server:
-        llm_settings = settings.model_copy(
-            update={
-                "llm_model": "weak-model",
-                "llm_base_url": server.base_url,
-                "llm_cache": True,
-                "llm_max_retries": 0,
-                "cache_dir": tmp_path,
-            }
-        )
+        fake = fake_llm_settings(settings, server.base_url, tmp_path)
+        llm_settings = fake.model_copy(update={"llm_model": "weak-model", "llm_cache": True})
         with OpenAIStructuredLLM(llm_settings) as llm:
             memory = Memory(llm_settings, store=store, embedder=cached, llm=llm)
             everything = list(builder_names())
