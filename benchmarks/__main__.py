@@ -27,6 +27,7 @@ from benchmarks.common import DEFAULT_DATA
 # Commands that are a module of their own, with their own options (``python -m benchmarks
 # graph-stats --help``); they run only through this command.
 MODULES = {
+    "cli-latency": "wall time of fresh graphmem processes (query, add, status, ...) vs floors",
     "compare": "side-by-side ER@B / ATR@B tables from `graphmem eval locomo --out` results",
     "graph-stats": "the semantic layer's size per conversation next to SEEM's Table 10",
     "graphmem-ablation": "the graphmem strategy's ablation on built LoCoMo spaces",

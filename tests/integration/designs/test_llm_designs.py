@@ -6,6 +6,7 @@ warm cache makes no request. The same with the real local model: test_llm_local.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from graphmem.embed import Embedder
 from graphmem.eval.harness import Question, budget_values
 from graphmem.graph.store import GraphStore
 from graphmem.ingest.formats import load
+from graphmem.llm.cache import CACHE_FILE_NAME
 from graphmem.llm.openai_llm import OpenAIStructuredLLM
 from graphmem.memory import Memory
 from graphmem.plugin.builder import BuildReport
@@ -60,6 +62,7 @@ def test_weak_model_builds_degrades_per_item_and_accounts_exactly(
     store: GraphStore,
     embedder: Embedder,
     space: str,
+    clean_space: str,
     weak_server: FakeOpenAIServer,
     tmp_path: Path,
 ) -> None:
@@ -82,9 +85,13 @@ def test_weak_model_builds_degrades_per_item_and_accounts_exactly(
         assert all((backend == "offline") == fallback for backend, fallback in labels)
         assert ("offline", True) in labels
 
-        # the same conversation again, from scratch: the warm cache answers everything
+        # the same conversation again, into a fresh space: the warm cache answers everything
+        again = memory.ingest_dataset(dataset, clean_space, [design]).builds
+        # and a space deleted takes its answers with it (docs/privacy.md)
         memory.forget(space)
-        again = memory.ingest_dataset(dataset, space, [design]).builds
+        memory.forget(clean_space)
+        with sqlite3.connect(tmp_path / CACHE_FILE_NAME) as db:
+            assert db.execute("SELECT count(*) FROM responses").fetchone() == (0,)
     second = BuildReport.total("all", again)
     assert second.llm_calls == 0
     assert weak_server.request_count() == first.llm_calls
